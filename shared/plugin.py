@@ -1,0 +1,27 @@
+"""What a game service hands to the platform: its engine, its schemas and its bots.
+
+Each ``services/<game>/api.py`` builds one :class:`GamePlugin`; ``services/<game>/wsgi.py`` is
+``app = create_app(PLUGIN)``.  marshmallow lives here and in ``api.py``, never in the rules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from marshmallow import Schema
+
+from shared.engine import Game, Strategy
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    game: Game
+    # Validates ``options`` of ``POST /games``; documented in the OpenAPI spec.
+    options_schema: type[Schema]
+    # One schema per move type: the move's fields other than ``type``.  The platform checks the
+    # shape with it (422 ``invalid-move-shape`` with pointers) before the engine checks the rules.
+    move_schemas: dict[str, type[Schema]]
+    # Bot strategies by name; "random" must be one of them.
+    strategies: dict[str, Strategy] = field(default_factory=dict)
+    # Default port under ``make run``.
+    port: int = 8000
+    description: str = ""
