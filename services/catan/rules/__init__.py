@@ -1,0 +1,8 @@
+"""The pure Catan rules engine: no Flask, no Redis, no marshmallow.
+
+``board`` (topology and layouts), ``state`` (state shape and queries), ``moves`` (decide),
+``legal`` (legal moves), ``events`` (evolve), ``views`` (view/redact), ``game`` (CatanGame).
+"""
+from services.catan.rules.game import CatanGame
+
+__all__ = ["CatanGame"]

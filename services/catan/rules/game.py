@@ -1,0 +1,92 @@
+"""``CatanGame``: the Game protocol wired to the rule modules."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from shared.engine import Event, Game, InvalidOptions, Move
+from services.catan.rules import board, events, legal, moves, views
+from services.catan.rules.state import (
+    DEFAULT_OPTIONS, OPTION_CHOICES, OVER, State, to_act, victory_points,
+)
+
+
+def _start_rolls(players: int, rng: random.Random) -> tuple[int, list[list[int]]]:
+    """Everybody rolls two dice; the highest starts, ties among the highest roll again."""
+    rounds: list[list[int]] = []
+    contenders = list(range(players))
+    while True:
+        rolls = [rng.randint(1, 6) + rng.randint(1, 6) if seat in contenders else 0
+                 for seat in range(players)]
+        rounds.append(rolls)
+        best = max(rolls)
+        contenders = [seat for seat in contenders if rolls[seat] == best]
+        if len(contenders) == 1:
+            return contenders[0], rounds
+
+
+class CatanGame(Game):
+    name = "catan"
+    title = "The Settlers of Catan"
+    min_players = 3
+    max_players = 4
+    engine_version = "1"
+
+    def default_options(self) -> dict[str, Any]:
+        return dict(DEFAULT_OPTIONS)
+
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(f"Catan is for {self.min_players} to {self.max_players} players.")
+        opts = {**DEFAULT_OPTIONS, **(options or {})}
+        for key, value in opts.items():
+            if key not in OPTION_CHOICES or value not in OPTION_CHOICES[key]:
+                raise InvalidOptions(f"Unsupported option {key}={value!r}.")
+        layout = board.beginner_board() if opts["board"] == "beginner" else board.variable_board(rng)
+        first, rolls = _start_rolls(players, rng)
+        return [{"type": "game_started", "data": {
+            "players": players,
+            "options": opts,
+            **layout,
+            "harbours": board.harbour_layout(),
+            "robber": layout["terrains"].index("desert"),
+            "start_rolls": rolls,
+            "first_player": first,
+        }}]
+
+    def decide(self, state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
+        return moves.decide(state, seat, move, rng)
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        return events.evolve(state, event)
+
+    def to_act(self, state: State) -> list[int]:
+        return to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return legal.legal_moves(state, seat)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        if state["phase"] != OVER:
+            return None
+        return {"winners": [state["winner"]],
+                "scores": [victory_points(state, seat) for seat in range(state["players"])],
+                "turns": state["turn"]}
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def redact(self, event: Event, seat: int | None) -> Event:
+        return views.redact(event, seat)
+
+    def copy(self, state: State) -> State:
+        # Lists of ints and small dicts: a JSON-shaped copy is much cheaper than deepcopy.
+        return _copy(state)
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value

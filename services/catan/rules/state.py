@@ -1,0 +1,218 @@
+"""The game state (a JSON-compatible dict of small ints and lists) and the questions asked of it.
+
+Resources are 5-int lists in the order of ``board.RESOURCES`` (brick, lumber, wool, grain,
+ore); development cards are 5-int lists in the order of ``DEV_CARDS``.  Moves and events use the
+names, the state uses the indices, because the state is what the hot loop touches.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from services.catan.rules import board
+from services.catan.rules.board import GENERIC_HARBOUR, NODE_LINKS, RESOURCE_INDEX, RESOURCES
+
+State = dict[str, Any]
+Hand = list[int]
+
+ROAD_COST: tuple[int, ...] = (1, 1, 0, 0, 0)
+SETTLEMENT_COST: tuple[int, ...] = (1, 1, 1, 1, 0)
+CITY_COST: tuple[int, ...] = (0, 0, 0, 2, 3)
+DEV_CARD_COST: tuple[int, ...] = (0, 0, 1, 1, 1)
+
+DEV_CARDS: tuple[str, ...] = ("knight", "victory_point", "road_building", "year_of_plenty", "monopoly")
+DEV_INDEX: dict[str, int] = {name: i for i, name in enumerate(DEV_CARDS)}
+KNIGHT, VICTORY_POINT, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY = range(5)
+DEV_DECK: tuple[int, ...] = (14, 5, 2, 2, 2)
+
+# Index into a player's ``pieces`` (how many are still in their supply).
+ROAD, SETTLEMENT, CITY = range(3)
+PIECES: tuple[int, ...] = (15, 5, 4)
+
+RESOURCES_PER_TYPE = 19
+WINNING_POINTS = 10
+LONGEST_ROAD_MIN = 5
+LARGEST_ARMY_MIN = 3
+DISCARD_LIMIT = 7          # more than this many cards on a 7: discard half
+EMPTY = -1
+
+# Phases.  The seat(s) to act follow from the phase (see ``to_act``).
+SETUP, ROLL, DISCARD, ROBBER, MAIN, ROAD_BUILDING, TRADE, OVER = (
+    "setup", "roll", "discard", "robber", "main", "road_building", "trade", "over")
+
+DEFAULT_OPTIONS: dict[str, Any] = {"board": "beginner", "bank_shortage": "nobody"}
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    "board": ("beginner", "variable"),
+    "bank_shortage": ("nobody", "single-gets-rest"),
+}
+
+
+def new_state(data: dict[str, Any]) -> State:
+    """The state right after ``game_started``: empty board, full bank, first settlement to place."""
+    players: int = data["players"]
+    first: int = data["first_player"]
+    order = [(first + i) % players for i in range(players)]
+    node_harbour = [board.NO_HARBOUR] * board.NODE_COUNT
+    for harbour in data["harbours"]:
+        kind = GENERIC_HARBOUR if harbour["kind"] == "3:1" else RESOURCE_INDEX[harbour["kind"]]
+        for node in harbour["nodes"]:
+            node_harbour[node] = kind
+    hex_resource = [board.TERRAIN_RESOURCE[t] for t in data["terrains"]]
+    number_hexes: list[list[int]] = [[] for _ in range(13)]
+    for hex_id, number in enumerate(data["numbers"]):
+        if number is not None:
+            number_hexes[number].append(hex_id)
+    return {
+        "players": players,
+        "options": dict(data["options"]),
+        "terrains": list(data["terrains"]),
+        "numbers": list(data["numbers"]),
+        "hex_resource": hex_resource,
+        "number_hexes": number_hexes,
+        "harbours": [dict(h, nodes=list(h["nodes"])) for h in data["harbours"]],
+        "node_harbour": node_harbour,
+        "robber": data["robber"],
+        "first_player": first,
+        "phase": SETUP,
+        "setup_order": order + order[::-1],
+        "setup_index": 0,
+        "setup_node": EMPTY,          # settlement just placed in set-up, awaiting its road
+        "current": first,
+        "turn": 0,
+        "rolled": False,
+        "dice": None,
+        "node_owner": [EMPTY] * board.NODE_COUNT,
+        "node_level": [0] * board.NODE_COUNT,   # 1 settlement, 2 city (= cards it produces)
+        "edge_owner": [EMPTY] * board.EDGE_COUNT,
+        "roads": [[] for _ in range(players)],  # edge ids per seat, for cheap road queries
+        "hands": [[0] * 5 for _ in range(players)],
+        "bank": [RESOURCES_PER_TYPE] * 5,
+        "rates": [[4] * 5 for _ in range(players)],   # best bank trade rate per resource
+        "pieces": [list(PIECES) for _ in range(players)],
+        "dev_deck": list(DEV_DECK),
+        "dev_hand": [[0] * 5 for _ in range(players)],
+        "dev_new": [[0] * 5 for _ in range(players)],  # bought this turn: not playable yet
+        "dev_played": False,
+        "knights": [0] * players,
+        "road_length": [0] * players,
+        "longest_road": None,
+        "largest_army": None,
+        "discards": [0] * players,    # cards each seat still has to discard after a 7
+        "free_roads": 0,
+        "offer": None,
+        "winner": None,
+    }
+
+
+def can_afford(hand: Hand, cost: tuple[int, ...]) -> bool:
+    return all(have >= need for have, need in zip(hand, cost))
+
+
+def victory_points(state: State, seat: int, hidden: bool = True) -> int:
+    """Points of ``seat``; ``hidden=False`` leaves out the victory point cards nobody else sees."""
+    pieces = state["pieces"][seat]
+    points = (PIECES[SETTLEMENT] - pieces[SETTLEMENT]) + 2 * (PIECES[CITY] - pieces[CITY])
+    if state["longest_road"] == seat:
+        points += 2
+    if state["largest_army"] == seat:
+        points += 2
+    if hidden:
+        points += state["dev_hand"][seat][VICTORY_POINT]
+    return points
+
+
+def resume_phase(state: State) -> str:
+    """Where the turn goes back to after the robber or free roads: before or after the roll."""
+    return MAIN if state["rolled"] else ROLL
+
+
+def to_act(state: State) -> list[int]:
+    phase = state["phase"]
+    if phase == OVER:
+        return []
+    if phase == DISCARD:
+        return [seat for seat, count in enumerate(state["discards"]) if count]
+    if phase == TRADE:
+        answers = state["offer"]["answers"]
+        return [state["current"], *(seat for seat, answer in enumerate(answers) if answer is None)]
+    return [state["current"]]
+
+
+def settlement_allowed_at(state: State, node: int) -> bool:
+    """The distance rule: the intersection and its neighbours are all free."""
+    owner = state["node_owner"]
+    return owner[node] == EMPTY and all(owner[other] == EMPTY for _, other in NODE_LINKS[node])
+
+
+def road_connects(state: State, seat: int, edge: int) -> bool:
+    """Whether ``edge`` touches the seat's network: its building, or its road through a node
+    that no opponent occupies (an opponent's settlement cuts the network)."""
+    node_owner, edge_owner = state["node_owner"], state["edge_owner"]
+    for node in board.EDGE_NODES[edge]:
+        owner = node_owner[node]
+        if owner == seat:
+            return True
+        if owner == EMPTY and any(edge_owner[e] == seat for e, _ in NODE_LINKS[node] if e != edge):
+            return True
+    return False
+
+
+def road_spots(state: State, seat: int) -> list[int]:
+    """Free edges where ``seat`` may build a road (after set-up every building touches a road)."""
+    node_owner, edge_owner = state["node_owner"], state["edge_owner"]
+    spots: set[int] = set()
+    for road in state["roads"][seat]:
+        for node in board.EDGE_NODES[road]:
+            owner = node_owner[node]
+            if owner != EMPTY and owner != seat:
+                continue
+            for edge, _ in NODE_LINKS[node]:
+                if edge_owner[edge] == EMPTY:
+                    spots.add(edge)
+    return sorted(spots)
+
+
+def settlement_spots(state: State, seat: int) -> list[int]:
+    """Free intersections on the seat's roads that respect the distance rule."""
+    spots: set[int] = set()
+    for road in state["roads"][seat]:
+        for node in board.EDGE_NODES[road]:
+            if settlement_allowed_at(state, node):
+                spots.add(node)
+    return sorted(spots)
+
+
+def longest_road(state: State, seat: int) -> int:
+    """Length of the seat's longest simple trail of roads; an opponent's building stops it."""
+    edge_owner, node_owner = state["edge_owner"], state["node_owner"]
+    roads = state["roads"][seat]
+    if not roads:
+        return 0
+
+    def walk(node: int, used: int) -> int:
+        owner = node_owner[node]
+        if used and owner != EMPTY and owner != seat:
+            return 0
+        best = 0
+        for edge, other in NODE_LINKS[node]:
+            bit = 1 << edge
+            if edge_owner[edge] == seat and not used & bit:
+                length = 1 + walk(other, used | bit)
+                if length > best:
+                    best = length
+        return best
+
+    starts = {node for road in roads for node in board.EDGE_NODES[road]}
+    return max(walk(node, 0) for node in starts)
+
+
+def resource_counts(counts: dict[str, int]) -> Hand:
+    """``{"ore": 2}`` -> ``[0, 0, 0, 0, 2]``."""
+    hand = [0] * 5
+    for name, count in counts.items():
+        hand[RESOURCE_INDEX[name]] += count
+    return hand
+
+
+def resource_names(hand: Hand) -> dict[str, int]:
+    """``[0, 0, 0, 0, 2]`` -> ``{"ore": 2}`` (zeros left out)."""
+    return {RESOURCES[i]: count for i, count in enumerate(hand) if count}

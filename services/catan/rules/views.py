@@ -1,0 +1,95 @@
+"""What each viewer may see: ``view`` (a filtered state) and ``redact`` (a filtered event).
+
+Public: the board, buildings, bank, dice, card *counts*, played knights, public points.
+Private to their owner: resource cards, development cards (victory point cards included) and
+the card drawn or stolen.  The remaining deck is only shown as a size (its composition would
+reveal what the others bought).  Once the game is over everything is shown.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from services.catan.rules.state import (
+    CITY, DEV_CARDS, OVER, PIECES, ROAD, SETTLEMENT, State, resource_names, to_act, victory_points,
+)
+
+Event = dict[str, Any]
+
+
+def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
+    open_book = viewer == seat or state["phase"] == OVER
+    hand, dev = state["hands"][seat], state["dev_hand"][seat]
+    pieces = state["pieces"][seat]
+    return {
+        "seat": seat,
+        "resource_count": sum(hand),
+        "resources": resource_names(hand) if open_book else None,
+        "dev_card_count": sum(dev),
+        "dev_cards": {DEV_CARDS[i]: n for i, n in enumerate(dev) if n} if open_book else None,
+        "dev_cards_new": ({DEV_CARDS[i]: n for i, n in enumerate(state["dev_new"][seat]) if n}
+                          if open_book else None),
+        "knights_played": state["knights"][seat],
+        "road_length": state["road_length"][seat],
+        "public_points": victory_points(state, seat, hidden=False),
+        "points": victory_points(state, seat) if open_book else None,
+        "pieces_left": {"roads": pieces[ROAD], "settlements": pieces[SETTLEMENT], "cities": pieces[CITY]},
+        "pieces_placed": {"roads": PIECES[ROAD] - pieces[ROAD],
+                          "settlements": PIECES[SETTLEMENT] - pieces[SETTLEMENT],
+                          "cities": PIECES[CITY] - pieces[CITY]},
+        "trade_rates": dict(zip(("brick", "lumber", "wool", "grain", "ore"), state["rates"][seat])),
+        "must_discard": state["discards"][seat],
+    }
+
+
+def view(state: State, viewer: int | None) -> dict[str, Any]:
+    offer = state["offer"]
+    return {
+        "players": state["players"],
+        "options": dict(state["options"]),
+        "you": viewer,
+        "board": {
+            "terrains": list(state["terrains"]),
+            "numbers": list(state["numbers"]),
+            "harbours": [dict(h, nodes=list(h["nodes"])) for h in state["harbours"]],
+            "robber": state["robber"],
+        },
+        "node_owner": list(state["node_owner"]),
+        "node_level": list(state["node_level"]),
+        "edge_owner": list(state["edge_owner"]),
+        "phase": state["phase"],
+        "to_act": to_act(state),
+        "current": state["current"],
+        "turn": state["turn"],
+        "first_player": state["first_player"],
+        "setup_node": state["setup_node"],
+        "dice": list(state["dice"]) if state["dice"] else None,
+        "rolled": state["rolled"],
+        "dev_card_played": state["dev_played"],
+        "free_roads": state["free_roads"],
+        "bank": dict(zip(("brick", "lumber", "wool", "grain", "ore"), state["bank"])),
+        "dev_deck_size": sum(state["dev_deck"]),
+        "longest_road": state["longest_road"],
+        "largest_army": state["largest_army"],
+        "offer": ({"seat": offer["seat"], "give": dict(offer["give"]), "get": dict(offer["get"]),
+                   "answers": list(offer["answers"])} if offer else None),
+        "winner": state["winner"],
+        "seats": [_player_view(state, seat, viewer) for seat in range(state["players"])],
+    }
+
+
+# Event type -> (field hidden from the others, seats allowed to see it besides the actor).
+_SECRET_FIELDS: dict[str, tuple[str, str | None]] = {
+    "dev_card_bought": ("card", None),
+    "card_stolen": ("resource", "victim"),
+}
+
+
+def redact(event: Event, viewer: int | None) -> Event:
+    secret = _SECRET_FIELDS.get(event["type"])
+    if secret is None:
+        return event
+    field, also = secret
+    data = event["data"]
+    if viewer is not None and (viewer == data["seat"] or (also and viewer == data[also])):
+        return event
+    return {"type": event["type"], "data": {**data, field: None}}
