@@ -1,0 +1,34 @@
+-- Append one move's events to a game's log, atomically.
+-- KEYS[1] log stream, KEYS[2] meta hash, KEYS[3] idempotency hash (all share the {g:<id>} tag)
+-- ARGV[1] expected version (the number of events the caller based its decision on)
+-- ARGV[2] idempotency field ('' for none), ARGV[3] request fingerprint
+-- ARGV[4] the new head hash, ARGV[5] n: count of meta field/value pairs that follow,
+-- then 2n meta fields/values, then one JSON document per event.
+-- Returns {'OK', version} | {'CONFLICT', current_version} | {'DUPLICATE', 'version|fingerprint|first_seq'}
+if ARGV[2] ~= '' then
+  local prior = redis.call('HGET', KEYS[3], ARGV[2])
+  if prior then return {'DUPLICATE', prior} end
+end
+local current = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
+if current ~= tonumber(ARGV[1]) then return {'CONFLICT', tostring(current)} end
+local pairs_count = tonumber(ARGV[5])
+local fields = {'version', 0, 'head', ARGV[4]}
+local i = 6
+for _ = 1, pairs_count do
+  fields[#fields + 1] = ARGV[i]
+  fields[#fields + 1] = ARGV[i + 1]
+  i = i + 2
+end
+local seq = current
+while i <= #ARGV do
+  seq = seq + 1
+  -- Explicit ids 0-<seq>: XADD refuses a non-increasing id, a second guard against gaps.
+  redis.call('XADD', KEYS[1], '0-' .. seq, 'e', ARGV[i])
+  i = i + 1
+end
+fields[2] = seq
+redis.call('HSET', KEYS[2], unpack(fields))
+if ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[2], seq .. '|' .. ARGV[3] .. '|' .. (current + 1))
+end
+return {'OK', tostring(seq)}

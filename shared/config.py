@@ -1,0 +1,36 @@
+"""Settings from the environment, read once per process (documented in deploy/ENVIRONMENT.md)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return int(raw) if raw not in (None, "") else default
+
+
+@dataclass(frozen=True)
+class Settings:
+    redis_url: str            # the event store (may be a Redis Cluster node: see REDIS_CLUSTER)
+    redis_cluster: bool       # connect with redis.cluster.RedisCluster
+    rq_redis_url: str         # the bot queue: always a standalone Redis (RQ has no Cluster support)
+    snapshot_every: int       # write a snapshot cache entry every N events
+    enqueue_bots: bool        # enqueue bot turns after accepted moves
+    max_body_bytes: int       # larger request bodies answer 413
+    max_wait_seconds: int     # upper bound of ?wait= on the events endpoint
+    problem_base: str         # prefix of problem ``type`` URIs
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+        return cls(
+            redis_url=redis_url,
+            redis_cluster=os.environ.get("REDIS_CLUSTER", "") in ("1", "true", "yes"),
+            rq_redis_url=os.environ.get("RQ_REDIS_URL", redis_url),
+            snapshot_every=_int("SNAPSHOT_EVERY", 50),
+            enqueue_bots=os.environ.get("ENQUEUE_BOTS", "1") not in ("0", "false", "no"),
+            max_body_bytes=_int("MAX_BODY_BYTES", 64 * 1024),
+            max_wait_seconds=_int("MAX_WAIT_SECONDS", 30),
+            problem_base=os.environ.get("PROBLEM_BASE", "https://boardgames.example/problems/"),
+        )

@@ -1,0 +1,143 @@
+"""The event log of every game, in Redis.
+
+Layout (one hash tag per game, so a game lives in one Redis Cluster slot):
+
+=====================  ======  ====================================================
+``{g:<id>}:log``       stream  one entry per event, id ``0-<seq>``, field ``e`` = JSON
+``{g:<id>}:meta``      hash    ``version``, ``head`` (hash of the last event), game name,
+                               players, token hashes, status, to_act, engine version
+``{g:<id>}:idem``      hash    idempotency field -> ``version|fingerprint|first_seq``
+``{g:<id>}:snap``      string  JSON snapshot ``{version, engine_version, state}``: a cache
+=====================  ======  ====================================================
+
+The log is never trimmed.  Appends go through one Lua script (``append.lua``) that checks the
+expected version and the idempotency key and adds the events with sequential ids, so two
+writers can never both succeed at the same version.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import redis
+
+GENESIS_HASH = "0" * 64
+_APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def event_hash(previous: str, record: dict[str, Any]) -> str:
+    """The chain link: covers the previous hash and every field of the record but ``hash``."""
+    body = {k: v for k, v in record.items() if k != "hash"}
+    return hashlib.sha256((previous + canonical(body)).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    status: str            # "OK" | "CONFLICT" | "DUPLICATE"
+    version: int           # new version (OK), current version (CONFLICT), original version (DUPLICATE)
+    fingerprint: str = ""  # DUPLICATE: the original request's fingerprint
+    first_seq: int = 0     # DUPLICATE: the first event the original request appended
+
+
+class EventStore:
+    def __init__(self, client: "redis.Redis[bytes]") -> None:
+        self.redis = client
+        self._append = client.register_script(_APPEND_LUA)
+
+    # -- keys -----------------------------------------------------------------------------------
+    @staticmethod
+    def keys(game_id: str) -> tuple[str, str, str, str]:
+        tag = "{g:" + game_id + "}"
+        return tag + ":log", tag + ":meta", tag + ":idem", tag + ":snap"
+
+    # -- writes ---------------------------------------------------------------------------------
+    def append(self, game_id: str, expected_version: int, records: list[dict[str, Any]],
+               meta: dict[str, str] | None = None, idempotency_field: str = "",
+               fingerprint: str = "") -> AppendResult:
+        """Append ``records`` (already numbered from ``expected_version + 1`` and hashed)."""
+        log, meta_key, idem, _ = self.keys(game_id)
+        meta = meta or {}
+        head = records[-1]["hash"] if records else ""
+        args: list[Any] = [expected_version, idempotency_field, fingerprint, head, len(meta)]
+        for field, value in meta.items():
+            args += [field, value]
+        args += [canonical(r) for r in records]
+        status, payload = self._append(keys=[log, meta_key, idem], args=args)
+        status = status.decode() if isinstance(status, bytes) else status
+        payload = payload.decode() if isinstance(payload, bytes) else payload
+        if status == "DUPLICATE":
+            return self._parse_idempotent(payload)
+        return AppendResult(status, int(payload))
+
+    @staticmethod
+    def _parse_idempotent(raw: str) -> AppendResult:
+        version, fingerprint, first = raw.split("|")
+        return AppendResult("DUPLICATE", int(version), fingerprint, int(first))
+
+    def idempotent_result(self, game_id: str, idempotency_field: str) -> AppendResult | None:
+        """What an earlier request with this idempotency field appended, if any."""
+        raw = self.redis.hget(self.keys(game_id)[2], idempotency_field)
+        return None if raw is None else self._parse_idempotent(raw.decode())
+
+    def set_meta(self, game_id: str, fields: dict[str, str]) -> None:
+        self.redis.hset(self.keys(game_id)[1], mapping=fields)
+
+    # -- reads ----------------------------------------------------------------------------------
+    def meta(self, game_id: str) -> dict[str, str] | None:
+        raw = self.redis.hgetall(self.keys(game_id)[1])
+        if not raw:
+            return None
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def version(self, game_id: str) -> int:
+        raw = self.redis.hget(self.keys(game_id)[1], "version")
+        return int(raw) if raw is not None else 0
+
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """Events with ``seq > after``, oldest first, at most ``limit``."""
+        log = self.keys(game_id)[0]
+        entries = self.redis.xrange(log, min=f"0-{after + 1}", max="+", count=limit)
+        return [json.loads(fields[b"e"]) for _, fields in entries]
+
+    def wait_for(self, game_id: str, after: int, timeout_ms: int) -> bool:
+        """Block up to ``timeout_ms`` until the log has an event after ``after``."""
+        if timeout_ms <= 0:
+            return False
+        log = self.keys(game_id)[0]
+        got = self.redis.xread({log: f"0-{after}"}, count=1, block=timeout_ms)
+        return bool(got)
+
+    # -- snapshots (a disposable cache) ---------------------------------------------------------
+    def save_snapshot(self, game_id: str, version: int, head: str, engine_version: str,
+                      state: Any) -> None:
+        doc = {"version": version, "head": head, "engine_version": engine_version, "state": state}
+        self.redis.set(self.keys(game_id)[3], canonical(doc))
+
+    def load_snapshot(self, game_id: str) -> dict[str, Any] | None:
+        raw = self.redis.get(self.keys(game_id)[3])
+        return json.loads(raw) if raw else None
+
+    def delete_snapshot(self, game_id: str) -> None:
+        self.redis.delete(self.keys(game_id)[3])
+
+    # -- the per-game-type index (outside the hot path; eventually consistent) -----------------
+    @staticmethod
+    def index_key(game_name: str) -> str:
+        return f"games:{game_name}:active"
+
+    def index_active(self, game_name: str, game_id: str, active: bool) -> None:
+        key = self.index_key(game_name)
+        if active:
+            self.redis.sadd(key, game_id)
+        else:
+            self.redis.srem(key, game_id)
+
+    def active_games(self, game_name: str) -> list[str]:
+        return sorted(m.decode() for m in self.redis.smembers(self.index_key(game_name)))

@@ -1,0 +1,51 @@
+"""Prometheus metrics at ``/metrics``: requests, latencies, moves by outcome and reason, queue depth.
+
+Under gunicorn with several workers set ``PROMETHEUS_MULTIPROC_DIR`` (``make run`` and
+``deploy/gunicorn.conf.py`` do) so every worker's counts add up in one scrape.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+from flask import Flask, Request, Response
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
+                               generate_latest, multiprocess)
+
+REQUESTS = Counter("http_requests_total", "HTTP requests", ["game", "method", "route", "status"])
+LATENCY = Histogram("http_request_seconds", "HTTP request latency", ["game", "method", "route"],
+                    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 30))
+MOVES = Counter("moves_total", "Moves posted", ["game", "outcome", "reason"])
+PROBLEMS = Counter("problems_total", "Problem responses by reason", ["status", "reason"])
+GAMES_CREATED = Counter("games_created_total", "Games created", ["game"])
+QUEUE_DEPTH = Gauge("bot_queue_depth", "Bot turns waiting in the RQ queue", ["game"],
+                    multiprocess_mode="max")
+
+
+def record_request(game: str, request: Request, response: Response, seconds: float) -> None:
+    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    REQUESTS.labels(game, request.method, route, str(response.status_code)).inc()
+    LATENCY.labels(game, request.method, route).observe(seconds)
+
+
+def record_problem(problem: Any) -> None:
+    PROBLEMS.labels(str(problem.status), problem.reason).inc()
+
+
+def install(app: Flask, game: str, redis_client: Callable[[], Any], settings: Any) -> None:
+    import redis as redis_lib
+
+    from shared.bots import queue_name
+
+    @app.get("/metrics")
+    def metrics_endpoint() -> Response:
+        try:
+            rq_redis = redis_lib.Redis.from_url(settings.rq_redis_url)
+            QUEUE_DEPTH.labels(game).set(rq_redis.llen(f"rq:queue:{queue_name(game)}"))
+        except redis_lib.RedisError:
+            pass
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            registry = CollectorRegistry()
+            multiprocess.MultiProcessCollector(registry)
+            return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)
+        return Response(generate_latest(), mimetype=CONTENT_TYPE_LATEST)

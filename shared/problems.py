@@ -1,0 +1,82 @@
+"""RFC 9457 problem details: one exception type and one JSON shape for every error.
+
+Every 4xx a client sees has a stable ``type`` URI, a ``title``, the HTTP ``status``, a human
+``detail`` and a machine ``reason`` code; extensions (``current_version``, ``errors``) are added
+where they help the client correct the request.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+# reason -> (status, title).  Game rule violations are not listed: they are all
+# ``illegal-move`` (422) with the engine's own ``reason``.
+KNOWN_PROBLEMS: dict[str, tuple[int, str]] = {
+    "malformed-request": (400, "Malformed request"),
+    "unauthenticated": (401, "Missing or invalid credentials"),
+    "not-your-seat": (403, "This token does not act for that seat"),
+    "not-found": (404, "Not found"),
+    "game-not-found": (404, "No such game"),
+    "method-not-allowed": (405, "Method not allowed"),
+    "not-acceptable": (406, "Not acceptable"),
+    "stale-version": (409, "The game has moved on"),
+    "not-your-turn": (409, "Not your turn"),
+    "game-over": (409, "The game is over"),
+    "request-in-progress": (409, "A request with this idempotency key is in progress"),
+    "payload-too-large": (413, "Request body too large"),
+    "unsupported-media-type": (415, "Unsupported media type"),
+    "validation-error": (422, "The request does not match the schema"),
+    "idempotency-key-reused": (422, "Idempotency key reused with another request"),
+    "illegal-move": (422, "Illegal move"),
+    "invalid-options": (422, "Invalid game options"),
+    "unknown-move-type": (422, "Unknown move type"),
+    "precondition-required": (428, "Precondition required"),
+    "not-ready": (503, "Service not ready"),
+    "internal-error": (500, "Internal server error"),
+}
+
+
+class Problem(Exception):
+    """Raise anywhere in a request to answer with ``application/problem+json``."""
+
+    def __init__(self, kind: str, detail: str, *, status: int | None = None,
+                 reason: str | None = None, **extensions: Any) -> None:
+        super().__init__(detail)
+        default_status, self.title = KNOWN_PROBLEMS.get(kind, (422, kind.replace("-", " ").capitalize()))
+        self.kind = kind
+        self.status = status or default_status
+        self.detail = detail
+        self.reason = reason or kind
+        self.extensions = extensions
+
+    def body(self, base_uri: str) -> dict[str, Any]:
+        return {
+            "type": base_uri + self.kind,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+            "reason": self.reason,
+            **self.extensions,
+        }
+
+
+def json_pointer(path: list[str | int]) -> str:
+    """``["move", "cards", 0]`` -> ``/move/cards/0`` (RFC 6901 escaping)."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def flatten_errors(messages: Any, path: list[str | int] | None = None) -> list[dict[str, str]]:
+    """marshmallow's nested ``{field: [messages]}`` -> ``[{detail, pointer}]`` (RFC 9457 §3)."""
+    path = path or []
+    out: list[dict[str, str]] = []
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            key_path = path + ([] if key == "_schema" else [key])
+            out.extend(flatten_errors(value, key_path))
+    elif isinstance(messages, list):
+        for item in messages:
+            out.extend(flatten_errors(item, path))
+    else:
+        out.append({"detail": str(messages), "pointer": json_pointer(path)})
+    return out

@@ -1,0 +1,293 @@
+"""The path of one move, shared by the HTTP service and the bot worker.
+
+``GameRuntime`` loads a game by replaying its log (snapshot + tail), asks the engine to
+decide, appends the events with the expected version, and tells the bot queue who is next.
+It knows no HTTP: it raises :class:`shared.problems.Problem` for the service to render.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from shared.auth import hash_token, new_token
+from shared.engine import Event, Game, IllegalMove, Move
+from shared.eventstore import GENESIS_HASH, AppendResult, EventStore, canonical, event_hash
+from shared.problems import Problem
+
+BotNotifier = Callable[[str, int, list[int]], None]   # (game_id, version, bot seats to act)
+
+
+def derive_seed(game_seed: int, *parts: Any) -> int:
+    """A per-move seed from the game's secret seed: reproducible for seeded games, unguessable otherwise."""
+    text = ":".join(str(p) for p in (game_seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+
+
+@dataclass
+class LoadedGame:
+    game_id: str
+    version: int
+    state: Any
+    meta: dict[str, str]
+    head: str
+
+    @property
+    def players(self) -> list[dict[str, Any]]:
+        return json.loads(self.meta["players"])
+
+    @property
+    def token_hashes(self) -> list[str | None]:
+        return json.loads(self.meta["tokens"])
+
+    @property
+    def seed(self) -> int:
+        return int(self.meta["seed"])
+
+
+@dataclass
+class MoveOutcome:
+    version: int
+    records: list[dict[str, Any]]     # the stored records this move appended (unredacted)
+    finished: bool = False            # the game is over after this move (its log is public)
+    duplicate: bool = False           # an idempotent retry answered from the log
+
+
+class StateCache:
+    """A small per-process LRU of ``game_id -> (version, head, pickled state)``.
+
+    It only saves replay work: every load still asks Redis for the current version and folds
+    whatever the cache lacks, so it can never serve an outdated state.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, tuple[int, str, bytes]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> tuple[int, str, Any] | None:
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None:
+                return None
+            self._entries.move_to_end(game_id)
+        version, head, blob = entry
+        return version, head, pickle.loads(blob)
+
+    def put(self, game_id: str, version: int, head: str, state: Any) -> None:
+        blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        with self._lock:
+            current = self._entries.get(game_id)
+            if current is not None and current[0] > version:
+                return
+            self._entries[game_id] = (version, head, blob)
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+class GameRuntime:
+    def __init__(self, game: Game, store: EventStore, snapshot_every: int = 50,
+                 notify_bots: BotNotifier | None = None, cache: StateCache | None = None) -> None:
+        self.game = game
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self.notify_bots = notify_bots
+        self.cache = cache if cache is not None else StateCache()
+
+    # -- creating a game ------------------------------------------------------------------------
+    def create(self, players: list[dict[str, Any]], options: dict[str, Any],
+               seed: int | None = None) -> tuple[str, int, list[dict[str, Any]]]:
+        game = self.game
+        if not game.min_players <= len(players) <= game.max_players:
+            raise Problem("invalid-options",
+                          f"{game.title} takes {game.min_players} to {game.max_players} players, "
+                          f"not {len(players)}.", reason="player-count")
+        game_seed = seed if seed is not None else secrets.randbits(63)
+        options = {**game.default_options(), **options}
+        setup_seed = derive_seed(game_seed, 0)
+        try:
+            events = game.setup(len(players), options, random.Random(setup_seed))
+        except IllegalMove as exc:
+            raise Problem("invalid-options", exc.detail, reason=exc.reason) from exc
+        game_id = new_game_id()
+        seats: list[dict[str, Any]] = []
+        hashes: list[str | None] = []
+        for seat, player in enumerate(players):
+            bot = player.get("bot")
+            # The game id prefix lets the service tell "another game's token" (403) from garbage (401).
+            token = None if bot else f"{game_id}.{new_token()}"
+            hashes.append(hash_token(token) if token else None)
+            seats.append({"seat": seat, "name": player["name"], "bot": bot, "token": token})
+        public_players = [{k: v for k, v in p.items() if k != "token"} for p in seats]
+        cause = {"kind": "setup", "players": len(players), "options": options, "seed": setup_seed}
+        records = self._records(events, 0, GENESIS_HASH, cause)
+        state = game.replay(events)
+        meta = {
+            "game": game.name,
+            "engine_version": game.engine_version,
+            "players": json.dumps(public_players),
+            "tokens": json.dumps(hashes),
+            "seed": str(game_seed),
+            "created_at": str(int(time.time() * 1000)),
+            **self._status_fields(state),
+        }
+        result = self.store.append(game_id, 0, records, meta=meta)
+        if result.status != "OK":   # a random 12-character id collided: practically impossible
+            raise Problem("internal-error", "Could not create the game; try again.")
+        self.store.index_active(game.name, game_id, game.result(state) is None)
+        self.cache.put(game_id, result.version, records[-1]["hash"], state)
+        self._after_append(game_id, result.version, state, public_players)
+        return game_id, result.version, seats
+
+    # -- loading --------------------------------------------------------------------------------
+    def load(self, game_id: str) -> LoadedGame:
+        meta = self.store.meta(game_id)
+        if meta is None or meta.get("game") != self.game.name:
+            raise Problem("game-not-found", f"There is no {self.game.name} game {game_id!r}.",
+                          game_id=game_id)
+        target = int(meta["version"])
+        cached = self.cache.get(game_id)
+        if cached is not None and cached[0] <= target:
+            version, head, state = cached
+        else:
+            version, head, state = self._from_snapshot(game_id, target)
+        if version < target:
+            tail = self.store.read(game_id, after=version)
+            for record in tail:
+                state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
+                version, head = record["seq"], record["hash"]
+            # ``state`` stays ours: the cache keeps a pickled copy, never the object.
+            self.cache.put(game_id, version, head, state)
+        return LoadedGame(game_id, version, state, meta, head)
+
+    def _from_snapshot(self, game_id: str, target: int) -> tuple[int, str, Any]:
+        snap = self.store.load_snapshot(game_id)
+        if snap and snap.get("engine_version") == self.game.engine_version \
+                and 0 < snap["version"] <= target and snap.get("head"):
+            return snap["version"], snap["head"], self.game.load(snap["state"])
+        return 0, GENESIS_HASH, None
+
+    def state_at(self, game_id: str, version: int) -> Any:
+        """The state right after event ``version`` (time travel; always from the log)."""
+        records = self.store.read(game_id, after=0, limit=version)
+        return self.game.replay([{"type": r["type"], "data": r["data"]} for r in records])
+
+    # -- moves ----------------------------------------------------------------------------------
+    def submit(self, game_id: str, seat: int, move: Move, expected_version: int | None = None,
+               idempotency_key: str | None = None, attempts: int = 5) -> MoveOutcome:
+        idem_field = f"{seat}:{idempotency_key}" if idempotency_key else ""
+        fingerprint = hashlib.sha256(canonical({"seat": seat, "move": move}).encode()).hexdigest()
+        for _ in range(attempts):
+            loaded = self.load(game_id)
+            if idem_field:
+                prior = self._prior_outcome(game_id, idem_field, fingerprint)
+                if prior is not None:
+                    return prior
+            if expected_version is not None and expected_version != loaded.version:
+                raise self._stale(expected_version, loaded.version)
+            self._check_may_act(loaded, seat)
+            move_seed = derive_seed(loaded.seed, loaded.version, seat)
+            events = self.game.decide(loaded.state, seat, move, random.Random(move_seed))
+            cause = {"kind": "move", "seat": seat, "move": move, "seed": move_seed}
+            records = self._records(events, loaded.version, loaded.head, cause)
+            state = loaded.state
+            for e in events:
+                state = self.game.evolve(state, e)
+            result = self.store.append(game_id, loaded.version, records,
+                                       meta=self._status_fields(state),
+                                       idempotency_field=idem_field, fingerprint=fingerprint)
+            if result.status == "OK":
+                self.cache.put(game_id, result.version, records[-1]["hash"], state)
+                if self.game.result(state) is not None:
+                    self.store.index_active(self.game.name, game_id, False)
+                self._maybe_snapshot(game_id, loaded.version, result.version, records[-1]["hash"], state)
+                self._after_append(game_id, result.version, state, loaded.players)
+                return MoveOutcome(result.version, records, finished=self.game.result(state) is not None)
+            if result.status == "DUPLICATE":
+                return self._duplicate(game_id, result, fingerprint)
+            if expected_version is not None:
+                raise self._stale(expected_version, result.version)
+            # Somebody else moved first and the client did not pin a version: decide again.
+        raise Problem("stale-version", "The game kept moving while this move was decided; retry.",
+                      current_version=self.store.version(game_id))
+
+    def _check_may_act(self, loaded: LoadedGame, seat: int) -> None:
+        if self.game.result(loaded.state) is not None:
+            raise Problem("game-over", "The game is over; no more moves are accepted.")
+        acting = self.game.to_act(loaded.state)
+        if seat not in acting:
+            raise Problem("not-your-turn", f"Seat {seat} is not expected to act now.",
+                          to_act=acting)
+
+    @staticmethod
+    def _stale(expected: int, current: int) -> Problem:
+        return Problem("stale-version",
+                       f"The move was based on version {expected} but the game is at {current}; "
+                       "fetch the game again and decide anew.",
+                       current_version=current, expected_version=expected)
+
+    def _prior_outcome(self, game_id: str, idem_field: str, fingerprint: str) -> MoveOutcome | None:
+        prior = self.store.idempotent_result(game_id, idem_field)
+        return None if prior is None else self._duplicate(game_id, prior, fingerprint)
+
+    def _duplicate(self, game_id: str, result: AppendResult, fingerprint: str) -> MoveOutcome:
+        if result.fingerprint != fingerprint:
+            raise Problem("idempotency-key-reused",
+                          "This Idempotency-Key was already used for a different move.")
+        records = self.store.read(game_id, after=result.first_seq - 1,
+                                  limit=result.version - result.first_seq + 1)
+        meta = self.store.meta(game_id) or {}
+        return MoveOutcome(result.version, records, finished=meta.get("status") == "finished",
+                           duplicate=True)
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _records(self, events: list[Event], version: int, head: str,
+                 cause: dict[str, Any]) -> list[dict[str, Any]]:
+        now = int(time.time() * 1000)
+        records = []
+        for i, e in enumerate(events):
+            record: dict[str, Any] = {"seq": version + i + 1, "type": e["type"], "data": e["data"],
+                                      "at": now, "salt": secrets.token_hex(8)}
+            if i == 0:
+                record["cause"] = cause
+            record["hash"] = head = event_hash(head, record)
+            records.append(record)
+        return records
+
+    def _status_fields(self, state: Any) -> dict[str, str]:
+        result = self.game.result(state)
+        return {
+            "status": "finished" if result is not None else "active",
+            "to_act": json.dumps(self.game.to_act(state)),
+            "result": json.dumps(result),
+        }
+
+    def _maybe_snapshot(self, game_id: str, before: int, after: int, head: str, state: Any) -> None:
+        every = self.snapshot_every
+        if every > 0 and after // every > before // every:
+            self.store.save_snapshot(game_id, after, head, self.game.engine_version,
+                                     self.game.dump(state))
+
+    def _after_append(self, game_id: str, version: int, state: Any,
+                      players: list[dict[str, Any]]) -> None:
+        if self.notify_bots is None or self.game.result(state) is not None:
+            return
+        bot_seats = [s for s in self.game.to_act(state) if players[s].get("bot")]
+        if bot_seats:
+            self.notify_bots(game_id, version, bot_seats)

@@ -1,0 +1,118 @@
+"""Schemas of the HTTP contract every game service shares (documented in the OpenAPI spec)."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details, with a machine ``reason`` and optional extensions."""
+
+    class Meta:
+        unknown = "include"
+
+    type = fields.Str(required=True, metadata={"description": "Stable URI naming the kind of problem."})
+    title = fields.Str(required=True)
+    status = fields.Int(required=True)
+    detail = fields.Str(required=True, metadata={"description": "What went wrong, for people."})
+    reason = fields.Str(required=True, metadata={"description": "Stable machine code, e.g. settlement-too-close."})
+    current_version = fields.Int(metadata={"description": "On stale-version: the game's version now."})
+    expected_version = fields.Int()
+    to_act = fields.List(fields.Int(), metadata={"description": "On not-your-turn: who may act now."})
+    errors = fields.List(fields.Dict(), metadata={"description": "Schema errors as {detail, pointer}."})
+    game_id = fields.Str()
+    instance = fields.Str()
+
+
+class PlayerInSchema(Schema):
+    name = fields.Str(required=True, validate=validate.Length(min=1, max=40))
+    bot = fields.Str(load_default=None, allow_none=True,
+                     metadata={"description": "null for a human seat, or a bot strategy name."})
+
+
+class PlayerOutSchema(Schema):
+    seat = fields.Int(required=True)
+    name = fields.Str(required=True)
+    bot = fields.Str(allow_none=True)
+
+
+class SeatTokenSchema(PlayerOutSchema):
+    token = fields.Str(allow_none=True, metadata={
+        "description": "Bearer token of a human seat, shown once; null for bots."})
+
+
+class GameCreatedSchema(Schema):
+    id = fields.Str(required=True)
+    version = fields.Int(required=True)
+    players = fields.List(fields.Nested(SeatTokenSchema), required=True)
+
+
+class GameViewSchema(Schema):
+    id = fields.Str(required=True)
+    game = fields.Str(required=True)
+    version = fields.Int(required=True)
+    status = fields.Str(required=True, validate=validate.OneOf(["active", "finished"]))
+    to_act = fields.List(fields.Int(), required=True)
+    result = fields.Dict(allow_none=True, required=True)
+    you = fields.Int(allow_none=True, required=True, metadata={"description": "Your seat, or null for a spectator."})
+    players = fields.List(fields.Nested(PlayerOutSchema), required=True)
+    state = fields.Dict(required=True, metadata={"description": "The game's own view for this viewer."})
+
+
+class LegalMovesSchema(Schema):
+    version = fields.Int(required=True)
+    seat = fields.Int(required=True)
+    moves = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Every move this seat may make now, each postable as-is to /moves."})
+
+
+class EventSchema(Schema):
+    seq = fields.Int(required=True)
+    type = fields.Str(required=True)
+    data = fields.Dict(required=True)
+    at = fields.Int(required=True, metadata={"description": "Milliseconds since the epoch."})
+    hash = fields.Str(required=True)
+    cause = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, the move and seed)."})
+    salt = fields.Str(metadata={"description": "Hash salt, public once the game is over."})
+
+
+class MoveAcceptedSchema(Schema):
+    version = fields.Int(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class EventsPageSchema(Schema):
+    version = fields.Int(required=True)
+    status = fields.Str(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Int(load_default=0, validate=validate.Range(min=0, max=2**53),
+                       metadata={"description": "Only events with seq greater than this."})
+    limit = fields.Int(load_default=200, validate=validate.Range(min=1, max=1000))
+    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=3600), metadata={
+        "description": "Hold the request up to this many seconds (capped by the server) until an event after `after` exists."})
+
+
+class ReplayQuerySchema(Schema):
+    version = fields.Int(required=True, validate=validate.Range(min=1, max=2**53))
+
+
+class ReplaySchema(Schema):
+    version = fields.Int(required=True)
+    status = fields.Str(required=True)
+    to_act = fields.List(fields.Int(), required=True)
+    result = fields.Dict(allow_none=True, required=True)
+    state = fields.Dict(required=True)
+
+
+class AuditSchema(Schema):
+    ok = fields.Bool(required=True)
+    version = fields.Int(required=True)
+    head_hash = fields.Str(required=True)
+    first_bad_event = fields.Int()
+    problem = fields.Str()
+
+
+class HealthSchema(Schema):
+    status = fields.Str(required=True)

@@ -1,0 +1,476 @@
+"""``create_app(plugin)``: one game's HTTP service, the contract every game shares.
+
+Routes (documented in ``api-spec/<game>.yaml``):
+
+==========================================  ===============================================
+``GET  /healthz`` / ``GET /readyz``         process alive / Redis answers (503 otherwise)
+``POST /games``                             create a game; human seats get a token once
+``GET  /games/{id}``                        the state as the caller (Bearer) or a spectator sees it
+``GET  /games/{id}/legal-moves``            every move the caller's seat may make now
+``POST /games/{id}/moves``                  play a move (``If-Match``, ``Idempotency-Key``)
+``GET  /games/{id}/events``                 the log as the caller may see it (long-poll ``wait``)
+``GET  /games/{id}/replay?version=N``       the spectator's state right after event N
+``GET  /games/{id}/audit``                  replay the log through the rules and check the chain
+==========================================  ===============================================
+
+Every error is ``application/problem+json`` (see :mod:`shared.problems`).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from typing import Any, Callable
+
+import redis
+from flask import Flask, Response, g, request
+from flask_smorest import Api, Blueprint
+from flask_smorest.utils import prepare_response
+from marshmallow import Schema, ValidationError, fields, validate
+from werkzeug.exceptions import HTTPException
+
+from shared import metrics
+from shared.auth import bearer_token, seat_for_token
+from shared.bots import BotQueue
+from shared.config import Settings
+from shared.engine import IllegalMove
+from shared.eventstore import EventStore, canonical
+from shared.plugin import GamePlugin
+from shared.problems import PROBLEM_MEDIA_TYPE, Problem, flatten_errors, json_pointer
+from shared.replay import audit_log, served_record
+from shared.runtime import GameRuntime, LoadedGame
+from shared.schemas import (AuditSchema, EventsPageSchema, EventsQuerySchema, GameCreatedSchema,
+                            GameViewSchema, HealthSchema, LegalMovesSchema, MoveAcceptedSchema,
+                            PlayerInSchema, ProblemSchema, ReplayQuerySchema, ReplaySchema)
+
+log = logging.getLogger("service")
+
+MAX_JSON_DEPTH = 32
+IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
+
+
+def connect_event_store(settings: Settings) -> EventStore:
+    if settings.redis_cluster:
+        from redis.cluster import RedisCluster
+        return EventStore(RedisCluster.from_url(settings.redis_url))
+    return EventStore(redis.Redis.from_url(settings.redis_url))
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api, speaking RFC 9457 for every error and documenting it so."""
+
+    ERROR_SCHEMA = ProblemSchema
+    problem_base = "https://boardgames.example/problems/"
+
+    def _register_responses(self) -> None:
+        import http
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        data = getattr(error, "data", None) or {}
+        code = error.code or 500
+        if code == 422 and "messages" in data:
+            problem = Problem("validation-error", "The request does not match the schema.",
+                              errors=_webargs_errors(data["messages"]))
+        else:
+            kind = {400: "malformed-request", 401: "unauthenticated", 404: "not-found",
+                    405: "method-not-allowed", 406: "not-acceptable", 413: "payload-too-large",
+                    415: "unsupported-media-type", 428: "precondition-required"}.get(code)
+            if kind is None:
+                kind = "internal-error" if code >= 500 else "malformed-request"
+            detail = data.get("message") or error.description or error.name
+            problem = Problem(kind, str(detail), status=code)
+        return problem_response(problem, self.problem_base)
+
+
+def _webargs_errors(messages: dict[str, Any]) -> list[dict[str, str]]:
+    """webargs nests errors under their location (``json``, ``query``); point into the request."""
+    out: list[dict[str, str]] = []
+    for location, errors in messages.items():
+        for item in flatten_errors(errors):
+            prefix = "" if location == "json" else "/" + location
+            out.append({"detail": item["detail"], "pointer": prefix + item["pointer"]})
+    return out
+
+
+def problem_response(problem: Problem, base: str) -> Response:
+    body = problem.body(base)
+    if getattr(g, "request_id", None):
+        body.setdefault("instance", "urn:request:" + g.request_id)
+    metrics.record_problem(problem)
+    return Response(json.dumps(body), status=problem.status, mimetype=PROBLEM_MEDIA_TYPE)
+
+
+# -- request parsing --------------------------------------------------------------------------
+
+def _json_depth(value: Any) -> int:
+    depth, stack = 0, [(value, 1)]
+    while stack:
+        item, d = stack.pop()
+        depth = max(depth, d)
+        if isinstance(item, dict):
+            stack.extend((v, d + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, d + 1) for v in item)
+    return depth
+
+
+def read_json_body() -> Any:
+    """The request's JSON body, or a 400/413/415 problem that says what is wrong with it."""
+    if "parsed_body" in g:
+        return g.parsed_body
+    mimetype = request.mimetype or ""
+    if mimetype != "application/json" and not mimetype.endswith("+json"):
+        raise Problem("unsupported-media-type",
+                      f"Send the body as application/json, not {mimetype or 'no content type'}.")
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw)
+    except RecursionError:
+        raise Problem("malformed-request", "The JSON body is nested too deeply.") from None
+    except ValueError as exc:
+        raise Problem("malformed-request", f"The body is not valid JSON: {exc}.") from None
+    if _json_depth(body) > MAX_JSON_DEPTH:
+        raise Problem("malformed-request", f"The JSON body is nested deeper than {MAX_JSON_DEPTH} levels.")
+    try:
+        canonical(body).encode("utf-8")
+    except UnicodeEncodeError:
+        raise Problem("malformed-request", "The body holds text that is not valid Unicode "
+                      "(a lone surrogate).") from None
+    g.parsed_body = body
+    return body
+
+
+def load_with(schema: Schema, data: Any, prefix: list[str | int] | None = None) -> Any:
+    try:
+        return schema.load(data)
+    except ValidationError as exc:
+        errors = [{"detail": e["detail"], "pointer": json_pointer(prefix or []) + e["pointer"]}
+                  for e in flatten_errors(exc.messages)]
+        raise Problem("validation-error", "The request does not match the schema.",
+                      errors=errors) from None
+
+
+def parse_if_match(header: str | None) -> int | None:
+    """``If-Match: "12"`` (or ``W/"12"``, ``12``, ``*``) -> 12 / None."""
+    if header is None or header.strip() == "*":
+        return None
+    value = header.strip()
+    if value.startswith("W/"):
+        value = value[2:]
+    value = value.strip('"')
+    if not value.isdigit():
+        raise Problem("malformed-request", 'If-Match takes the version as an entity tag: If-Match: "12".')
+    return int(value)
+
+
+# -- OpenAPI helpers --------------------------------------------------------------------------
+
+def move_component_schemas(plugin: GamePlugin) -> dict[str, type[Schema]]:
+    """One documented schema per move type: its fields plus the ``type`` discriminator."""
+    title = "".join(part.capitalize() for part in plugin.game.name.split("-"))
+    out: dict[str, type[Schema]] = {}
+    for move_type, schema_cls in plugin.move_schemas.items():
+        name = title + "Move" + "".join(p.capitalize() for p in re.split(r"[_\-]", move_type))
+        out[move_type] = type(name + "Schema", (schema_cls,), {
+            "type": fields.Str(required=True, validate=validate.OneOf([move_type])),
+            "Meta": type("Meta", (), {"title": name}),
+        })
+    return out
+
+
+def create_game_schema(plugin: GamePlugin) -> type[Schema]:
+    game = plugin.game
+    bots = sorted(plugin.strategies)
+
+    class Player(PlayerInSchema):
+        bot = fields.Str(load_default=None, allow_none=True, validate=validate.OneOf(bots),
+                         metadata={"description": "null for a human seat, or a bot strategy: "
+                                   + ", ".join(bots)})
+
+    name = "".join(p.capitalize() for p in game.name.split("-"))
+    return type(name + "CreateGameSchema", (Schema,), {
+        "players": fields.List(fields.Nested(type(name + "PlayerSchema", (Player,), {})), required=True,
+                               validate=validate.Length(min=game.min_players, max=game.max_players)),
+        "options": fields.Nested(plugin.options_schema, load_default=dict),
+        "seed": fields.Int(load_default=None, allow_none=True,
+                           validate=validate.Range(min=0, max=2**63 - 1),
+                           metadata={"description": "Makes the game's randomness reproducible; "
+                                     "whoever knows it can predict the game."}),
+    })
+
+
+PROBLEM_RESPONSE = {"description": "A problem (RFC 9457)",
+                    "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+def problems(*codes: int) -> dict[str, Any]:
+    return {str(code): PROBLEM_RESPONSE for code in codes}
+
+
+BEARER = [{"bearerAuth": []}]
+OPTIONAL_BEARER = [{}, {"bearerAuth": []}]
+
+
+# -- the app ----------------------------------------------------------------------------------
+
+def create_app(plugin: GamePlugin, settings: Settings | None = None,
+               store: EventStore | None = None, notify_bots: Callable[..., None] | None = None) -> Flask:
+    settings = settings or Settings.from_env()
+    game = plugin.game
+    app = Flask(f"services.{game.name}")
+    app.config.update(
+        API_TITLE=f"{game.title} rules server",
+        API_VERSION="1.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        API_SPEC_OPTIONS={
+            "info": {"description": plugin.description or f"Play {game.title} over HTTP."},
+            "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
+        },
+    )
+    store = store or connect_event_store(settings)
+    if notify_bots is None and settings.enqueue_bots:
+        notify_bots = BotQueue(redis.Redis.from_url(settings.rq_redis_url), game.name).enqueue_turns
+    runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots)
+    app.extensions["runtime"] = runtime
+
+    api = ProblemApi(app)
+    api.problem_base = settings.problem_base
+    move_schemas = move_component_schemas(plugin)
+    for move_schema in move_schemas.values():
+        api.spec.components.schema(move_schema.Meta.title, schema=move_schema)
+    move_refs = {t: f"#/components/schemas/{s.Meta.title}" for t, s in move_schemas.items()}
+    create_schema = create_game_schema(plugin)
+
+    def problem_handler(problem: Problem) -> Response:
+        return problem_response(problem, settings.problem_base)
+
+    def illegal_handler(exc: IllegalMove) -> Response:
+        if exc.reason in ("not-your-turn", "game-over"):
+            return problem_handler(Problem(exc.reason, exc.detail, **exc.extra))
+        return problem_handler(Problem("illegal-move", exc.detail, status=exc.status,
+                                       reason=exc.reason, **exc.extra))
+
+    def crash_handler(exc: Exception) -> Response:
+        if isinstance(exc, HTTPException):
+            return api.handle_http_exception(exc)
+        log.exception("unhandled error in request %s", getattr(g, "request_id", "-"))
+        return problem_handler(Problem("internal-error", "Something went wrong on our side; "
+                                       "the request id in 'instance' helps us find it."))
+
+    app.register_error_handler(Problem, problem_handler)
+    app.register_error_handler(IllegalMove, illegal_handler)
+    app.register_error_handler(Exception, crash_handler)
+
+    @app.before_request
+    def start_request() -> None:
+        supplied = request.headers.get("X-Request-Id", "")
+        g.request_id = supplied if re.fullmatch(r"[A-Za-z0-9._\-]{1,64}", supplied) else uuid.uuid4().hex
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def finish_request(response: Response) -> Response:
+        response.headers["X-Request-Id"] = g.get("request_id", "")
+        metrics.record_request(game.name, request, response, time.perf_counter() - g.get("started", time.perf_counter()))
+        return response
+
+    metrics.install(app, game.name, lambda: runtime.store.redis, settings)
+
+    # -- helpers bound to this app --------------------------------------------------------------
+    def authenticate(game_id: str, meta: dict[str, str], required: bool) -> int | None:
+        header = request.headers.get("Authorization")
+        token = bearer_token(header)
+        if token is None:
+            if required or header:
+                raise Problem("unauthenticated", "Send a seat's token: Authorization: Bearer <token>.")
+            return None
+        owner_game, _, _ = token.partition(".")
+        seat = seat_for_token(token, json.loads(meta["tokens"]))
+        if seat is None:
+            if owner_game and owner_game != game_id and "." in token:
+                raise Problem("not-your-seat", "This token belongs to a seat of another game.")
+            raise Problem("unauthenticated", "The token is not valid for this game.")
+        return seat
+
+    def require_meta(game_id: str) -> dict[str, str]:
+        meta = store.meta(game_id) if re.fullmatch(r"[A-Za-z0-9_\-]{1,64}", game_id) else None
+        if meta is None or meta.get("game") != game.name:
+            raise Problem("game-not-found", f"There is no {game.name} game {game_id!r}.", game_id=game_id)
+        return meta
+
+    def players_of(meta: dict[str, str]) -> list[dict[str, Any]]:
+        return json.loads(meta["players"])
+
+    def view_of(loaded: LoadedGame, seat: int | None) -> dict[str, Any]:
+        result = game.result(loaded.state)
+        return {
+            "id": loaded.game_id, "game": game.name, "version": loaded.version,
+            "status": "finished" if result is not None else "active",
+            "to_act": game.to_act(loaded.state), "result": result, "you": seat,
+            "players": loaded.players, "state": game.view(loaded.state, seat),
+        }
+
+    # -- routes ---------------------------------------------------------------------------------
+    ops = Blueprint("operations", __name__, description="Liveness and readiness probes.")
+
+    @ops.route("/healthz")
+    @ops.response(200, HealthSchema)
+    def healthz() -> dict[str, str]:
+        """The process is alive."""
+        return {"status": "ok"}
+
+    @ops.route("/readyz")
+    @ops.response(200, HealthSchema)
+    @ops.doc(responses=problems(503))
+    def readyz() -> dict[str, str]:
+        """Redis answers (503 otherwise)."""
+        try:
+            store.redis.ping()
+        except redis.RedisError as exc:
+            raise Problem("not-ready", f"The event store does not answer: {type(exc).__name__}.") from None
+        return {"status": "ready"}
+
+    games = Blueprint("games", __name__, description=f"Create and play {game.title} games.")
+
+    @games.route("/games", methods=["POST"])
+    @games.doc(requestBody={"required": True, "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{create_schema.__name__[:-6]}"}}}},
+        responses=problems(400, 413, 415, 422))
+    @games.response(201, GameCreatedSchema, headers={"Location": {"schema": {"type": "string"},
+                                                                    "description": "The game's URL."}})
+    def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Create a game. Each human seat's token is in this answer, and only here."""
+        body = load_with(create_schema(), read_json_body())
+        game_id, version, seats = runtime.create(body["players"], body["options"], body["seed"])
+        metrics.GAMES_CREATED.labels(game.name).inc()
+        return ({"id": game_id, "version": version, "players": seats}, 201,
+                {"Location": f"/games/{game_id}"})
+
+    api.spec.components.schema(create_schema.__name__[:-6], schema=create_schema)
+
+    @games.route("/games/<game_id>")
+    @games.doc(security=OPTIONAL_BEARER, responses=problems(401, 403, 404))
+    @games.response(200, GameViewSchema, headers={"ETag": {"schema": {"type": "string"},
+                                                             "description": "The version, quoted."}})
+    def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """The game as the caller may see it: a seat's view with its token, a spectator's without."""
+        meta = require_meta(game_id)
+        seat = authenticate(game_id, meta, required=False)
+        loaded = runtime.load(game_id)
+        return view_of(loaded, seat), 200, {"ETag": f'"{loaded.version}"'}
+
+    @games.route("/games/<game_id>/legal-moves")
+    @games.doc(security=BEARER, responses=problems(401, 403, 404))
+    @games.response(200, LegalMovesSchema)
+    def legal_moves(game_id: str) -> dict[str, Any]:
+        """Every move the caller's seat may make now (free-form moves are described by the schema)."""
+        meta = require_meta(game_id)
+        seat = authenticate(game_id, meta, required=True)
+        loaded = runtime.load(game_id)
+        acting = game.result(loaded.state) is None and seat in game.to_act(loaded.state)
+        moves = game.legal_moves(loaded.state, seat) if acting else []
+        return {"version": loaded.version, "seat": seat, "moves": moves}
+
+    @games.route("/games/<game_id>/moves", methods=["POST"])
+    @games.doc(
+        security=BEARER,
+        requestBody={"required": True, "content": {"application/json": {"schema": {
+            "oneOf": [{"$ref": ref} for ref in move_refs.values()],
+            "discriminator": {"propertyName": "type", "mapping": move_refs}}}}},
+        parameters=[
+            {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+             "description": 'The version the move was decided on, e.g. "12": 409 stale-version if the game moved.'},
+            {"in": "header", "name": "Idempotency-Key", "required": False,
+             "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN.pattern},
+             "description": "Retrying with the same key and move returns the first answer; keys live as long as the game."},
+        ],
+        responses=problems(400, 401, 403, 404, 409, 413, 415, 422))
+    @games.response(201, MoveAcceptedSchema)
+    def post_move(game_id: str) -> tuple[dict[str, Any], int]:
+        """Play a move. A rejected move changes nothing and says which rule it breaks."""
+        meta = require_meta(game_id)
+        seat = authenticate(game_id, meta, required=True)
+        body = read_json_body()
+        if not isinstance(body, dict) or not isinstance(body.get("type"), str):
+            raise Problem("validation-error", 'A move is a JSON object with a "type".',
+                          errors=[{"detail": "Missing or not a string.", "pointer": "/type"}])
+        schema_cls = plugin.move_schemas.get(body["type"])
+        if schema_cls is None:
+            raise Problem("unknown-move-type", f"{game.title} has no move {body['type'][:60]!r}; "
+                          f"known moves: {', '.join(sorted(plugin.move_schemas))}.")
+        fields_only = {k: v for k, v in body.items() if k != "type"}
+        move = {"type": body["type"], **load_with(schema_cls(), fields_only)}
+        expected = parse_if_match(request.headers.get("If-Match"))
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not IDEMPOTENCY_KEY_PATTERN.fullmatch(key.strip('"')):
+            raise Problem("malformed-request", "Idempotency-Key takes 1-128 letters, digits or . _ : -")
+        try:
+            outcome = runtime.submit(game_id, seat, move, expected, key.strip('"') if key else None)
+        except IllegalMove as exc:
+            metrics.MOVES.labels(game.name, "rejected", exc.reason).inc()
+            raise
+        except Problem as exc:
+            metrics.MOVES.labels(game.name, "rejected", exc.reason).inc()
+            raise
+        metrics.MOVES.labels(game.name, "accepted", "").inc()
+        events = [served_record(game, r, seat, outcome.finished) for r in outcome.records]
+        return {"version": outcome.version, "events": events}, 201
+
+    @games.route("/games/<game_id>/events")
+    @games.doc(security=OPTIONAL_BEARER, responses=problems(401, 403, 404, 422))
+    @games.arguments(EventsQuerySchema, location="query", as_kwargs=True)
+    @games.response(200, EventsPageSchema)
+    def events(game_id: str, after: int, limit: int, wait: float) -> dict[str, Any]:
+        """The log as the caller may see it; the full log once the game is over."""
+        meta = require_meta(game_id)
+        seat = authenticate(game_id, meta, required=False)
+        if wait > 0 and int(meta["version"]) <= after:
+            store.wait_for(game_id, after, int(min(wait, settings.max_wait_seconds) * 1000))
+            meta = require_meta(game_id)
+        records = store.read(game_id, after=after, limit=limit)
+        finished = meta.get("status") == "finished"
+        return {"version": int(meta["version"]), "status": meta["status"],
+                "events": [served_record(game, r, seat, finished) for r in records]}
+
+    @games.route("/games/<game_id>/replay")
+    @games.doc(responses=problems(404, 422))
+    @games.arguments(ReplayQuerySchema, location="query", as_kwargs=True)
+    @games.response(200, ReplaySchema)
+    def replay(game_id: str, version: int) -> dict[str, Any]:
+        """Time travel: the spectator's view right after event ``version``."""
+        meta = require_meta(game_id)
+        current = int(meta["version"])
+        if version > current:
+            raise Problem("validation-error", f"The game has {current} events; ask for 1 to {current}.",
+                          errors=[{"detail": f"Must be at most {current}.", "pointer": "/query/version"}])
+        state = runtime.state_at(game_id, version)
+        result = game.result(state)
+        return {"version": version, "status": "finished" if result is not None else "active",
+                "to_act": game.to_act(state), "result": result, "state": game.view(state, None)}
+
+    @games.route("/games/<game_id>/audit")
+    @games.doc(responses=problems(404))
+    @games.response(200, AuditSchema)
+    def audit(game_id: str) -> dict[str, Any]:
+        """Replay the whole log through the rules from scratch and check the hash chain."""
+        require_meta(game_id)
+        return audit_log(game, store.read(game_id)).as_dict()
+
+    api.register_blueprint(ops)
+    api.register_blueprint(games)
+    return app

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from shared.config import Settings
+from shared.service import create_app
+from tests.shared.toygame import PLUGIN
+
+
+@pytest.fixture()
+def settings(redis_url: str, redis_client: Any) -> Settings:
+    return dataclasses.replace(Settings.from_env(), redis_url=redis_url, rq_redis_url=redis_url,
+                               enqueue_bots=False, snapshot_every=5)
+
+
+@pytest.fixture()
+def app(settings: Settings) -> Flask:
+    return create_app(PLUGIN, settings)
+
+
+@pytest.fixture()
+def client(app: Flask) -> Iterator[FlaskClient]:
+    with app.test_client() as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client: FlaskClient, humans: int = 2, bots: int = 0, seed: int | None = 7) -> dict[str, Any]:
+    players = [{"name": f"human{i}"} for i in range(humans)] + [{"name": f"bot{i}", "bot": "random"} for i in range(bots)]
+    resp = client.post("/games", json={"players": players, "seed": seed})
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()

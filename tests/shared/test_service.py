@@ -1,0 +1,205 @@
+"""The common HTTP contract, through the real Flask app and a real Redis, on the toy game."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.shared.conftest import auth, new_game
+
+PROBLEM = "application/problem+json"
+
+
+def assert_problem(resp: Any, status: int, reason: str) -> dict[str, Any]:
+    assert resp.status_code == status, resp.get_data(as_text=True)
+    assert resp.mimetype == PROBLEM
+    body = resp.get_json(force=True)
+    assert body["status"] == status and body["reason"] == reason
+    assert body["type"].startswith("http") and body["title"] and body["detail"]
+    return body
+
+
+def whose_turn(client: FlaskClient, game: dict[str, Any]) -> tuple[int, str]:
+    view = client.get(f"/games/{game['id']}").get_json()
+    seat = view["to_act"][0]
+    return seat, game["players"][seat]["token"]
+
+
+def test_probes_and_docs(client: FlaskClient) -> None:
+    assert client.get("/healthz").get_json() == {"status": "ok"}
+    assert client.get("/readyz").get_json() == {"status": "ready"}
+    spec = client.get("/openapi.json").get_json()
+    assert "/games/{game_id}/moves" in spec["paths"]
+    assert client.get("/docs").status_code == 200
+
+
+def test_create_returns_tokens_once_and_location(client: FlaskClient, redis_client: Any) -> None:
+    resp = client.post("/games", json={"players": [{"name": "ann"}, {"name": "bob", "bot": "random"}]})
+    assert resp.status_code == 201
+    body = resp.get_json()
+    assert resp.headers["Location"] == f"/games/{body['id']}"
+    assert body["version"] >= 1
+    ann, bob = body["players"]
+    assert ann["token"] and bob["token"] is None and bob["bot"] == "random"
+    # Only a hash is stored: the token itself appears nowhere in Redis.
+    dump = b"".join(v for k in redis_client.keys("*") if redis_client.type(k) == b"hash"
+                    for v in redis_client.hgetall(k).values())
+    assert ann["token"].split(".", 1)[1].encode() not in dump
+
+
+def test_seat_view_shows_own_card_only(client: FlaskClient) -> None:
+    game = new_game(client)
+    t0, t1 = (p["token"] for p in game["players"])
+    v0 = client.get(f"/games/{game['id']}", headers=auth(t0)).get_json()
+    v1 = client.get(f"/games/{game['id']}", headers=auth(t1)).get_json()
+    spectator = client.get(f"/games/{game['id']}").get_json()
+    assert v0["you"] == 0 and v1["you"] == 1 and spectator["you"] is None
+    assert v0["state"]["your_card"] is not None and spectator["state"]["your_card"] is None
+    for view in (v0, spectator):
+        assert view["status"] == "active" and view["to_act"] and view["result"] is None
+    # The event log hides the other seat's card until the end.
+    events0 = client.get(f"/games/{game['id']}/events", headers=auth(t0)).get_json()["events"]
+    dealt = {e["data"]["seat"]: e["data"]["card"] for e in events0 if e["type"] == "card_dealt"}
+    assert dealt[0] == v0["state"]["your_card"] and dealt[1] is None
+    assert all("seed" not in e.get("cause", {}) and "salt" not in e for e in events0)
+
+
+def test_play_to_the_end_then_log_opens(client: FlaskClient) -> None:
+    game = new_game(client)
+    gid = game["id"]
+    for _ in range(500):
+        view = client.get(f"/games/{gid}").get_json()
+        if view["status"] == "finished":
+            break
+        seat = view["to_act"][0]
+        token = game["players"][seat]["token"]
+        moves = client.get(f"/games/{gid}/legal-moves", headers=auth(token)).get_json()["moves"]
+        assert moves
+        move = {"type": "roll"} if {"type": "roll"} in moves else moves[0]
+        resp = client.post(f"/games/{gid}/moves", json=move, headers=auth(token))
+        assert resp.status_code == 201, resp.get_json()
+        assert resp.get_json()["version"] > view["version"]
+    view = client.get(f"/games/{gid}").get_json()
+    assert view["status"] == "finished" and view["result"]["winners"] and view["to_act"] == []
+    events = client.get(f"/games/{gid}/events?limit=1000").get_json()["events"]
+    cards = [e["data"]["card"] for e in events if e["type"] == "card_dealt"]
+    assert None not in cards and all("salt" in e for e in events)
+    assert events[0]["cause"]["seed"] is not None
+    winner = view["result"]["winners"][0]
+    last = assert_problem(client.post(f"/games/{gid}/moves", json={"type": "roll"},
+                                      headers=auth(game["players"][winner]["token"])), 409, "game-over")
+    assert last
+    audit = client.get(f"/games/{gid}/audit").get_json()
+    assert audit["ok"] and audit["version"] == view["version"] and audit["head_hash"] == events[-1]["hash"]
+
+
+def test_error_cases_change_nothing(client: FlaskClient) -> None:
+    game = new_game(client)
+    gid = game["id"]
+    seat, token = whose_turn(client, game)
+    other = game["players"][1 - seat]["token"]
+    before = client.get(f"/games/{gid}/events?limit=1000").get_json()
+    url = f"/games/{gid}/moves"
+    assert_problem(client.post(url, data="{not json", content_type="application/json", headers=auth(token)),
+                   400, "malformed-request")
+    assert_problem(client.post(url, data="type=roll", content_type="text/plain", headers=auth(token)),
+                   415, "unsupported-media-type")
+    assert_problem(client.post(url, json={"type": "roll"}), 401, "unauthenticated")
+    assert_problem(client.post(url, json={"type": "roll"}, headers=auth("nope")), 401, "unauthenticated")
+    other_game = new_game(client)
+    assert_problem(client.post(url, json={"type": "roll"}, headers=auth(other_game["players"][0]["token"])),
+                   403, "not-your-seat")
+    assert_problem(client.post("/games/nosuchgame/moves", json={"type": "roll"}, headers=auth(token)),
+                   404, "game-not-found")
+    assert_problem(client.post(url, json={"type": "roll"}, headers=auth(other)), 409, "not-your-turn")
+    stale = assert_problem(client.post(url, json={"type": "roll"}, headers={**auth(token), "If-Match": '"1"'}),
+                           409, "stale-version")
+    assert stale["current_version"] == before["version"]
+    assert_problem(client.post(url, json={"type": "ack"}, headers=auth(token)), 422, "nothing-to-acknowledge")
+    assert_problem(client.post(url, json={"type": "fly"}, headers=auth(token)), 422, "unknown-move-type")
+    bad = assert_problem(client.post(url, json={"type": "roll", "extra": 1}, headers=auth(token)),
+                         422, "validation-error")
+    assert bad["errors"][0]["pointer"] == "/extra"
+    assert_problem(client.post(url, json=[1, 2], headers=auth(token)), 422, "validation-error")
+    deep: Any = []
+    for _ in range(100):
+        deep = [deep]
+    assert_problem(client.post(url, json={"type": "roll", "x": deep}, headers=auth(token)), 400, "malformed-request")
+    assert_problem(client.post(url, data='{"type": "roll", "x": "\\ud800"}', content_type="application/json",
+                               headers=auth(token)), 400, "malformed-request")
+    assert_problem(client.post(url, data=json.dumps({"type": "roll", "pad": "x" * 100_000}),
+                               content_type="application/json", headers=auth(token)), 413, "payload-too-large")
+    after = client.get(f"/games/{gid}/events?limit=1000").get_json()
+    assert after == before
+
+
+def test_create_validation(client: FlaskClient) -> None:
+    body = assert_problem(client.post("/games", json={"players": [{"name": "solo"}]}), 422, "validation-error")
+    assert body["errors"][0]["pointer"] == "/players"
+    body = assert_problem(client.post("/games", json={"players": [{"name": "a"}, {"name": "b", "bot": "genius"}]}),
+                          422, "validation-error")
+    assert body["errors"][0]["pointer"] == "/players/1/bot"
+    body = assert_problem(client.post("/games", json={"players": [{"name": "a"}, {"name": "b"}],
+                                                      "options": {"target": 1000}}), 422, "validation-error")
+    assert body["errors"][0]["pointer"] == "/options/target"
+
+
+def test_idempotent_retry_returns_the_first_answer(client: FlaskClient) -> None:
+    game = new_game(client)
+    seat, token = whose_turn(client, game)
+    url = f"/games/{game['id']}/moves"
+    headers = {**auth(token), "Idempotency-Key": "move-1"}
+    first = client.post(url, json={"type": "hold"}, headers=headers)
+    again = client.post(url, json={"type": "hold"}, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert first.get_json() == again.get_json()
+    assert_problem(client.post(url, json={"type": "roll"}, headers=headers), 422, "idempotency-key-reused")
+    assert client.get(f"/games/{game['id']}").get_json()["version"] == first.get_json()["version"]
+
+
+def test_if_match_accepts_current_version(client: FlaskClient) -> None:
+    game = new_game(client)
+    seat, token = whose_turn(client, game)
+    view = client.get(f"/games/{game['id']}")
+    resp = client.post(f"/games/{game['id']}/moves", json={"type": "hold"},
+                       headers={**auth(token), "If-Match": view.headers["ETag"]})
+    assert resp.status_code == 201
+
+
+def test_replay_time_travel_and_snapshot_is_only_a_cache(client: FlaskClient, app: Any) -> None:
+    game = new_game(client)
+    gid = game["id"]
+    versions = []
+    for _ in range(12):
+        seat, token = whose_turn(client, game)
+        resp = client.post(f"/games/{gid}/moves", json={"type": "hold"}, headers=auth(token))
+        versions.append(resp.get_json()["version"])
+    runtime = app.extensions["runtime"]
+    assert runtime.store.load_snapshot(gid) is not None   # snapshot_every=5 wrote one
+    with_snapshot = client.get(f"/games/{gid}").get_json()
+    runtime.store.delete_snapshot(gid)
+    runtime.cache.clear()
+    assert client.get(f"/games/{gid}").get_json() == with_snapshot
+    early = client.get(f"/games/{gid}/replay?version={versions[0]}").get_json()
+    assert early["version"] == versions[0] and early["state"]["turn"] == 1
+    assert_problem(client.get(f"/games/{gid}/replay?version=9999"), 422, "validation-error")
+
+
+def test_audit_detects_tampering(client: FlaskClient, app: Any) -> None:
+    game = new_game(client)
+    gid = game["id"]
+    for _ in range(4):
+        seat, token = whose_turn(client, game)
+        client.post(f"/games/{gid}/moves", json={"type": "roll"}, headers=auth(token))
+    assert client.get(f"/games/{gid}/audit").get_json()["ok"]
+    store = app.extensions["runtime"].store
+    log_key = store.keys(gid)[0]
+    records = [json.loads(fields[b"e"]) for _, fields in store.redis.xrange(log_key)]
+    forged = records[-2]
+    forged["data"] = {**forged["data"], "forged": True}
+    store.redis.delete(log_key)   # rewrite the whole stream, as someone with Redis access could
+    for record in records:
+        store.redis.xadd(log_key, {"e": json.dumps(record)}, id="0-" + str(record["seq"]))
+    report = client.get(f"/games/{gid}/audit").get_json()
+    assert report["ok"] is False and report["first_bad_event"] == forged["seq"]
