@@ -1,0 +1,126 @@
+"""HTTP face of the Catan engine: option and move schemas (marshmallow) and the ``PLUGIN``.
+
+Resources are named ``brick``, ``lumber``, ``wool``, ``grain``, ``ore``.  Intersections (nodes)
+are ids 0..53 and paths (edges) 0..71, numbered from the board topology (see
+``services/catan/NOTES.md``); hexes are 0..18 in reading order.
+"""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from services.catan.bots import STRATEGIES
+from services.catan.rules import CatanGame
+from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
+from shared.plugin import GamePlugin
+
+_resource = validate.OneOf(RESOURCES)
+
+
+def _resource_counts(description: str) -> fields.Dict:
+    return fields.Dict(keys=fields.Str(validate=_resource),
+                       values=fields.Int(validate=validate.Range(min=0)),
+                       required=True, metadata={"description": description})
+
+
+class OptionsSchema(Schema):
+    board = fields.Str(load_default="beginner", validate=validate.OneOf(["beginner", "variable"]),
+                       metadata={"description": "Island layout. `beginner` (default): the fixed "
+                                 "beginner board. `variable`: random hexes, number tokens laid "
+                                 "along the A-R spiral skipping the desert, redrawn until no 6 or 8 "
+                                 "touch."})
+    bank_shortage = fields.Str(load_default="nobody",
+                               validate=validate.OneOf(["nobody", "single-gets-rest"]),
+                               metadata={"description": "When the bank cannot pay everybody a "
+                                         "resource: `nobody` (default, the rule text) gets it; "
+                                         "`single-gets-rest`: if only one player is owed it, "
+                                         "they take what is left."})
+
+
+class NoFields(Schema):
+    """roll, end_turn, buy_dev_card, play_knight, play_road_building, cancel_trade."""
+
+
+class NodeMove(Schema):
+    node = fields.Int(required=True, validate=validate.Range(min=0, max=NODE_COUNT - 1),
+                      metadata={"description": "Intersection id."})
+
+
+class EdgeMove(Schema):
+    edge = fields.Int(required=True, validate=validate.Range(min=0, max=EDGE_COUNT - 1),
+                      metadata={"description": "Path id (free during set-up and Road Building)."})
+
+
+class DiscardMove(Schema):
+    resources = _resource_counts("Cards to discard after a 7: exactly half the hand, rounded down.")
+
+
+class MoveRobberMove(Schema):
+    hex = fields.Int(required=True, validate=validate.Range(min=0, max=HEX_COUNT - 1),
+                     metadata={"description": "Land hex to move the robber to (not its current one)."})
+    victim = fields.Int(load_default=None, allow_none=True, validate=validate.Range(min=0, max=3),
+                        metadata={"description": "Opponent with a building there and cards to rob; "
+                                  "required when there is one, else null."})
+
+
+class YearOfPlentyMove(Schema):
+    resources = fields.List(fields.Str(validate=_resource), required=True,
+                            validate=validate.Length(equal=2),
+                            metadata={"description": "The two resources to take from the bank."})
+
+
+class MonopolyMove(Schema):
+    resource = fields.Str(required=True, validate=_resource,
+                          metadata={"description": "Every opponent hands over all cards of it."})
+
+
+class BankTradeMove(Schema):
+    give = fields.Str(required=True, validate=_resource,
+                      metadata={"description": "Resource given at your best rate (4:1, 3:1 or 2:1 harbour)."})
+    get = fields.Str(required=True, validate=_resource, metadata={"description": "Resource received (1 card)."})
+
+
+class OfferTradeMove(Schema):
+    """Free-form domestic offer by the player on turn; not listed in legal moves."""
+
+    give = _resource_counts("Cards offered to the other players.")
+    get = _resource_counts("Cards asked for in return (no gifts: both sides non-empty).")
+
+
+class AnswerTradeMove(Schema):
+    accept = fields.Bool(required=True, metadata={"description": "Accept or reject the open offer."})
+
+
+class ConfirmTradeMove(Schema):
+    seat = fields.Int(required=True, validate=validate.Range(min=0, max=3),
+                      metadata={"description": "The accepting player to trade with."})
+
+
+MOVE_SCHEMAS: dict[str, type[Schema]] = {
+    "build_settlement": NodeMove,
+    "build_city": NodeMove,
+    "build_road": EdgeMove,
+    "roll": NoFields,
+    "end_turn": NoFields,
+    "discard": DiscardMove,
+    "move_robber": MoveRobberMove,
+    "buy_dev_card": NoFields,
+    "play_knight": NoFields,
+    "play_road_building": NoFields,
+    "play_year_of_plenty": YearOfPlentyMove,
+    "play_monopoly": MonopolyMove,
+    "bank_trade": BankTradeMove,
+    "offer_trade": OfferTradeMove,
+    "answer_trade": AnswerTradeMove,
+    "confirm_trade": ConfirmTradeMove,
+    "cancel_trade": NoFields,
+}
+
+PLUGIN = GamePlugin(
+    game=CatanGame(),
+    options_schema=OptionsSchema,
+    move_schemas=MOVE_SCHEMAS,
+    strategies=STRATEGIES,
+    port=8001,
+    description="The Settlers of Catan (base game, 3-4 players): set-up, production, robber, "
+                "bank and domestic trade, building, development cards, Longest Road and Largest Army.",
+)

@@ -1,0 +1,261 @@
+"""Catan bots: ``random`` (uniform over legal moves) and ``greedy`` (a hand-written value function).
+
+The greedy bot reads only what its own view shows: the board, every building, its own hand and
+development cards, the others' card counts and public points.  It picks a build target
+(city > settlement > road toward a good spot > development card), builds it when it can,
+otherwise bank-trades surplus toward it, and ends the turn.  It never opens domestic offers and
+rejects those it gets (a random partner's offer is rarely good).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from shared.engine import Game, Move, random_strategy
+from services.catan.rules import board
+from services.catan.rules.board import NODE_HEXES, NODE_LINKS, RESOURCES
+from services.catan.rules.state import (
+    CITY, CITY_COST, DEV_CARD_COST, EMPTY, LARGEST_ARMY_MIN, ROAD, ROAD_COST, SETTLEMENT,
+    SETTLEMENT_COST, State, settlement_allowed_at, settlement_spots, victory_points,
+)
+
+# Dots on a number token: the number of dice combinations out of 36 that roll it.
+PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
+# Early game the road/settlement resources matter most; ore and grain make cities.
+RESOURCE_WEIGHT = (1.1, 1.1, 0.8, 1.0, 0.9)
+
+
+def node_production(state: State, node: int) -> list[float]:
+    """Expected cards per 36 rolls, per resource, for a settlement on ``node``."""
+    production = [0.0] * 5
+    for hex_id in NODE_HEXES[node]:
+        resource = state["hex_resource"][hex_id]
+        if resource >= 0 and hex_id != state["robber"]:
+            production[resource] += PIPS[state["numbers"][hex_id]]
+    return production
+
+
+def seat_production(state: State, seat: int) -> list[float]:
+    total = [0.0] * 5
+    for node, owner in enumerate(state["node_owner"]):
+        if owner == seat:
+            for i, value in enumerate(node_production(state, node)):
+                total[i] += value * state["node_level"][node]
+    return total
+
+
+def node_value(state: State, seat: int, node: int, have: list[float] | None = None) -> float:
+    """How good a settlement on ``node`` is for ``seat``: weighted production, plus a bonus
+    for resources the seat does not produce yet, plus a little for a harbour."""
+    have = have if have is not None else seat_production(state, seat)
+    value = 0.0
+    for i, pips in enumerate(node_production(state, node)):
+        value += pips * RESOURCE_WEIGHT[i]
+        if pips and not have[i]:
+            value += 2.5
+    if state["node_harbour"][node] != board.NO_HARBOUR:
+        value += 1.0
+    return value
+
+
+def _missing(hand: list[int], cost: tuple[int, ...]) -> list[int]:
+    return [max(0, need - have) for have, need in zip(hand, cost)]
+
+
+def _road_target_value(state: State, seat: int, edge: int, have: list[float]) -> float:
+    """Value of the best settlement site a new road on ``edge`` leads to (1 or 2 steps away)."""
+    best = 0.0
+    for node in board.EDGE_NODES[edge]:
+        owner = state["node_owner"][node]
+        if owner not in (EMPTY, seat):
+            continue
+        if settlement_allowed_at(state, node):
+            best = max(best, node_value(state, seat, node, have))
+        for _, nxt in NODE_LINKS[node]:
+            if settlement_allowed_at(state, nxt):
+                best = max(best, 0.6 * node_value(state, seat, nxt, have))
+    return best
+
+
+class _Plan:
+    """The greedy bot's reasoning for one decision, over its legal moves."""
+
+    def __init__(self, game: Game, state: State, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.moves = game.legal_moves(state, seat)
+        self.by_type: dict[str, list[Move]] = {}
+        for move in self.moves:
+            self.by_type.setdefault(move["type"], []).append(move)
+        self.hand = state["hands"][seat]
+        self.have = seat_production(state, seat)
+
+    def first(self, kind: str) -> Move | None:
+        moves = self.by_type.get(kind)
+        return moves[0] if moves else None
+
+    def best(self, kind: str, score: Any) -> Move | None:
+        moves = self.by_type.get(kind)
+        return max(moves, key=score) if moves else None
+
+    # -- choosing what to save for -------------------------------------------------------------
+    def target(self) -> tuple[int, ...] | None:
+        state, seat = self.state, self.seat
+        pieces = state["pieces"][seat]
+        if pieces[CITY] and pieces[SETTLEMENT] < 5:
+            return CITY_COST
+        if pieces[SETTLEMENT] and settlement_spots(state, seat):
+            return SETTLEMENT_COST
+        if pieces[ROAD]:
+            return ROAD_COST
+        if any(state["dev_deck"]):
+            return DEV_CARD_COST
+        return None
+
+    def trade_toward(self, cost: tuple[int, ...]) -> Move | None:
+        """A bank trade giving surplus (beyond ``cost``) for a missing resource of ``cost``."""
+        missing = _missing(self.hand, cost)
+        if not any(missing):
+            return None
+        rates = self.state["rates"][self.seat]
+        for move in self.by_type.get("bank_trade", ()):
+            give, get = board.RESOURCE_INDEX[move["give"]], board.RESOURCE_INDEX[move["get"]]
+            if missing[get] and self.hand[give] - cost[give] >= rates[give]:
+                return move
+        return None
+
+    # -- phases ---------------------------------------------------------------------------------
+    def setup(self) -> Move:
+        state, seat = self.state, self.seat
+        settle = self.best("build_settlement", lambda m: node_value(state, seat, m["node"], self.have))
+        if settle:
+            return settle
+        return self.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], self.have))  # type: ignore[return-value]
+
+    def robber(self) -> Move:
+        state, seat = self.state, self.seat
+
+        def harm(move: Move) -> float:
+            hex_id = move["hex"]
+            if state["hex_resource"][hex_id] < 0:
+                return -1.0
+            pips = PIPS[state["numbers"][hex_id]]
+            score = 0.0
+            for node in board.HEX_NODES[hex_id]:
+                owner = state["node_owner"][node]
+                if owner == seat:
+                    score -= 10 * pips * state["node_level"][node]
+                elif owner != EMPTY:
+                    score += pips * state["node_level"][node] * (1 + victory_points(state, owner, hidden=False) / 5)
+            victim = move["victim"]
+            if victim is not None:
+                score += 0.5 * sum(state["hands"][victim]) / 5 + 1
+            return score
+
+        return self.best("move_robber", harm)  # type: ignore[return-value]
+
+    def discard(self) -> Move:
+        owed = self.state["discards"][self.seat]
+        target = self.target() or CITY_COST
+        hand = list(self.hand)
+        dropped = [0] * 5
+        for _ in range(owed):
+            # Drop from the resource with the most cards beyond what the target needs.
+            i = max(range(5), key=lambda r: (hand[r] - target[r], hand[r]) if hand[r] else (-99, 0))
+            hand[i] -= 1
+            dropped[i] += 1
+        return {"type": "discard", "resources": {RESOURCES[i]: n for i, n in enumerate(dropped) if n}}
+
+    def dev_card(self) -> Move | None:
+        state, seat = self.state, self.seat
+        knight = self.first("play_knight")
+        if knight:
+            robber_on_me = any(state["node_owner"][n] == seat for n in board.HEX_NODES[state["robber"]])
+            knights = state["knights"]
+            army = state["largest_army"]
+            gains_army = knights[seat] + 1 >= LARGEST_ARMY_MIN and (
+                army is None or (army != seat and knights[seat] + 1 > knights[army]))
+            if robber_on_me or gains_army or state["rolled"]:
+                return knight
+        target = self.target() or CITY_COST
+        missing = _missing(self.hand, target)
+        plenty = self.by_type.get("play_year_of_plenty")
+        if plenty and sum(missing) >= 2:
+            def fills(m: Move) -> int:
+                want = list(missing)
+                got = 0
+                for name in m["resources"]:
+                    i = board.RESOURCE_INDEX[name]
+                    if want[i]:
+                        want[i] -= 1
+                        got += 1
+                return got
+            return max(plenty, key=fills)
+        monopoly = self.by_type.get("play_monopoly")
+        if monopoly and state["rolled"]:
+            need = max(range(5), key=lambda i: (missing[i], target[i]))
+            return {"type": "play_monopoly", "resource": RESOURCES[need]}
+        road_building = self.first("play_road_building")
+        if road_building and state["rolled"] and not settlement_spots(state, seat):
+            return road_building
+        return None
+
+    def main(self) -> Move:
+        state, seat = self.state, self.seat
+        played = self.dev_card()
+        if played:
+            return played
+        city = self.best("build_city", lambda m: sum(node_production(state, m["node"])))
+        if city:
+            return city
+        settle = self.best("build_settlement", lambda m: node_value(state, seat, m["node"], self.have))
+        if settle:
+            return settle
+        target = self.target()
+        if target is CITY_COST and self.hand[3] + self.hand[4] >= 3:
+            trade = self.trade_toward(CITY_COST)
+            if trade:
+                return trade
+        has_spot = bool(settlement_spots(state, seat)) and state["pieces"][seat][SETTLEMENT]
+        if has_spot:
+            trade = self.trade_toward(SETTLEMENT_COST)
+            if trade:
+                return trade
+        elif "build_road" in self.by_type:
+            return self.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], self.have))  # type: ignore[return-value]
+        buy = self.first("buy_dev_card")
+        if buy and (target is not SETTLEMENT_COST or sum(self.hand) > 7):
+            return buy
+        for cost in (target, ROAD_COST if not has_spot else None, DEV_CARD_COST):
+            if cost:
+                trade = self.trade_toward(cost)
+                if trade:
+                    return trade
+        if sum(self.hand) > 7 and "build_road" in self.by_type:
+            # Spend rather than lose half to a 7.
+            return self.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], self.have))  # type: ignore[return-value]
+        return {"type": "end_turn"}
+
+
+def greedy_strategy(game: Game, state: State, seat: int, rng: random.Random) -> Move:
+    plan = _Plan(game, state, seat)
+    phase = state["phase"]
+    if phase == "setup":
+        return plan.setup()
+    if phase == "roll":
+        return plan.dev_card() or {"type": "roll"}
+    if phase == "discard":
+        return plan.discard()
+    if phase == "robber":
+        return plan.robber()
+    if phase == "main":
+        return plan.main()
+    if phase == "road_building":
+        return plan.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], plan.have))  # type: ignore[return-value]
+    if phase == "trade":
+        if seat == state["current"]:
+            return {"type": "cancel_trade"}
+        return {"type": "answer_trade", "accept": False}
+    return random_strategy(game, state, seat, rng)
+
+
+STRATEGIES = {"random": random_strategy, "greedy": greedy_strategy}
