@@ -1,0 +1,4 @@
+"""The pure Elfenland rules engine (no Flask, no Redis, no marshmallow)."""
+from services.elfenland.rules.game import DEFAULT_OPTIONS, ElfenlandGame
+
+__all__ = ["DEFAULT_OPTIONS", "ElfenlandGame"]

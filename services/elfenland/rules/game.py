@@ -1,0 +1,107 @@
+"""The Elfenland engine: Elfenland, Elfengold and Elfenroads on the Elfenland board."""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from shared.engine import Event, Game, GameOver, InvalidOptions, Move, NotYourTurn
+
+from services.elfenland.rules import legal, views
+from services.elfenland.rules.board import GOLD_VALUES, HOME_TOWN_CARDS, MARKER_TOWNS, START_TOWN
+from services.elfenland.rules.components import EDITION_RULES, EDITIONS, WIZARD, WIZARD_CARDS
+from services.elfenland.rules.events import evolve
+from services.elfenland.rules.flow import Recorder, in_turn_order, settle
+from services.elfenland.rules.moves import apply_move
+from services.elfenland.rules.state import State, to_act
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "edition": "elfenland",
+    "lake_rules": "author",
+    "home_towns": True,
+    "caravan_cards": 3,
+    "wizards": False,
+    "random_gold_values": False,
+}
+
+
+def check_options(options: dict[str, Any], players: int) -> dict[str, Any]:
+    opts = {**DEFAULT_OPTIONS, **options}
+    unknown = set(opts) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise InvalidOptions(f"Unknown options: {sorted(unknown)}.")
+    if opts["edition"] not in EDITIONS:
+        raise InvalidOptions(f"edition must be one of {list(EDITIONS)}.")
+    if opts["lake_rules"] not in ("author", "german"):
+        raise InvalidOptions("lake_rules must be 'author' or 'german'.")
+    if opts["caravan_cards"] not in (3, 5):
+        raise InvalidOptions("caravan_cards must be 3 or 5.")
+    if opts["wizards"] and opts["edition"] != "elfengold":
+        raise InvalidOptions("The wizards are an Elfengold variant.")
+    if opts["random_gold_values"] and not EDITION_RULES[opts["edition"]].gold_economy:
+        raise InvalidOptions("Town values exist only in Elfengold and Elfenroads.")
+    if not 2 <= players <= 6:
+        raise InvalidOptions("Elfenland is played by 2 to 6 players.")
+    return opts
+
+
+class ElfenlandGame(Game):
+    name = "elfenland"
+    title = "Elfenland (with Elfengold and Elfenroads)"
+    min_players = 2
+    max_players = 6
+    engine_version = "1"
+
+    def default_options(self) -> dict[str, Any]:
+        return dict(DEFAULT_OPTIONS)
+
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
+        opts = check_options(options, players)
+        edition = EDITION_RULES[opts["edition"]]
+        gold_values = {t: v for t, v in GOLD_VALUES.items() if t != START_TOWN} if edition.gold_economy else {}
+        if opts["random_gold_values"]:
+            # The 20 value discs shuffled over the 20 towns; Elvenhold still pays nothing.
+            values = list(gold_values.values())
+            rng.shuffle(values)
+            gold_values = dict(zip(MARKER_TOWNS, values))
+        deck = dict(edition.cards)
+        if opts["wizards"]:
+            deck[WIZARD] = WIZARD_CARDS
+        rec = Recorder(None)
+        rec("game_set_up", edition=edition.name, options=opts, players=players,
+            gold_values=gold_values, deck=deck, bag=dict(edition.counters))
+        if opts["home_towns"]:
+            for seat, town in zip(in_turn_order(rec.state), rng.sample(HOME_TOWN_CARDS, players)):
+                rec("home_town_dealt", seat=seat, town=town)
+        return settle(rec, rng)
+
+    def decide(self, state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
+        if state["result"] is not None:
+            raise GameOver()
+        if seat not in to_act(state):
+            raise NotYourTurn()
+        rec = Recorder(self.copy(state))
+        apply_move(rec, seat, move, rng)
+        return settle(rec, rng)
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        return evolve(state, event)
+
+    def to_act(self, state: State) -> list[int]:
+        return to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return legal.legal_moves(state, seat)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return state["result"]
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def redact(self, event: Event, seat: int | None) -> Event:
+        return views.redact(event, seat)
+
+    def copy(self, state: State) -> State:
+        # The state is plain JSON: a JSON round trip is a fast deep copy.
+        return json.loads(json.dumps(state))

@@ -1,0 +1,50 @@
+"""The end of the game: when it comes and who wins."""
+from __future__ import annotations
+
+from typing import Any
+
+from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS
+from services.elfenland.rules.multiset import size
+from services.elfenland.rules.state import State, rules_of
+
+
+def someone_visited_all(state: State) -> bool:
+    return any(len(s["visited"]) == len(MARKER_TOWNS) for s in state["seats"])
+
+
+def game_ends_now(state: State) -> bool:
+    """Asked at the end of each round.
+
+    Elfenland: after the last round, or earlier when an elf has seen all 20 towns ("des la fin
+    du troisieme tour").  Elfengold: the round in which an elf completes the 20 towns is the last.
+    """
+    return state["round"] >= state["rounds"] or someone_visited_all(state)
+
+
+def final_result(state: State) -> dict[str, Any]:
+    gold = rules_of(state).gold_economy
+    home_towns = state["options"]["home_towns"]
+    seats = state["seats"]
+    towns = [len(s["visited"]) for s in seats]
+    distances = [DISTANCES[s["town"]][s["home"]] if home_towns and s["home"] else 0 for s in seats]
+    scores = [t - d for t, d in zip(towns, distances)]
+    # Ties: most travel cards in hand (Elfenland), the richest (Elfengold).
+    tiebreak = [s["coins"] if gold else size(s["hand"]) for s in seats]
+    early = state["round"] < state["rounds"] and someone_visited_all(state)
+    if early or (gold and someone_visited_all(state)):
+        # Whoever saw all 20 towns wins; among several, the tie-break decides.
+        candidates = [i for i, t in enumerate(towns) if t == len(MARKER_TOWNS)]
+        key = {i: (0, tiebreak[i]) for i in candidates}
+    else:
+        key = {i: (scores[i], tiebreak[i]) for i in range(len(seats))}
+    best = max(key.values())
+    return {
+        "winners": [i for i, k in key.items() if k == best],
+        "scores": scores,
+        "towns": towns,
+        "home_towns": [s["home"] for s in seats],
+        "home_distances": distances,
+        "tiebreak": "coins" if gold else "cards",
+        "tiebreak_values": tiebreak,
+        "ended_early": early,
+    }

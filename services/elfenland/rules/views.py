@@ -1,0 +1,74 @@
+"""What each viewer may see: ``view`` of the state and ``redact`` of an event.
+
+Hidden: hands (others see counts), hidden counters (others see that one is hidden), home towns,
+the Elfengold counters drawn but not yet revealed, the deck and the counter bag (sizes only:
+their contents would reveal the hands by subtraction), and Elfenland's discard pile (cards
+discarded at the end of a round are secret).  Coins are public: the rules never hide them.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from shared.engine import Event
+
+from services.elfenland.rules.multiset import size
+from services.elfenland.rules.state import State, rules_of, to_act
+
+
+def _seat_view(seat_state: dict[str, Any], own: bool) -> dict[str, Any]:
+    shown = dict(seat_state)
+    shown["hand_size"] = size(seat_state["hand"])
+    shown["pending_size"] = len(seat_state["pending"])
+    if not own:
+        shown["hand"] = None
+        shown["home"] = None
+        shown["pending"] = None
+        shown["counters"] = [c if not c["hidden"] else {"kind": None, "hidden": True}
+                             for c in seat_state["counters"]]
+    return shown
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    copy = json.loads(json.dumps(state))
+    copy["seats"] = [_seat_view(s, own=(i == seat)) for i, s in enumerate(copy["seats"])]
+    copy["deck_size"], copy["bag_size"] = size(state["deck"]), size(state["bag"])
+    del copy["deck"], copy["bag"]
+    copy["discard_size"] = size(state["discard"])
+    if not rules_of(state).gold_economy:
+        del copy["discard"]
+    copy["viewer"] = seat
+    copy["to_act"] = to_act(state)
+    return copy
+
+
+# Event fields only the named seat may see while the game runs.
+_PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
+    "home_town_dealt": ("town",),
+    "cards_dealt": ("cards",),
+    "secret_counter_drawn": ("counter",),
+    "counters_drawn": ("counters",),
+    "cards_kept": ("kept", "discarded"),
+}
+
+
+def _hide(value: Any) -> Any:
+    """Lists keep their length (the count is public), single values become null."""
+    return [None] * len(value) if isinstance(value, list) else None
+
+
+def redact(e: Event, seat: int | None) -> Event:
+    data = e["data"]
+    owner = data.get("seat")
+    if owner == seat:
+        return e
+    if e["type"] in _PRIVATE_FIELDS:
+        hidden = {f: _hide(data[f]) for f in _PRIVATE_FIELDS[e["type"]]}
+        return {"type": e["type"], "data": {**data, **hidden}}
+    if e["type"] == "card_drawn":          # a face-down draw
+        return {"type": e["type"], "data": {**data, "card": None}}
+    if e["type"] == "counters_kept":
+        mask = [c if not c["hidden"] else {"kind": None, "hidden": True} for c in data["kept"]]
+        gone = [c if not c["hidden"] else {"kind": None, "hidden": True} for c in data["discarded"]]
+        return {"type": e["type"], "data": {**data, "kept": mask, "discarded": gone}}
+    return e
