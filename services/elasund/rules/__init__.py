@@ -1,0 +1,1 @@
+"""The pure Elasund rules engine (no Flask, no Redis, no marshmallow)."""

@@ -1,0 +1,52 @@
+"""The Elasund engine behind the platform's Game protocol."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from shared.engine import Game
+
+from services.elasund.rules import events, legal, moves, options, views
+from services.elasund.rules.state import State, cubes_on_board, to_act
+
+
+class ElasundGame(Game):
+    name = "elasund"
+    title = "Elasund: The First City"
+    min_players = 2
+    max_players = 4
+    engine_version = "1"
+
+    def default_options(self) -> dict[str, Any]:
+        return options.default_options()
+
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+        return moves.setup(players, options, rng)
+
+    def decide(self, state: State, seat: int, move: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+        return moves.decide(state, seat, move, rng)
+
+    def evolve(self, state: State | None, event: dict[str, Any]) -> State:
+        return events.evolve(state, event)
+
+    def to_act(self, state: State) -> list[int]:
+        return to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return legal.legal_moves(state, seat)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        if state["winner"] is None:
+            return None
+        return {"winners": [state["winner"]],
+                "scores": [cubes_on_board(state, seat) for seat in range(state["players"])],
+                "trade_points": list(state["trade"]), "turns": state["turn"]}
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        return views.redact(event, seat)
+
+
+GAME = ElasundGame()
