@@ -251,6 +251,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
 
     api = ProblemApi(app)
     api.problem_base = settings.problem_base
+    app.extensions["openapi"] = api
     move_schemas = move_component_schemas(plugin)
     for move_schema in move_schemas.values():
         api.spec.components.schema(move_schema.Meta.title, schema=move_schema)

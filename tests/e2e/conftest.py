@@ -1,0 +1,89 @@
+"""Real processes: gunicorn serving a game service and an RQ worker playing its bots."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from shared.redis_server import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+@dataclass
+class Stack:
+    """One service, its workers and the environment they share."""
+
+    game: str
+    env: dict[str, str]
+    base_url: str = ""
+    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+
+    def start_web(self, name: str = "web", workers: int = 1) -> str:
+        port = free_port()
+        self.processes[name] = subprocess.Popen(
+            [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "--bind", f"127.0.0.1:{port}",
+             "--workers", str(workers), f"services.{self.game}.wsgi:app"],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        url = f"http://127.0.0.1:{port}"
+        wait_until(lambda: requests.get(url + "/healthz", timeout=1).ok, f"gunicorn on {port}")
+        self.base_url = self.base_url or url
+        return url
+
+    def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
+        self.processes[name] = proc = subprocess.Popen(
+            [str(BIN / "rq"), "worker", "--url", self.env["RQ_REDIS_URL"], "--serializer", "json",
+             "--with-scheduler", "--worker-class", "rq.worker.SimpleWorker", "--quiet", f"bots-{self.game}"],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return proc
+
+    def stop(self) -> None:
+        for proc in self.processes.values():
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.processes.values():
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def wait_until(check: Any, what: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture()
+def stack_env(redis_url: str, redis_client: Any) -> dict[str, str]:
+    return {**os.environ, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "ACCESS_LOG": "",
+            "WEB_CONCURRENCY": "1", "BOT_STUCK_SECONDS": "3"}
+
+
+@pytest.fixture()
+def make_stack(stack_env: dict[str, str]) -> Iterator[Any]:
+    stacks: list[Stack] = []
+
+    def make(game: str) -> Stack:
+        stack = Stack(game, dict(stack_env))
+        stacks.append(stack)
+        return stack
+
+    yield make
+    for stack in stacks:
+        stack.stop()
