@@ -111,7 +111,8 @@ def _band_placed(state: State, data: dict[str, Any]) -> State:
     walls.sort()
     for seg in data["explored"]:
         state["explored"].setdefault(seg, seat)
-    state["enclosed"][seat].extend(data["enclosed"])
+    enclosed = state["enclosed"][seat]
+    enclosed.extend(s for s in [*data["explored"], *data["enclosed"]] if s not in enclosed)
     if "chain" in data:
         state["chains"][seat] = list(data["chain"])
         state["chain_heads"][seat] = list(data["chain_heads"])

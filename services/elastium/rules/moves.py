@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from shared.engine import GameOver, IllegalMove, InvalidOptions, NotYourTurn, event
-from services.elastium.rules.board import COLOURS, SCENARIOS, board
+from services.elastium.rules.board import COLOURS, SCENARIOS, Band, board
 from services.elastium.rules.events import Event, evolve
 from services.elastium.rules.placement import check_band, check_payment
 from services.elastium.rules.scoring import band_outcome, final_breakdown, winners
@@ -146,8 +146,13 @@ def _place_band(emit: Emitter, seat: int, move: dict[str, Any], rng: random.Rand
     state = emit.state
     band = check_band(state, seat, list(move.get("pegs") or []))
     payment = check_payment(state, seat, band, list(move.get("payment") or []))
-    out = band_outcome(state, seat, band)
     emit("action_started", seat=seat, action="place_band")
+    emit_band(emit, seat, band, payment)
+
+
+def emit_band(emit: Emitter, seat: int, band: Band, payment: list[dict[str, Any]]) -> None:
+    """The events of a band already checked: the band, what it collects, bonuses, the end."""
+    out = band_outcome(emit.state, seat, band)
     placed: dict[str, Any] = {"seat": seat, "key": band.key, "kind": band.kind, "pegs": list(band.pegs),
                               "payment": payment, "explored": out.explored, "enclosed": out.enclosed}
     if out.chain is not None:

@@ -40,7 +40,8 @@ def band_outcome(state: State, seat: int, band: Band, *, with_enclosure: bool = 
     walls_after = set(state["walls"][seat]) | band.walls
     if with_enclosure and b.rules.get("enclosures", True) and not band.walls <= set(state["walls"][seat]):
         before = set(state["enclosed"][seat])
-        enclosed = sorted(enclosed_segments(b, walls_after) - before)
+        # a band always surrounds what it explores: report only what it closes beyond that
+        enclosed = sorted(enclosed_segments(b, walls_after) - before - set(band.explores))
     out = Outcome(explored=explored, enclosed=enclosed)
     _collect(state, seat, b, band, out)
     score = state["score"][seat] + out.treasure

@@ -1,0 +1,85 @@
+"""Building positions for the Elastium engine tests: play from a seeded setup, then fold moves."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from services.elastium.rules.board import COLOURS, Board, board, line_key
+from services.elastium.rules.game import Elastium
+from services.elastium.rules.placement import payments
+from services.elastium.rules.state import State
+
+GAME = Elastium()
+
+
+def new_game(scenario: str = "jungle-temples", players: int = 2, seed: int = 1, **options: Any) -> State:
+    state = None
+    for e in GAME.setup(players, {"scenario": scenario, **options}, random.Random(seed)):
+        state = GAME.evolve(state, e)
+    return state
+
+
+def play(state: State, seat: int, move: dict[str, Any], seed: int = 0) -> tuple[State, list[dict[str, Any]]]:
+    events = GAME.decide(state, seat, move, random.Random(seed))
+    for e in events:
+        state = GAME.evolve(state, e)
+    return state, events
+
+
+def turn_to(state: State, seat: int) -> State:
+    """Give ``seat`` a fresh turn (positions are built seat by seat)."""
+    state["turn_seat"] = seat
+    state["actions_left"] = 2
+    state["extra_used"] = False
+    return state
+
+
+def give_hand(state: State, seat: int, per_colour: int = 6, **counts: int) -> State:
+    state["hands"][seat] = {c: counts.get(c, per_colour if not counts else 0) for c in COLOURS}
+    return state
+
+
+def place(state: State, seat: int, pegs: list[str], payment: list[dict[str, Any]] | None = None,
+          rich: bool = True) -> tuple[State, list[dict[str, Any]]]:
+    """Place a band for ``seat`` on its own fresh turn, paying the first listed way by default."""
+    turn_to(state, seat)
+    if rich:
+        give_hand(state, seat)
+    if payment is None:
+        band = board(state["scenario"], state["players"]).band_for(pegs)
+        assert band is not None, pegs
+        options = payments(state, seat, band, limit=1)
+        assert options, f"cannot pay for {pegs}"
+        payment = options[0]
+    return play(state, seat, {"type": "place_band", "pegs": pegs, "payment": payment})
+
+
+def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [e["data"] for e in events if e["type"] == kind]
+
+
+def ring_lines(b: Board, centre: str) -> list[list[str]]:
+    """The 6 lines around ``centre``: 2-peg bands along them enclose its 6 triangles."""
+    around = sorted({p for seg in b.triangle_sides for p in b.segments[seg]["pegs"]
+                     if centre in b.segments[seg]["pegs"]} - {centre})
+    lattice = {key for key in _lattice_lines()}
+    return [[a, c] for i, a in enumerate(around) for c in around[i + 1:] if line_key(a, c) in lattice]
+
+
+def _lattice_lines() -> set[str]:
+    from services.elastium.rules.board import raw_boards
+    return {line_key(a, b) for a, b in raw_boards()["lattice"]["lines"]}
+
+
+def triangles_at(b: Board, centre: str) -> set[str]:
+    return {seg for seg in b.triangle_sides if centre in b.segments[seg]["pegs"]}
+
+
+def put(state: State, seat: int, pegs: list[str]) -> tuple[State, list[dict[str, Any]]]:
+    """Fold a band for ``seat`` free of charge and of the connection rule (position building)."""
+    from services.elastium.rules.moves import Emitter, emit_band
+    band = board(state["scenario"], state["players"]).band_for(pegs)
+    assert band is not None, pegs
+    emit = Emitter(state)
+    emit_band(emit, seat, band, [])
+    return emit.state, emit.events

@@ -1,0 +1,130 @@
+"""Placing bands: start pegs, connection, and paying for pegs (free, discard, give, joker)."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from services.elastium.rules.board import board
+from services.elastium.rules.legal import legal_moves
+from services.elastium.rules.placement import MAX_PAYMENTS_PER_BAND, payments
+from shared.engine import IllegalMove
+from tests.elastium.helpers import events_of, give_hand, new_game, place, play, put, turn_to
+
+# jungle-temples colours: c1r0 bleu, c2r0 vert, c3r0 rouge, c1r1 rouge, c2r1 jaune, c0r0 gris
+
+
+def pay(peg: str, *cards: str, to: int | None = None) -> dict:
+    return {"peg": peg, "cards": list(cards), "to": to, "energy": False}
+
+
+def test_first_band_must_use_a_start_peg_of_ones_own_side() -> None:
+    state = new_game()
+    with pytest.raises(IllegalMove) as exc:            # c0r0 and c0r1 are not bright pegs
+        place(state, 0, ["c0r0", "c0r1"])
+    assert exc.value.reason == "first-band-not-on-start-peg"
+    with pytest.raises(IllegalMove) as exc:            # c1r9 is seat 1's (north) start peg
+        place(state, 0, ["c1r9", "c2r9"])
+    assert exc.value.reason == "first-band-not-on-start-peg"
+    state, events = place(state, 0, ["c1r0", "c2r0"])
+    assert events_of(events, "band_placed")[0]["key"] == "c1r0+c2r0"
+
+
+def test_later_bands_must_share_a_peg_with_ones_own_bands() -> None:
+    state, _ = place(new_game(), 0, ["c1r0", "c2r0"])
+    with pytest.raises(IllegalMove) as exc:
+        place(state, 0, ["c3r0", "c4r0"])
+    assert exc.value.reason == "band-not-connected"
+    state, _ = place(state, 0, ["c2r0", "c3r0"])
+    assert state["bands_used"][0] == 2
+
+
+def test_an_empty_peg_costs_a_card_of_its_colour_discarded() -> None:
+    state = give_hand(turn_to(new_game(), 0), 0, bleu=1, vert=1)
+    state["discard"] = []
+    state, _ = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                               "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert")]})
+    assert sorted(state["discard"]) == ["bleu", "vert"]
+    assert sum(state["hands"][0].values()) == 0
+
+
+def test_own_pegs_are_free_and_must_not_be_paid() -> None:
+    state, _ = place(new_game(), 0, ["c1r0", "c2r0"])
+    give_hand(turn_to(state, 0), 0, rouge=1)
+    with pytest.raises(IllegalMove) as exc:
+        play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0", "c1r1"],
+                        "payment": [pay("c1r0", "bleu"), pay("c1r1", "rouge")]})
+    assert exc.value.reason == "payment-mismatch"
+    state, _ = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0", "c1r1"],
+                               "payment": [pay("c1r1", "rouge")]})
+    assert state["hands"][0]["rouge"] == 0
+
+
+def test_wrong_colour_and_missing_cards_are_refused() -> None:
+    state = give_hand(turn_to(new_game(), 0), 0, vert=1, gris=1)
+    with pytest.raises(IllegalMove) as exc:
+        play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                        "payment": [pay("c1r0", "gris"), pay("c2r0", "vert")]})
+    assert exc.value.reason == "wrong-card-colour"
+    with pytest.raises(IllegalMove) as exc:
+        play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                        "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert")]})
+    assert exc.value.reason == "cards-not-in-hand"
+
+
+def test_two_cards_of_one_colour_are_a_joker() -> None:
+    state = give_hand(turn_to(new_game(), 0), 0, vert=1, jaune=2)
+    state, events = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                                    "payment": [pay("c1r0", "jaune", "jaune"), pay("c2r0", "vert")]})
+    assert events_of(events, "band_placed")[0]["payment"][0]["cards"] == ["jaune", "jaune"]
+    with pytest.raises(IllegalMove) as exc:     # two different colours are no joker
+        state2 = give_hand(turn_to(new_game(), 0), 0, vert=2, jaune=1, gris=1)
+        play(state2, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                         "payment": [pay("c1r0", "jaune", "gris"), pay("c2r0", "vert")]})
+    assert exc.value.reason == "wrong-card-colour"
+
+
+def test_another_players_peg_costs_a_card_given_to_that_player() -> None:
+    state, _ = put(new_game(), 1, ["c2r0", "c2r1"])
+    give_hand(turn_to(state, 0), 0, bleu=1, vert=1)
+    with pytest.raises(IllegalMove) as exc:
+        play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                        "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert")]})
+    assert exc.value.reason == "wrong-recipient"
+    before = state["hands"][1]["vert"]
+    state, _ = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                               "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert", to=1)]})
+    assert state["hands"][1]["vert"] == before + 1
+    assert state["peg_owners"]["c2r0"] == [1, 0]
+
+
+def test_the_payer_chooses_which_owner_to_pay() -> None:
+    state = new_game(players=3)
+    state, _ = put(state, 1, ["c2r0", "c2r1"])
+    state, _ = put(state, 2, ["c2r0", "c3r0"])
+    give_hand(turn_to(state, 0), 0, bleu=1, vert=2)
+    options = payments(state, 0, board("jungle-temples", 3).band_for(["c1r0", "c2r0"]))
+    recipients = {p[1]["to"] for p in options if p[1]["cards"] == ["vert"]}
+    assert recipients == {1, 2}
+    state, _ = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                               "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert", to=2)]})
+    assert state["hands"][2]["vert"] == 1 + new_game(players=3)["hands"][2]["vert"]
+
+
+def test_legal_moves_list_jokers_and_cap_the_payment_variants() -> None:
+    state = give_hand(turn_to(new_game(), 0), 0, gris=3, jaune=2, rouge=2)
+    moves = [m for m in legal_moves(state, 0)
+             if m["type"] == "place_band" and m["pegs"] == ["c3r0", "c2r1"]]   # rouge, jaune pegs
+    ways = [[tuple(p["cards"]) for p in m["payment"]] for m in moves]
+    assert [("rouge",), ("jaune",)] in ways
+    assert [("gris", "gris"), ("jaune",)] in ways
+    assert 1 < len(moves) <= MAX_PAYMENTS_PER_BAND
+    for move in moves:
+        play(copy.deepcopy(state), 0, move)          # each listed move is accepted
+
+
+def test_identical_band_twice_is_refused() -> None:
+    state, _ = place(new_game(), 0, ["c1r0", "c2r0"])
+    with pytest.raises(IllegalMove) as exc:
+        place(state, 0, ["c1r0", "c2r0"], payment=[])
+    assert exc.value.reason == "band-already-placed"
