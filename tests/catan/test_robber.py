@@ -1,0 +1,78 @@
+"""A 7: simultaneous discards of half of big hands, then the robber moves and steals."""
+from __future__ import annotations
+
+from services.catan.rules.legal import discard_choices
+from tests.catan.helpers import GAME, give, illegal, play, roll, set_up
+
+
+def test_a_seven_produces_nothing_and_players_over_seven_cards_discard_half_together() -> None:
+    state = set_up()
+    give(state, 1, brick=4, wool=5)        # 9 cards: discards 4
+    give(state, 2, ore=8)                  # 8 cards: discards 4
+    give(state, 3, grain=7)                # 7 cards: keeps them all
+    events = roll(state, 0, 7)
+    assert [e["type"] for e in events] == ["dice_rolled"]
+    assert state["phase"] == "discard" and state["discards"] == [0, 4, 4, 0]
+    assert GAME.to_act(state) == [1, 2]
+    assert illegal(state, 0, {"type": "move_robber", "hex": 0, "victim": None}) == "not-your-turn"
+    assert illegal(state, 1, {"type": "discard", "resources": {"brick": 3}}) == "invalid-discard"
+    assert illegal(state, 1, {"type": "discard", "resources": {"brick": 5}}) == "invalid-discard"
+    assert illegal(state, 1, {"type": "discard", "resources": {"gold": 4}}) == "invalid-resource"
+    play(state, 2, {"type": "discard", "resources": {"ore": 4}})
+    assert GAME.to_act(state) == [1]
+    assert illegal(state, 2, {"type": "discard", "resources": {"ore": 4}}) == "not-your-turn"
+    events = play(state, 1, {"type": "discard", "resources": {"brick": 3, "wool": 1}})
+    assert events == [{"type": "cards_discarded", "data": {"seat": 1, "resources": {"brick": 3, "wool": 1}}}]
+    assert state["hands"][1] == [1, 0, 4, 0, 0] and state["hands"][2] == [0, 0, 0, 0, 4]
+    assert state["phase"] == "robber" and GAME.to_act(state) == [0]
+
+
+def test_legal_discards_are_every_choice_of_half_the_hand() -> None:
+    choices = discard_choices((2, 0, 3, 0, 4), 4)
+    assert len(choices) == len(set(choices))
+    # x + y + z = 4 with x <= 2, y <= 3, z <= 4: 15 - 3 (x>2) - 1 (y>3) = 11 (z<=4 always holds).
+    assert len(choices) == 11
+    state = set_up()
+    give(state, 1, brick=2, wool=3, ore=4)
+    roll(state, 0, 7)
+    moves = GAME.legal_moves(state, 1)
+    assert len(moves) == 11 and {"type": "discard", "resources": {"wool": 3, "ore": 1}} in moves
+
+
+def test_the_robber_must_move_to_another_hex_and_rob_a_neighbour_with_cards() -> None:
+    state = set_up()
+    give(state, 1, brick=1)
+    roll(state, 0, 7)
+    assert state["phase"] == "robber"
+    assert illegal(state, 0, {"type": "end_turn"}) == "robber-pending"
+    assert illegal(state, 0, {"type": "move_robber", "hex": 9, "victim": None}) == "robber-must-move"
+    # Hex 6 (Hills 10): seat 1 (node 14, 1 card) and seat 3 (node 20, no cards).
+    assert illegal(state, 0, {"type": "move_robber", "hex": 6, "victim": None}) == "victim-required"
+    assert illegal(state, 0, {"type": "move_robber", "hex": 6, "victim": 3}) == "invalid-victim"
+    assert illegal(state, 0, {"type": "move_robber", "hex": 6, "victim": 0}) == "invalid-victim"
+    robber_moves = [m for m in GAME.legal_moves(state, 0) if m["hex"] == 6]
+    assert robber_moves == [{"type": "move_robber", "hex": 6, "victim": 1}]
+    assert len(GAME.legal_moves(state, 0)) == 18
+    events = play(state, 0, {"type": "move_robber", "hex": 6, "victim": 1})
+    assert events[1] == {"type": "card_stolen", "data": {"seat": 0, "victim": 1, "resource": "brick"}}
+    assert state["hands"][0][0] == 1 and state["hands"][1][0] == 0
+    assert state["robber"] == 6 and state["phase"] == "main"
+
+
+def test_no_steal_when_nobody_there_has_cards() -> None:
+    state = set_up()
+    roll(state, 0, 7)
+    events = play(state, 0, {"type": "move_robber", "hex": 6, "victim": None})
+    assert [e["type"] for e in events] == ["robber_moved"]
+
+
+def test_the_stolen_card_is_seen_by_thief_and_victim_only() -> None:
+    state = set_up()
+    give(state, 1, ore=1)
+    roll(state, 0, 7)
+    stolen = play(state, 0, {"type": "move_robber", "hex": 6, "victim": 1})[1]
+    assert GAME.redact(stolen, 0)["data"]["resource"] == "ore"
+    assert GAME.redact(stolen, 1)["data"]["resource"] == "ore"
+    for viewer in (2, 3, None):
+        assert GAME.redact(stolen, viewer)["data"] == {"seat": 0, "victim": 1, "resource": None}
+    assert stolen["data"]["resource"] == "ore"        # redact returns a copy
