@@ -76,8 +76,10 @@ def _choose_row(then: Callable[[Ctx, int], None]) -> MoveHandler:
 
 
 def _discard(ctx: Ctx, seat: int, move: dict[str, Any]) -> None:
-    choice = {"gold": move.get("gold", 0),
-              "influence": {c: (move.get("influence") or {}).get(c, 0) for c in board.INFLUENCE_COLOURS}}
+    influence = move.get("influence") or {}
+    if not isinstance(influence, dict):
+        raise IllegalMove("invalid-field", "Move field 'influence' must map colours to counts.")
+    choice = {"gold": move.get("gold", 0), "influence": {c: influence.get(c, 0) for c in board.INFLUENCE_COLOURS}}
     if choice not in flow.discard_options_for(ctx.state, seat):
         owed = ctx.state["pending"]["owed"][str(seat)]
         raise IllegalMove("wrong-discard", f"Discard exactly {owed} cards you hold"
