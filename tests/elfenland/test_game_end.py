@@ -1,0 +1,74 @@
+"""The end of the game and the winner, for Elfenland and for Elfengold."""
+from __future__ import annotations
+
+from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS
+
+from tests.elfenland.positions import GAME, clear_counters, new_game, play, set_hand, start_phase
+
+
+def _last_movement(state: dict, round_: int) -> dict:
+    state["round"] = round_
+    start_phase(state, "movement", first=0)
+    for seat in range(state["players"]):
+        set_hand(state, seat, [])
+        clear_counters(state, seat)
+    return state
+
+
+def _finish_round(state: dict) -> dict:
+    for seat in range(state["players"]):
+        state, _ = play(state, seat, {"type": "finish_travel", **({"take": "cards"} if state["edition"] != "elfenland" else {})})
+    return state
+
+
+def test_after_round_four_towns_minus_distance_home_wins() -> None:
+    state = _last_movement(new_game(2), 4)
+    state["seats"][0].update(visited=MARKER_TOWNS[:10], town="Al'Baran", home="Beata")
+    state["seats"][1].update(visited=MARKER_TOWNS[:9], town="Beata", home="Beata")
+    state = _finish_round(state)
+    result = GAME.result(state)
+    distance = DISTANCES["Al'Baran"]["Beata"]
+    assert result["scores"] == [10 - distance, 9] and result["winners"] == [1]
+    assert result["home_towns"] == ["Beata", "Beata"] and GAME.to_act(state) == []
+
+
+def test_without_home_towns_the_towns_alone_count_and_cards_break_ties() -> None:
+    state = _last_movement(new_game(2, home_towns=False), 4)
+    state["seats"][0]["visited"] = MARKER_TOWNS[:7]
+    state["seats"][1]["visited"] = MARKER_TOWNS[3:10]
+    set_hand(state, 1, ["dragon"])
+    state = _finish_round(state)
+    assert GAME.result(state)["winners"] == [1]          # 7 towns each, seat 1 holds more cards
+
+
+def test_all_twenty_towns_after_round_three_wins_at_once() -> None:
+    state = _last_movement(new_game(3), 3)
+    state["seats"][2]["visited"] = list(MARKER_TOWNS)
+    state["seats"][2]["home"] = "Kihromah"                    # far from home: no matter
+    state = _finish_round(state)
+    result = GAME.result(state)
+    assert result["winners"] == [2] and result["ended_early"] and state["round"] == 3
+
+
+def test_elfenland_goes_on_after_round_three_without_a_full_tour() -> None:
+    state = _last_movement(new_game(2), 3)
+    state = _finish_round(state)
+    assert GAME.result(state) is None and state["round"] == 4
+
+
+def test_elfengold_after_round_six_most_towns_then_the_richest() -> None:
+    state = _last_movement(new_game(2, edition="elfengold", home_towns=False), 6)
+    state["seats"][0].update(visited=MARKER_TOWNS[:5], coins=3)
+    state["seats"][1].update(visited=MARKER_TOWNS[5:10], coins=9)
+    state = _finish_round(state)
+    result = GAME.result(state)
+    assert result["winners"] == [1] and result["tiebreak"] == "coins"
+
+
+def test_elfengold_twenty_towns_end_the_game_after_that_round_richest_wins() -> None:
+    state = _last_movement(new_game(3, edition="elfengold"), 2)
+    state["seats"][0].update(visited=list(MARKER_TOWNS), coins=4)
+    state["seats"][1].update(visited=list(MARKER_TOWNS), coins=8)
+    state["seats"][2].update(visited=MARKER_TOWNS[:3], coins=50)
+    state = _finish_round(state)
+    assert GAME.result(state)["winners"] == [1]
