@@ -94,3 +94,21 @@ def next_turn(state: State) -> int:
     play(state, state["current"], {"type": "end_turn"})
     to_main(state, state["current"])
     return state["current"]
+
+
+def buy_card(state: State, seat: int, card: str) -> State:
+    """Pay for and draw a chosen development card (a crafted ``dev_card_bought``)."""
+    give(state, seat, wool=1, grain=1, ore=1)
+    return fold(state, "dev_card_bought", seat=seat, card=card)
+
+
+def holding(card: str, count: int = 1, players: int = 4) -> State:
+    """Seat 0 back on turn (before rolling) holding ``count`` cards bought in an earlier turn."""
+    state = to_main(set_up(players))
+    for _ in range(count):
+        buy_card(state, 0, card)
+    for _ in range(players - 1):
+        next_turn(state)
+    play(state, state["current"], {"type": "end_turn"})
+    assert state["current"] == 0 and state["phase"] == "roll"
+    return state

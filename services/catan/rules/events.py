@@ -110,11 +110,11 @@ def _road_built(state: State, data: dict[str, Any]) -> State:
             state["current"] = state["setup_order"][state["setup_index"]]
         state["road_length"][seat] = longest_road(state, seat)
         return state
-    if data["free"]:
+    if phase == ROAD_BUILDING:
         state["free_roads"] -= 1
-        if state["free_roads"] <= 0 and phase == ROAD_BUILDING:
+        if state["free_roads"] <= 0:
             state["phase"] = resume_phase(state)
-    else:
+    elif not data["free"]:
         _pay(state, seat, ROAD_COST)
     if len(state["roads"][seat]) >= LONGEST_ROAD_MIN:
         state["road_length"][seat] = longest_road(state, seat)
