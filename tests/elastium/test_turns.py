@@ -1,0 +1,93 @@
+"""Turns (two actions, a bought third), the end of the round and the final count."""
+from __future__ import annotations
+
+import pytest
+
+from services.elastium.rules.legal import legal_moves
+from services.elastium.rules.scoring import final_breakdown, winners
+from shared.engine import GameOver, IllegalMove, NotYourTurn
+from tests.elastium.helpers import GAME, events_of, new_game, play, put
+
+TAKE = {"type": "take_cards", "market": []}
+
+
+def test_two_actions_then_the_turn_passes() -> None:
+    state = new_game()
+    state, events = play(state, 0, TAKE)
+    assert state["turn_seat"] == 0 and not events_of(events, "turn_ended")
+    state, events = play(state, 0, TAKE)
+    assert events_of(events, "turn_ended") == [{"seat": 0, "next_seat": 1}]
+    assert state["turn_seat"] == 1 and state["actions_left"] == 2
+
+
+def test_not_your_turn_and_game_over_are_refused() -> None:
+    state = new_game()
+    with pytest.raises(NotYourTurn):
+        play(state, 1, TAKE)
+    state["result"] = {"winners": [0]}
+    with pytest.raises(GameOver):
+        play(state, 0, TAKE)
+
+
+def test_three_energy_buy_a_third_action_once_a_turn() -> None:
+    state = new_game()
+    state["energy"][0] = 7
+    state, _ = play(state, 0, TAKE)
+    state, events = play(state, 0, TAKE)
+    assert not events_of(events, "turn_ended")
+    assert legal_moves(state, 0) == [{"type": "buy_action"}, {"type": "end_turn"}]
+    with pytest.raises(IllegalMove) as exc:
+        play(state, 0, TAKE)
+    assert exc.value.reason == "not-allowed-in-extra-phase"
+    state, _ = play(state, 0, {"type": "buy_action"})
+    assert state["energy"][0] == 4 and state["energy_supply"] == 53 and state["actions_left"] == 1
+    assert {"type": "end_turn"} not in legal_moves(state, 0)      # the bought action is taken at once
+    state, events = play(state, 0, TAKE)
+    assert events_of(events, "turn_ended")      # only once a turn, although 4 energy are left
+
+
+def test_declining_the_third_action_ends_the_turn() -> None:
+    state = new_game()
+    state["energy"][0] = 3
+    state, _ = play(state, 0, TAKE)
+    state, _ = play(state, 0, TAKE)
+    state, events = play(state, 0, {"type": "end_turn"})
+    assert state["turn_seat"] == 1 and state["energy"][0] == 3
+
+
+def test_the_round_is_finished_after_the_end_is_triggered() -> None:
+    state = new_game()
+    state["score"][0] = 17
+    state, events = put(state, 0, ["c2r3", "c2r4", "c3r4"])          # +1 VP: 18
+    assert events_of(events, "end_triggered") == [{"reason": "score-reached", "seat": 0}]
+    for seat in (0, 0, 1):
+        state, _ = play(state, seat, TAKE)
+    assert state["result"] is None           # seat 1 still plays its turn of the round
+    state, events = play(state, 1, TAKE)
+    ended = events_of(events, "game_ended")
+    assert ended and ended[0]["winners"] == [0] and GAME.result(state)["scores"][0] >= 18
+
+
+def test_three_unused_energy_are_one_point() -> None:
+    state = new_game()
+    state["score"] = [5, 5]
+    state["energy"] = [8, 2]
+    rows = final_breakdown(state)
+    assert [r["total"] for r in rows] == [7, 5]
+
+
+def test_ties_go_to_fewer_bands_then_are_shared() -> None:
+    state = new_game(players=3)
+    state["score"] = [6, 6, 6]
+    state["bands_used"] = [4, 3, 3]
+    rows = final_breakdown(state)
+    assert winners(state, rows) == [1, 2]
+    state["bands_used"] = [2, 3, 3]
+    assert winners(state, rows) == [0]
+
+
+def test_the_round_cap_ends_a_game_that_cannot_reach_its_end() -> None:
+    state = new_game(max_rounds=1)
+    for seat in (0, 0, 1, 1):
+        state, events = play(state, seat, TAKE)
+    assert events_of(events, "game_ended") and GAME.to_act(state) == []
