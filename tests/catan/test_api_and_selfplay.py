@@ -1,0 +1,68 @@
+"""The plugin's schemas describe every legal move; self-play runs and prints JSON."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from marshmallow import ValidationError
+
+from services.catan import selfplay
+from services.catan.api import MOVE_SCHEMAS, PLUGIN, OptionsSchema
+from services.catan.bots import STRATEGIES
+from services.catan.rules.moves import DECIDERS
+from shared.testing import play_random_game
+from tests.catan.helpers import GAME
+
+
+def test_options_default_to_the_beginner_board_and_reject_unknowns() -> None:
+    assert OptionsSchema().load({}) == {"board": "beginner", "bank_shortage": "nobody"}
+    assert OptionsSchema().load({"board": "variable"})["board"] == "variable"
+    with pytest.raises(ValidationError):
+        OptionsSchema().load({"board": "random"})
+    with pytest.raises(ValidationError):
+        OptionsSchema().load({"seafarers": True})
+
+
+def test_every_move_type_has_a_schema_and_unknown_fields_are_rejected() -> None:
+    assert set(MOVE_SCHEMAS) == set(DECIDERS)
+    assert PLUGIN.port == 8001 and set(PLUGIN.strategies) == {"random", "greedy"}
+    with pytest.raises(ValidationError):
+        MOVE_SCHEMAS["build_road"]().load({"edge": 3, "free": True})
+    with pytest.raises(ValidationError):
+        MOVE_SCHEMAS["offer_trade"]().load({"give": {"gold": 1}, "get": {"ore": 1}})
+    assert MOVE_SCHEMAS["move_robber"]().load({"hex": 3}) == {"hex": 3, "victim": None}
+
+
+def test_every_legal_move_of_a_game_fits_its_schema() -> None:
+    played = play_random_game(GAME, 3, {"board": "variable"}, seed=5, max_moves=20000, check_every=100)
+    kinds = set()
+    state = GAME.replay(played.events[:1])
+    for seat, move, seed in played.moves[:400]:
+        for legal in GAME.legal_moves(state, seat) if seat in GAME.to_act(state) else []:
+            fields = {k: v for k, v in legal.items() if k != "type"}
+            assert MOVE_SCHEMAS[legal["type"]]().load(fields) == fields
+            kinds.add(legal["type"])
+        for e in GAME.decide(state, seat, move, random.Random(seed)):
+            GAME.evolve(state, e)
+    assert {"build_settlement", "build_road", "roll", "end_turn", "move_robber"} <= kinds
+
+
+def test_greedy_beats_random_bots() -> None:
+    result = selfplay.run_versus("greedy", games=8, players=4, seed=3)
+    assert result["bench"] == "catan-greedy-vs-random" and result["win_rate"] >= 0.75
+
+
+def test_the_greedy_bot_keeps_the_protocol() -> None:
+    strategies = {seat: STRATEGIES["greedy"] for seat in range(4)}
+    played = play_random_game(GAME, 4, {"board": "variable"}, seed=2, strategies=strategies, check_every=5)
+    assert played.finished
+
+
+def test_selfplay_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
+    selfplay.main(["--games", "3", "--players", "3", "--bots", "random,greedy", "--compare-catanatron"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    ours = json.loads(lines[0])
+    assert ours["bench"] == "catan-selfplay" and ours["games"] == 3 and ours["players"] == 3
+    assert sum(ours["wins_by_strategy"].values()) + ours["unfinished"] == 3
+    assert json.loads(lines[1])["bench"] == "catanatron-selfplay"
