@@ -85,7 +85,8 @@ def build(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
     flags = [board.ROWS[board.ROW_INDEX[plan["row"]] + dy] for dy in spec["flag_row_offsets"]]
     points = trade_points(ctx.state["players"], plan["squares"])
     ctx.emit("building_built", id=ctx.state["next_building_id"], kind=kind, seat=seat, col=plan["col"],
-             row=plan["row"], cubes=flags[:cubes_left(ctx.state, seat)], trade_points=points)
+             row=plan["row"], cubes=flags[:cubes_left(ctx.state, seat)], trade_points=points,
+             build_number=ctx.state["builds"] + 1)
     if points:
         move_disk(ctx, seat, points)
     rebuild_huts_or_resume(ctx, seat, huts)
@@ -179,7 +180,8 @@ def build_wall(ctx: Ctx, seat: int, space_id: str) -> None:
     tile = board.WALL_TILES[ctx.state["supply"][seat]["walls_built"]]
     cards.pay_gold(ctx, seat, space["cost"])
     tower = tile["tower"] and cubes_left(ctx.state, seat) > 0
-    ctx.emit("wall_built", seat=seat, space=space_id, tile=tile["n"], tower=tower)
+    ctx.emit("wall_built", seat=seat, space=space_id, tile=tile["n"], tower=tower,
+             build_number=ctx.state["builds"] + 1)
     cards.draw(ctx, seat, influence=tile["influence"], reason="wall")
     flow.after_build(ctx)
 
@@ -223,7 +225,7 @@ def place_church_tile(ctx: Ctx, seat: int, tile: int, square: Square, bottom: in
         remove_building(ctx, building_id, huts)
     has_cube = cubes_left(ctx.state, seat) > 0
     ctx.emit("church_tile_placed", seat=seat if has_cube else None, builder=seat, tile=tile,
-             col=square[0], row=square[1])
+             col=square[0], row=square[1], build_number=ctx.state["builds"] + 1)
     if bottom is not None:
         ctx.emit("church_tile_bottomed", seat=seat, tile=bottom)
     rebuild_huts_or_resume(ctx, seat, huts)

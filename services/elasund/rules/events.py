@@ -182,6 +182,12 @@ def _permit_upgraded(state: State, data: dict[str, Any]) -> None:
     state["permits"][square] = [seat, data["value"]]
 
 
+def _count_build(state: State, data: dict[str, Any]) -> None:
+    """Phase-2 builds carry their number (1 or 2); starters and rebuilt huts are not builds."""
+    if data.get("build_number"):
+        state["builds"] = data["build_number"]
+
+
 # -- buildings ---------------------------------------------------------------------------------------
 @handles("building_built")
 def _built(state: State, data: dict[str, Any]) -> None:
@@ -195,8 +201,7 @@ def _built(state: State, data: dict[str, Any]) -> None:
                                "row": data["row"], "cubes": list(data["cubes"]),
                                "trade_points": data["trade_points"]})
     state["next_building_id"] = max(state["next_building_id"], data["id"] + 1)
-    if state["phase"] == "build":  # starters placed at setup or rebuilt huts are not builds
-        state["builds"] += 1
+    _count_build(state, data)
 
 
 @handles("building_removed")
@@ -225,7 +230,7 @@ def _trade(state: State, data: dict[str, Any]) -> None:
 def _wall(state: State, data: dict[str, Any]) -> None:
     state["walls"][data["space"]] = {"seat": data["seat"], "tile": data["tile"], "tower": data["tower"]}
     state["supply"][data["seat"]]["walls_built"] += 1
-    state["builds"] += 1
+    _count_build(state, data)
 
 
 # -- church --------------------------------------------------------------------------------------------
@@ -250,7 +255,7 @@ def _church_placed(state: State, data: dict[str, Any]) -> None:
     if church["origin"] is None:
         church["origin"] = list(board.church_origin(tile))
     church["tiles"][key(data["col"], data["row"])] = {"tile": tile, "seat": data["seat"]}
-    state["builds"] += 1
+    _count_build(state, data)
 
 
 @handles("church_tile_bottomed")
