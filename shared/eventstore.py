@@ -96,6 +96,16 @@ class EventStore:
             return None
         return {k.decode(): v.decode() for k, v in raw.items()}
 
+    def meta_and_tail(self, game_id: str, after: int) -> tuple[dict[str, str] | None, list[dict[str, Any]]]:
+        """The meta hash and the events after ``after``, in one round trip."""
+        log, meta_key, _, _ = self.keys(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(meta_key)
+        pipe.xrange(log, min=f"0-{after + 1}", max="+")
+        raw_meta, entries = pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in raw_meta.items()} if raw_meta else None
+        return meta, [json.loads(fields[b"e"]) for _, fields in entries]
+
     def version(self, game_id: str) -> int:
         raw = self.redis.hget(self.keys(game_id)[1], "version")
         return int(raw) if raw is not None else 0

@@ -40,7 +40,7 @@ from shared.eventstore import EventStore, canonical
 from shared.plugin import GamePlugin
 from shared.problems import PROBLEM_MEDIA_TYPE, Problem, flatten_errors, json_pointer
 from shared.replay import audit_log, served_record
-from shared.runtime import GameRuntime, LoadedGame
+from shared.runtime import GAME_ID, GameRuntime, LoadedGame
 from shared.schemas import (AuditSchema, EventsPageSchema, EventsQuerySchema, GameCreatedSchema,
                             GameViewSchema, HealthSchema, LegalMovesSchema, MoveAcceptedSchema,
                             PlayerInSchema, ProblemSchema, ReplayQuerySchema, ReplaySchema)
@@ -309,13 +309,10 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         return seat
 
     def require_meta(game_id: str) -> dict[str, str]:
-        meta = store.meta(game_id) if re.fullmatch(r"[A-Za-z0-9_\-]{1,64}", game_id) else None
+        meta = store.meta(game_id) if GAME_ID.fullmatch(game_id) else None
         if meta is None or meta.get("game") != game.name:
             raise Problem("game-not-found", f"There is no {game.name} game {game_id!r}.", game_id=game_id)
         return meta
-
-    def players_of(meta: dict[str, str]) -> list[dict[str, Any]]:
-        return json.loads(meta["players"])
 
     def view_of(loaded: LoadedGame, seat: int | None) -> dict[str, Any]:
         result = game.result(loaded.state)
@@ -370,9 +367,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
                                                              "description": "The version, quoted."}})
     def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """The game as the caller may see it: a seat's view with its token, a spectator's without."""
-        meta = require_meta(game_id)
-        seat = authenticate(game_id, meta, required=False)
         loaded = runtime.load(game_id)
+        seat = authenticate(game_id, loaded.meta, required=False)
         return view_of(loaded, seat), 200, {"ETag": f'"{loaded.version}"'}
 
     @games.route("/games/<game_id>/legal-moves")
@@ -380,9 +376,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @games.response(200, LegalMovesSchema)
     def legal_moves(game_id: str) -> dict[str, Any]:
         """Every move the caller's seat may make now (free-form moves are described by the schema)."""
-        meta = require_meta(game_id)
-        seat = authenticate(game_id, meta, required=True)
         loaded = runtime.load(game_id)
+        seat = authenticate(game_id, loaded.meta, required=True)
         acting = game.result(loaded.state) is None and seat in game.to_act(loaded.state)
         moves = game.legal_moves(loaded.state, seat) if acting else []
         return {"version": loaded.version, "seat": seat, "moves": moves}
@@ -404,8 +399,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @games.response(201, MoveAcceptedSchema)
     def post_move(game_id: str) -> tuple[dict[str, Any], int]:
         """Play a move. A rejected move changes nothing and says which rule it breaks."""
-        meta = require_meta(game_id)
-        seat = authenticate(game_id, meta, required=True)
+        loaded = runtime.load(game_id)
+        seat = authenticate(game_id, loaded.meta, required=True)
         body = read_json_body()
         if not isinstance(body, dict) or not isinstance(body.get("type"), str):
             raise Problem("validation-error", 'A move is a JSON object with a "type".',
@@ -421,7 +416,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         if key is not None and not IDEMPOTENCY_KEY_PATTERN.fullmatch(key.strip('"')):
             raise Problem("malformed-request", "Idempotency-Key takes 1-128 letters, digits or . _ : -")
         try:
-            outcome = runtime.submit(game_id, seat, move, expected, key.strip('"') if key else None)
+            outcome = runtime.submit(game_id, seat, move, expected, key.strip('"') if key else None,
+                                     loaded=loaded)
         except IllegalMove as exc:
             metrics.MOVES.labels(game.name, "rejected", exc.reason).inc()
             raise

@@ -1,0 +1,286 @@
+"""``make bench``: every performance figure, one JSON line each.  Targets live here, never in tests.
+
+* self-play per game (in-process engines; Catan against catanatron in the same run), strong bot vs random;
+* rebuilding a long game's state from Redis, with and without a snapshot (events per second);
+* HTTP: POST moves per second and p50/p99 at 16 concurrent clients, beside a bare Flask endpoint;
+* bots: from a human move's acceptance to the bot's reply in the log, p50/p99.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from shared import redis_server, registry
+from shared.engine import random_strategy
+from shared.eventstore import EventStore
+from shared.runtime import GameRuntime, StateCache, derive_seed
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def emit(figure: dict[str, Any]) -> None:
+    print(json.dumps(figure), flush=True)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# -- self-play (each game's own command) -------------------------------------------------------
+
+SELFPLAY_ARGS: dict[str, list[list[str]]] = {
+    "catan": [["--games", "100", "--players", "4", "--compare-catanatron"],
+              ["--versus", "greedy", "--games", "40", "--players", "4"]],
+    "elasund": [["--games", "20", "--players", "4"], ["--versus", "heuristic", "--games", "20", "--players", "4"]],
+    "elfenland": [["--games", "20", "--players", "4"], ["--versus", "planner", "--games", "20", "--players", "4"]],
+    "elastium": [["--games", "10", "--players", "3"], ["--versus", "greedy", "--games", "8", "--all-scenarios"]],
+}
+
+
+def bench_selfplay(game: str) -> None:
+    for args in SELFPLAY_ARGS.get(game, [["--games", "20"]]):
+        out = subprocess.run([sys.executable, "-m", f"services.{game}.selfplay", *args], cwd=ROOT,
+                             capture_output=True, text=True, timeout=600)
+        lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+        if out.returncode != 0 or not lines:
+            emit({"bench": f"{game}-selfplay", "error": (out.stderr or out.stdout)[-300:]})
+        for line in lines:
+            print(line, flush=True)
+
+
+# -- rebuilding state from Redis ---------------------------------------------------------------
+
+def play_long_game(runtime: GameRuntime, players: int, seed: int, max_moves: int = 3000) -> str:
+    plugin_players = [{"name": f"p{i}", "bot": None} for i in range(players)]
+    game_id, _, _ = runtime.create(plugin_players, {}, seed)
+    rng = random.Random(seed)
+    game = runtime.game
+    for _ in range(max_moves):
+        loaded = runtime.load(game_id)
+        if game.result(loaded.state) is not None:
+            break
+        seat = game.to_act(loaded.state)[0]
+        runtime.submit(game_id, seat, random_strategy(game, loaded.state, seat, rng))
+    return game_id
+
+
+def bench_rebuild(game_name: str, url: str) -> None:
+    plugin = registry.plugin(game_name)
+    store = EventStore(redis.Redis.from_url(url))
+    writer = GameRuntime(plugin.game, store, snapshot_every=50)
+    players = max(plugin.game.min_players, min(4, plugin.game.max_players))
+    game_id = play_long_game(writer, players, seed=1234)
+    version = store.version(game_id)
+    for label, keep_snapshot in (("without_snapshot", False), ("with_snapshot", True)):
+        if not keep_snapshot:
+            snapshot = store.load_snapshot(game_id)
+            store.delete_snapshot(game_id)
+        else:
+            if snapshot:
+                store.save_snapshot(game_id, snapshot["version"], snapshot["head"],
+                                    snapshot["engine_version"], snapshot["state"])
+        times = []
+        for _ in range(5):
+            reader = GameRuntime(plugin.game, store, cache=StateCache(size=0))
+            start = time.perf_counter()
+            reader.load(game_id)
+            times.append(time.perf_counter() - start)
+        best = min(times)
+        emit({"bench": f"{game_name}-rebuild-{label}", "events": version, "ms": round(best * 1000, 2),
+              "events_per_second": round(version / best)})
+
+
+# -- HTTP ------------------------------------------------------------------------------------------
+
+class Server:
+    def __init__(self, app: str, env: dict[str, str]) -> None:
+        self.port = redis_server.free_port()
+        self.proc = subprocess.Popen(
+            [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "--bind",
+             f"127.0.0.1:{self.port}", app], cwd=ROOT, env={**env, "ACCESS_LOG": ""},
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)
+                conn.request("GET", "/healthz")
+                conn.getresponse().read()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def scripted_game(plugin: Any, players: int, seed: int, moves: int) -> list[tuple[int, dict[str, Any]]]:
+    """The moves a game created with ``seed`` will accept, worked out offline with the server's seeds."""
+    game = plugin.game
+    options = game.default_options()
+    state = game.replay(game.setup(players, options, random.Random(derive_seed(seed, 0))))
+    version = len(game.setup(players, options, random.Random(derive_seed(seed, 0))))
+    rng = random.Random(seed)
+    script = []
+    while len(script) < moves and game.result(state) is None:
+        seat = game.to_act(state)[0]
+        move = random_strategy(game, state, seat, rng)
+        events = game.decide(state, seat, move, random.Random(derive_seed(seed, version, seat)))
+        for e in events:
+            state = game.evolve(state, e)
+        version += len(events)
+        script.append((seat, move))
+    return script
+
+
+def post_many(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]]) -> tuple[float, list[float]]:
+    """Each job list runs in its own thread over one keep-alive connection; returns (seconds, latencies)."""
+    latencies: list[float] = []
+    lock = threading.Lock()
+
+    def run(requests_: list[tuple[str, dict[str, str], bytes]]) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        mine = []
+        for path, headers, body in requests_:
+            start = time.perf_counter()
+            conn.request("POST", path, body=body, headers=headers)
+            resp = conn.getresponse()
+            resp.read()
+            mine.append(time.perf_counter() - start)
+            if resp.status != 201:
+                raise RuntimeError(f"{path}: {resp.status}")
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - start, latencies
+
+
+def bench_http(url: str, clients: int = 16, moves_per_client: int = 60) -> None:
+    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0"}
+    plugin = registry.plugin("catan")
+    bare = Server("shared.bench_bare:app", env)
+    try:
+        body = json.dumps({"type": "roll"}).encode()
+        jobs = [[("/moves", {"Content-Type": "application/json"}, body)] * moves_per_client
+                for _ in range(clients)]
+        seconds, lat = post_many(bare.port, jobs)
+        bare_rate = len(lat) / seconds
+        emit({"bench": "http-bare-flask", "clients": clients, "requests_per_second": round(bare_rate),
+              "p50_ms": round(percentile(lat, 0.5) * 1000, 2), "p99_ms": round(percentile(lat, 0.99) * 1000, 2)})
+    finally:
+        bare.stop()
+    server = Server("services.catan.wsgi:app", env)
+    try:
+        jobs = []
+        for c in range(clients):
+            seed = 1000 + c
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            conn.request("POST", "/games", body=json.dumps(
+                {"seed": seed, "players": [{"name": f"p{i}"} for i in range(4)]}),
+                headers={"Content-Type": "application/json"})
+            created = json.loads(conn.getresponse().read())
+            tokens = [p["token"] for p in created["players"]]
+            jobs.append([(f"/games/{created['id']}/moves",
+                          {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[seat]}"},
+                          json.dumps(move).encode())
+                         for seat, move in scripted_game(plugin, 4, seed, moves_per_client)])
+        seconds, lat = post_many(server.port, jobs)
+        rate = len(lat) / seconds
+        emit({"bench": "http-catan-post-moves", "clients": clients, "moves_per_second": round(rate),
+              "p50_ms": round(percentile(lat, 0.5) * 1000, 2), "p99_ms": round(percentile(lat, 0.99) * 1000, 2),
+              "vs_bare": round(rate / bare_rate, 2), "target_vs_bare": 0.5})
+    finally:
+        server.stop()
+
+
+def bench_bot_latency(url: str, samples: int = 60) -> None:
+    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url}
+    server = Server("services.catan.wsgi:app", env)
+    worker = subprocess.Popen([str(BIN / "rq"), "worker", "--url", url, "--serializer", "json",
+                               "--worker-class", "rq.worker.SimpleWorker", "--quiet", "bots-catan"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    import requests
+    latencies: list[float] = []
+    try:
+        base = f"http://127.0.0.1:{server.port}"
+        http_ = requests.Session()
+        while len(latencies) < samples:
+            created = http_.post(f"{base}/games", json={"players": [
+                {"name": "me"}, {"name": "b1", "bot": "random"}, {"name": "b2", "bot": "random"}]}).json()
+            gid, auth = created["id"], {"Authorization": f"Bearer {created['players'][0]['token']}"}
+            for _ in range(400):
+                view = http_.get(f"{base}/games/{gid}", headers=auth).json()
+                if view["status"] == "finished" or len(latencies) >= samples:
+                    break
+                if 0 not in view["to_act"]:
+                    http_.get(f"{base}/games/{gid}/events", params={"after": view["version"], "wait": 5})
+                    continue
+                moves = http_.get(f"{base}/games/{gid}/legal-moves", headers=auth).json()["moves"]
+                move = next((m for m in moves if m["type"] in ("end_turn", "roll")), moves[0])
+                accepted = http_.post(f"{base}/games/{gid}/moves", json=move, headers=auth).json()
+                if 0 in http_.get(f"{base}/games/{gid}", headers=auth).json()["to_act"]:
+                    continue
+                page = http_.get(f"{base}/games/{gid}/events",
+                                 params={"after": accepted["version"], "wait": 5}).json()
+                if page["events"]:
+                    latencies.append((page["events"][0]["at"] - accepted["events"][-1]["at"]) / 1000)
+        emit({"bench": "bot-reply-latency", "samples": len(latencies),
+              "p50_ms": round(percentile(latencies, 0.5) * 1000, 1),
+              "p99_ms": round(percentile(latencies, 0.99) * 1000, 1), "target_p50_ms": 50})
+    finally:
+        worker.terminate()
+        worker.wait(10)
+        server.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=["selfplay", "rebuild", "http", "bots"], action="append")
+    args = parser.parse_args(argv)
+    parts = args.only or ["selfplay", "rebuild", "http", "bots"]
+    base_url, proc = redis_server.ensure(os.environ.get("REDIS_URL"))
+    url = base_url.rsplit("/", 1)[0] + "/14"          # a database of its own, emptied first
+    redis.Redis.from_url(url).flushdb()
+    try:
+        games = registry.available()
+        if "selfplay" in parts:
+            for game in games:
+                bench_selfplay(game)
+        if "rebuild" in parts:
+            for game in games:
+                bench_rebuild(game, url)
+        if "http" in parts:
+            bench_http(url)
+        if "bots" in parts:
+            bench_bot_latency(url)
+    finally:
+        redis.Redis.from_url(url).flushdb()
+        if proc is not None:
+            proc.terminate()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

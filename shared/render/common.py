@@ -1,0 +1,102 @@
+"""Helpers every text renderer shares: the viewer's context and compact formatting."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+WIDTH = 100
+
+
+@dataclass
+class Context:
+    """What a renderer knows besides the game's own ``state``: who is who, who acts, the result."""
+
+    players: list[dict[str, Any]] = field(default_factory=list)
+    you: int | None = None
+    to_act: list[int] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    def name(self, seat: Any) -> str:
+        """``"seat 1 (greedy)"``, ``"seat 0 (me, you)"``; tolerant of unknown seats."""
+        if not isinstance(seat, int):
+            return str(seat)
+        label = f"seat {seat}"
+        player = next((p for p in self.players if isinstance(p, dict) and p.get("seat") == seat), None)
+        extras = []
+        if player and player.get("name"):
+            extras.append(str(player["name"]))
+        if player and player.get("bot"):
+            extras.append(f"bot:{player['bot']}")
+        if seat == self.you:
+            extras.append("you")
+        return label + (f" ({', '.join(extras)})" if extras else "")
+
+    def marker(self, seat: Any) -> str:
+        """``>`` for a seat to act, else a blank."""
+        return ">" if seat in self.to_act else " "
+
+
+def counts(value: Any, empty: str = "none") -> str:
+    """``{"brick": 2, "ore": 0, "wool": 1}`` -> ``"2 brick, 1 wool"``; lists -> ``"a, b"``."""
+    if isinstance(value, dict):
+        parts = [f"{n} {k}" if isinstance(n, (int, float)) and not isinstance(n, bool) else f"{k}={compact(n)}"
+                 for k, n in value.items() if n not in (0, None, [], {})]
+        return ", ".join(parts) or empty
+    if isinstance(value, (list, tuple)):
+        return ", ".join(compact(v) for v in value) or empty
+    if value is None:
+        return empty
+    return str(value)
+
+
+def compact(value: Any, limit: int = WIDTH) -> str:
+    """One-line JSON-ish text, cut at ``limit`` characters."""
+    text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"), default=str)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def generic_state(state: Any, indent: str = "  ") -> str:
+    """Any view as ``key: value`` lines, nested dicts one level deep, long values cut."""
+    if not isinstance(state, dict):
+        return indent + compact(state)
+    lines = []
+    for key, value in state.items():
+        if isinstance(value, dict) and value and len(compact(value)) > WIDTH - len(str(key)):
+            lines.append(f"{indent}{key}:")
+            for sub, item in value.items():
+                lines.append(f"{indent}  {sub}: {compact(item, WIDTH - len(indent) - len(str(sub)) - 4)}")
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value) \
+                and len(compact(value)) > WIDTH - len(str(key)):
+            lines.append(f"{indent}{key}:")
+            for i, item in enumerate(value):
+                lines.append(f"{indent}  [{i}] {compact(item, WIDTH - len(indent) - 8)}")
+        else:
+            lines.append(f"{indent}{key}: {compact(value, WIDTH - len(indent) - len(str(key)) - 2)}")
+    return "\n".join(lines)
+
+
+def words(name: Any) -> str:
+    """``"build_city"`` -> ``"build city"``."""
+    return str(name).replace("_", " ").replace("-", " ")
+
+
+def describe_generic(move: dict[str, Any]) -> str:
+    """``{"type": "bank_trade", "give": "wool", "get": "ore"}`` -> ``"bank trade: give wool, get ore"``."""
+    if not isinstance(move, dict):
+        return compact(move)
+    args = []
+    for key, value in move.items():
+        if key == "type":
+            continue
+        if isinstance(value, bool):
+            text = "yes" if value else "no"
+        elif isinstance(value, dict):
+            text = counts(value)
+        elif isinstance(value, list):
+            text = "[" + counts(value, empty="") + "]"
+        else:
+            text = "-" if value is None else str(value)
+        args.append(f"{words(key)} {text}")
+    head = words(move.get("type", "?"))
+    return head + (": " + ", ".join(args) if args else "")
