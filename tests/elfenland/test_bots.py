@@ -1,0 +1,39 @@
+"""The planner bot: legal, protocol-safe, and better than random."""
+from __future__ import annotations
+
+from services.elfenland.bots import STRATEGIES, planner_strategy, route
+from services.elfenland.selfplay import run_selfplay, run_versus
+from shared.testing import play_random_game
+
+from tests.elfenland.positions import GAME, new_game, place, road_between, set_hand, start_phase
+
+
+def test_planner_plays_whole_games_within_the_protocol() -> None:
+    for edition, players in (("elfenland", 3), ("elfengold", 4), ("elfenroads", 2)):
+        strategies = {seat: planner_strategy for seat in range(players)}
+        played = play_random_game(GAME, players, {"edition": edition, **({"wizards": True} if edition == "elfengold" else {})},
+                                  seed=3, strategies=strategies, check_every=25)
+        assert played.finished
+
+
+def test_route_heads_for_the_nearest_unvisited_towns() -> None:
+    state = new_game(2)
+    steps = route(GAME.view(state, 0), 0)
+    assert steps and steps[0][1] == "Elvenhold"
+    assert steps[0][0].other_end("Elvenhold") in {"Beata", "Lapphalya", "Erg'Eren", "Rivinia", "Strykhaven", "Virst"}
+
+
+def test_planner_travels_to_a_new_town_when_it_can() -> None:
+    state = start_phase(new_game(2), "movement", first=0)
+    road = road_between("Elvenhold", "Lapphalya")
+    place(state, 1, "giant_pig", road.id)
+    set_hand(state, 0, ["giant_pig", "troll_wagon"])
+    move = planner_strategy(GAME, state, 0, __import__("random").Random(0))
+    assert move == {"type": "travel", "road": road.id, "cards": ["giant_pig"]}
+
+
+def test_selfplay_reports_and_planner_beats_random() -> None:
+    report = run_selfplay(2, 3, seed=1, bots=["random", "planner"], options={"edition": "elfenland"})
+    assert report["bench"] == "elfenland-selfplay" and report["games"] == 2
+    versus = run_versus("planner", 6, 3, seed=2, options={"edition": "elfenland"})
+    assert versus["win_rate"] > 0.5 and set(STRATEGIES) == {"random", "planner"}
