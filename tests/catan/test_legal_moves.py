@@ -1,0 +1,86 @@
+"""``legal_moves`` lists exactly the moves ``decide`` accepts (apart from free-form offers)."""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
+from shared.engine import IllegalMove
+from shared.testing import play_random_game
+from tests.catan.helpers import GAME, edge, fold, holding, play, to_main
+
+
+def _candidates(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """A superset of every enumerable move (discards are checked in test_robber)."""
+    moves: list[dict[str, Any]] = [{"type": t} for t in (
+        "roll", "end_turn", "buy_dev_card", "play_knight", "play_road_building", "cancel_trade")]
+    moves += [{"type": "build_road", "edge": e} for e in range(EDGE_COUNT)]
+    moves += [{"type": t, "node": n} for t in ("build_settlement", "build_city") for n in range(NODE_COUNT)]
+    moves += [{"type": "move_robber", "hex": h, "victim": v}
+              for h in range(HEX_COUNT) for v in (None, *range(state["players"]))]
+    moves += [{"type": "bank_trade", "give": a, "get": b} for a in RESOURCES for b in RESOURCES]
+    moves += [{"type": "play_monopoly", "resource": r} for r in RESOURCES]
+    moves += [{"type": "play_year_of_plenty", "resources": [a, b]}
+              for i, a in enumerate(RESOURCES) for b in RESOURCES[i:]]
+    moves += [{"type": "answer_trade", "accept": a} for a in (True, False)]
+    moves += [{"type": "confirm_trade", "seat": s} for s in range(state["players"])]
+    return moves
+
+
+def _accepted(state: dict[str, Any], seat: int, move: dict[str, Any]) -> bool:
+    try:
+        GAME.decide(state, seat, move, random.Random(0))
+    except IllegalMove:
+        return False
+    return True
+
+
+def _key(move: dict[str, Any]) -> str:
+    return json.dumps(move, sort_keys=True)
+
+
+def _assert_exact(state: dict[str, Any], seat: int) -> None:
+    listed = {_key(m) for m in GAME.legal_moves(state, seat) if m["type"] != "discard"}
+    accepted = {_key(m) for m in _candidates(state) if _accepted(state, seat, m)}
+    assert listed == accepted, (state["phase"], listed ^ accepted)
+
+
+def test_listed_moves_are_exactly_the_accepted_ones_through_a_game() -> None:
+    played = play_random_game(GAME, 4, {"board": "variable"}, seed=21, max_moves=20000, check_every=200)
+    state = GAME.replay(played.events[:1])
+    phases = set()
+    for step, (seat, move, seed) in enumerate(played.moves):
+        if step % 23 == 0 or state["phase"] in ("robber", "road_building", "discard"):
+            for acting in GAME.to_act(state):
+                _assert_exact(state, acting)
+                phases.add(state["phase"])
+        for e in GAME.decide(state, seat, move, random.Random(seed)):
+            GAME.evolve(state, e)
+    assert {"setup", "roll", "main", "robber", "discard"} <= phases
+
+
+def test_listed_moves_during_an_open_offer_and_road_building() -> None:
+    state = holding("road_building")
+    to_main(state)
+    fold(state, "starting_resources", seat=0, resources={"brick": 1})
+    fold(state, "starting_resources", seat=2, resources={"ore": 1})
+    play(state, 0, {"type": "offer_trade", "give": {"brick": 1}, "get": {"ore": 1}})
+    play(state, 2, {"type": "answer_trade", "accept": True})
+    for seat in GAME.to_act(state):
+        _assert_exact(state, seat)
+    play(state, 0, {"type": "cancel_trade"})
+    play(state, 0, {"type": "play_road_building"})
+    _assert_exact(state, 0)
+
+
+def test_road_building_ends_when_the_second_road_has_nowhere_to_go() -> None:
+    state = holding("road_building")
+    to_main(state)
+    # Crafted opponent roads box seat 0 in, leaving only 12-7, which leads nowhere.
+    for a, b in [(12, 8), (17, 22), (17, 23), (40, 35), (40, 45), (44, 39), (44, 48), (7, 3), (7, 11)]:
+        fold(state, "road_built", seat=1, edge=edge(a, b), free=True)
+    play(state, 0, {"type": "play_road_building"})
+    events = play(state, 0, {"type": "build_road", "edge": edge(12, 7)})
+    assert [e["type"] for e in events] == ["road_built", "road_building_ended"]
+    assert state["phase"] == "main" and state["free_roads"] == 0
