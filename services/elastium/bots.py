@@ -1,16 +1,158 @@
-"""Bots: ``random`` (uniform over legal moves) and ``greedy`` (best points and energy per card)."""
+"""Bots: ``random`` (uniform over legal moves) and ``greedy``.
+
+``greedy`` places the band worth the most points and energy per card spent (what the band
+collects, closes and scores now, plus a little for the scenario's long-term goals); when no band
+is worth its cards it takes cards, picking market colours that the best band out of reach needs.
+It looks only at public information and its own hand.
+"""
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from services.elastium.rules.board import COLOURS, Band, board
+from services.elastium.rules.placement import candidate_bands, pegs_to_pay
+from services.elastium.rules.scoring import Outcome, band_outcome
+from services.elastium.rules.state import own_pegs
 from shared.engine import Game, Strategy, random_strategy
 
 Move = dict[str, Any]
 
+GIVEN_CARD_COST = 1.3      # a card given to an opponent also helps them
+MIN_VALUE_PER_CARD = 0.45  # below this a band is not worth its cards: draw instead
+
 
 def greedy_strategy(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
-    return rng.choice(game.legal_moves(state, seat))
+    moves = game.legal_moves(state, seat)
+    kinds = {m["type"] for m in moves}
+    if kinds == {"take_bonus_card"}:
+        return _bonus_card(state, seat, moves)
+    if "buy_action" in kinds:
+        return _extra_action(state, seat, moves)
+    best, best_rate = None, MIN_VALUE_PER_CARD
+    for move in moves:
+        if move["type"] != "place_band":
+            continue
+        rate = _rate(state, seat, move)
+        if rate > best_rate:
+            best, best_rate = move, rate
+    if best is not None:
+        return best
+    return _take_cards(state, seat, moves)
+
+
+def band_value(state: Any, seat: int, band: Band) -> float:
+    """Points now, energy, and a nudge toward the scenario's goals."""
+    out = band_outcome(state, seat, band)
+    scenario = state["scenario"]
+    value = float(out.total_points())
+    energy_worth = 1 / 3
+    if scenario == "volcano":
+        energy_worth = 1.2 if state["energy"][seat] < 9 else 0.5   # 7 energy are needed to escape
+    elif scenario in ("cursed-triangle", "archipelago"):
+        energy_worth = 0.5
+    value += energy_worth * out.energy
+    value += _goal_bonus(state, seat, band, out)
+    return value
+
+
+def _goal_bonus(state: Any, seat: int, band: Band, out: Outcome) -> float:
+    scenario = state["scenario"]
+    b = board(scenario, state["players"])
+    if scenario == "jungle-temples" and len(state["edge_reached"]) < 2 and seat not in state["edge_reached"]:
+        return 0.6 * _progress(state, seat, band)
+    if scenario == "cursed-triangle":
+        mine = own_pegs(state, seat)
+        return 3.0 if not any(p in mine for p in band.pegs) else 0.0   # a new distinct territory
+    if scenario == "labyrinth":
+        bonus = 2.0 * len(out.artefacts)
+        return bonus + 0.3 * _progress(state, seat, band)
+    if scenario == "two-deities":
+        return 2.5 * sum(1 for s in out.items if "idol" in b.segments.get(s, {}))
+    if scenario == "engraved-plateau":
+        return 0.5 * sum(1 for s in out.explored if "image" in b.segments[s] and s not in state["explored"])
+    return 0.0
+
+
+def _progress(state: Any, seat: int, band: Band) -> float:
+    """How far the band pushes the player's frontier toward the opposite side."""
+    b = board(state["scenario"], state["players"])
+    side = b.sides[seat]
+
+    def depth(peg: str) -> int:
+        col, row = (int(x) for x in peg[1:].split("r"))
+        return {"S": row, "N": 9 - row, "W": col, "E": 7 - col}[side]
+
+    mine = own_pegs(state, seat)
+    reached = max((depth(p) for p in mine), default=0)
+    return max(0, max(depth(p) for p in band.pegs) - reached)
+
+
+def _cards_spent(move: Move) -> float:
+    cost = 0.0
+    for pay in move["payment"]:
+        cost += len(pay["cards"]) * (GIVEN_CARD_COST if pay["to"] is not None and not pay["energy"] else 1)
+        cost += 0.5 if pay["energy"] else 0
+    return cost
+
+
+def _rate(state: Any, seat: int, move: Move) -> float:
+    band = board(state["scenario"], state["players"]).band_for(move["pegs"])
+    value = band_value(state, seat, band)
+    if value <= 0:
+        return 0.0
+    return value / (_cards_spent(move) + 0.5)
+
+
+def _wanted_colours(state: Any, seat: int) -> list[str]:
+    """Colours missing for the most valuable band the seat cannot pay for yet."""
+    b = board(state["scenario"], state["players"])
+    hand = state["hands"][seat]
+    best: tuple[float, list[str]] = (0.0, [])
+    for band in candidate_bands(state, seat)[:200]:
+        colours = [b.colours[peg] for peg, _ in pegs_to_pay(state, seat, band)]
+        missing = [c for c in COLOURS if colours.count(c) > hand[c] for _ in range(colours.count(c) - hand[c])]
+        if not missing:
+            continue
+        value = band_value(state, seat, band) / (len(colours) + 0.5)
+        if value > best[0]:
+            best = (value, missing)
+    return best[1]
+
+
+def _take_cards(state: Any, seat: int, moves: list[Move]) -> Move:
+    takes = [m for m in moves if m["type"] == "take_cards"]
+    if len(takes) == 1:
+        return takes[0]
+    wanted = _wanted_colours(state, seat)
+
+    def hits(move: Move) -> int:
+        left = list(wanted)
+        count = 0
+        for card in move["market"]:
+            if card in left:
+                left.remove(card)
+                count += 1
+        return count
+
+    # the market cards the plan needs; otherwise blind draws (the first listed take is [])
+    return max(takes, key=hits)
+
+
+def _bonus_card(state: Any, seat: int, moves: list[Move]) -> Move:
+    wanted = _wanted_colours(state, seat)
+    for move in moves:
+        if move["source"] == "market" and move["card"] in wanted:
+            return move
+    return next((m for m in moves if m["source"] == "deck"), moves[0])
+
+
+def _extra_action(state: Any, seat: int, moves: list[Move]) -> Move:
+    """Buy the third action when energy is plentiful (in the Volcano, keep 7 for the escape)."""
+    keep = 7 if state["scenario"] == "volcano" else 0
+    if state["energy"][seat] - 3 >= keep:
+        return {"type": "buy_action"}
+    return {"type": "end_turn"}
 
 
 STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_strategy}

@@ -38,7 +38,7 @@ def band_outcome(state: State, seat: int, band: Band, *, with_enclosure: bool = 
     explored = list(band.explores)
     enclosed: list[str] = []
     walls_after = set(state["walls"][seat]) | band.walls
-    if with_enclosure and b.rules.get("enclosures", True) and not band.walls <= set(state["walls"][seat]):
+    if with_enclosure and b.rules.get("enclosures", True) and closes_a_loop(state["walls"][seat], band):
         before = set(state["enclosed"][seat])
         # a band always surrounds what it explores: report only what it closes beyond that
         enclosed = sorted(enclosed_segments(b, walls_after) - before - set(band.explores))
@@ -55,6 +55,30 @@ def band_outcome(state: State, seat: int, band: Band, *, with_enclosure: bool = 
     elif b.scenario == "labyrinth":
         _chain(state, seat, b, band, out, score)
     return out
+
+
+def closes_a_loop(walls: list[str], band: Band) -> bool:
+    """Whether the band adds walls that join two pegs already linked by the player's walls.
+
+    Only such a band can close anything beyond what it explores itself, so the flood fill is
+    skipped for every other band (most of them).
+    """
+    if band.walls <= set(walls):
+        return False
+    parent: dict[str, str] = {}
+
+    def root(peg: str) -> str:
+        while parent.get(peg, peg) != peg:
+            peg = parent[peg]
+        return peg
+
+    for key in walls:
+        a, c = key.split("-")
+        parent.setdefault(a, a)
+        parent.setdefault(c, c)
+        parent[root(a)] = root(c)
+    roots = [root(peg) for peg in band.pegs if peg in parent]
+    return len(roots) != len(set(roots))
 
 
 def _collect(state: State, seat: int, b: Board, band: Band, out: Outcome) -> None:
