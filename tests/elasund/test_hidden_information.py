@@ -1,0 +1,66 @@
+"""Hands, drawn colours, pirate discards and buried church tiles stay private."""
+from __future__ import annotations
+
+import json
+
+from services.elasund.rules.game import GAME
+from shared.testing import assert_views_hide, play_random_game
+
+from tests.elasund.helpers import at_phase, fresh, give
+
+SECRET_EVENTS = {"cards_drawn": "influence", "cards_discarded": "influence", "loot_taken": "influence",
+                 "church_drawn": "tiles", "church_tile_bottomed": "tile"}
+
+
+def test_views_show_own_hand_and_only_hand_sizes_of_others() -> None:
+    state = give(fresh(3), 1, influence=["red", "red", "green"])
+    mine = GAME.view(state, 1)
+    assert mine["hands"][1] == state["hands"][1]
+    assert mine["hands"][0] == {"cards": 4} and mine["hands"][2] == {"cards": 4}
+    spectator = GAME.view(state, None)
+    assert all(set(hand) == {"cards"} for hand in spectator["hands"])
+    assert_views_hide(GAME, state, 0, [state["hands"][1]["influence"], state["hands"][1]])
+    # The deck shows only its size: there is no order to leak, and no colour split.
+    assert isinstance(spectator["influence_deck"], int) and isinstance(spectator["influence_discard"], int)
+
+
+def test_drawn_church_tiles_are_shown_only_to_the_drawer() -> None:
+    state = give(at_phase(fresh(3), "build", current=2, ship=3), 2, gold=7)
+    events = GAME.decide(state, 2, {"type": "build_church"}, __import__("random").Random(5))
+    for e in events:
+        state = GAME.evolve(state, e)
+    drawn = next(e for e in events if e["type"] == "church_drawn")
+    assert GAME.view(state, 2)["church"]["drawn"] == drawn["data"]["tiles"]
+    assert "drawn" not in GAME.view(state, 0)["church"]
+    assert GAME.redact(drawn, 0)["data"]["tiles"] is None
+    assert GAME.redact(drawn, None)["data"]["tiles"] is None
+    assert GAME.redact(drawn, 2) == drawn
+
+
+def test_redacted_logs_never_show_another_seats_secret_cards() -> None:
+    played = play_random_game(GAME, 3, seed=11, max_moves=700, check_every=50)
+    seen_secret = 0
+    for viewer in [None, 0, 1, 2]:
+        for e in played.events:
+            shown = GAME.redact(e, viewer)
+            field = SECRET_EVENTS.get(e["type"])
+            if field and e["data"].get("seat") != viewer:
+                assert shown["data"][field] is None, (viewer, e)
+                seen_secret += 1
+                assert e["data"][field] is not None                       # redact copied, never mutated
+            elif field:
+                assert shown == e
+            json.dumps(shown)
+    assert seen_secret > 0
+    for seat in range(3):
+        others = [played.state["hands"][s]["influence"] for s in range(3) if s != seat]
+        view = GAME.view(played.state, seat)
+        assert all(set(view["hands"][s]) == {"cards"} for s in range(3) if s != seat)
+        assert view["hands"][seat]["influence"] == played.state["hands"][seat]["influence"]
+        assert others  # the others' colour splits are absent from the view (checked just above)
+
+
+def test_redacted_draws_keep_the_number_of_cards() -> None:
+    event = {"type": "cards_drawn", "data": {"seat": 1, "gold": 2, "influence": ["red", "blue"], "reason": "income"}}
+    assert GAME.redact(event, 0) == {"type": "cards_drawn", "data": {"seat": 1, "gold": 2, "influence": None,
+                                                                     "influence_count": 2, "reason": "income"}}
