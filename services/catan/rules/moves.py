@@ -61,16 +61,14 @@ def _resource(name: Any) -> int:
     return RESOURCE_INDEX[name]
 
 
-def _counts(value: Any, what: str) -> list[int]:
-    """A ``{resource: count}`` dict as a 5-list, checking names and positive counts."""
+def _counts(value: Any, reason: str) -> list[int]:
+    """A ``{resource: count}`` dict as a 5-list; ``reason`` if it is not one."""
     if not isinstance(value, dict):
-        raise _fail("invalid-trade" if what != "discard" else "invalid-discard",
-                    f"The {what} must be an object of resource counts.")
+        raise _fail(reason, "Give an object of resource counts, e.g. {\"ore\": 2}.")
     counts = [0] * 5
     for name, count in value.items():
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise _fail("invalid-trade" if what != "discard" else "invalid-discard",
-                        f"Counts must be non-negative integers ({name}: {count!r}).")
+            raise _fail(reason, f"Counts must be non-negative integers ({name}: {count!r}).")
         counts[_resource(name)] += count
     return counts
 
@@ -227,7 +225,7 @@ def _discard(state: State, seat: int, move: Move, rng: random.Random) -> list[Ev
     owed = state["discards"][seat]
     if not owed:
         raise _fail("no-discard-needed", "You do not have to discard.")
-    counts = _counts(move.get("resources"), "discard")
+    counts = _counts(move.get("resources"), "invalid-discard")
     if sum(counts) != owed or not can_afford(state["hands"][seat], tuple(counts)):
         raise _fail("invalid-discard", f"Discard exactly {owed} cards from your hand.")
     return [event("cards_discarded", seat=seat,
@@ -340,7 +338,7 @@ def _bank_trade(state: State, seat: int, move: Move, rng: random.Random) -> list
 
 
 def _offer_trade(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
-    give, get = _counts(move.get("give"), "offer"), _counts(move.get("get"), "request")
+    give, get = _counts(move.get("give"), "invalid-trade"), _counts(move.get("get"), "invalid-trade")
     if not any(give) or not any(get):
         raise _fail("invalid-trade", "Both sides of a trade must hold cards (no gifts).")
     if any(g and r for g, r in zip(give, get)):
