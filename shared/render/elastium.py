@@ -1,0 +1,50 @@
+"""Elastium as text: scenario and round, the market, scores and energy, bands, your hand."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from shared.render.common import Context, counts, describe_generic
+
+
+def _at(values: Any, seat: int) -> Any:
+    return values[seat] if isinstance(values, list) and seat < len(values) else None
+
+
+def render_state(state: dict[str, Any], ctx: Context) -> str:
+    you = ctx.you if ctx.you is not None else state.get("seat")
+    lines = [f"Elastium ({state.get('scenario', '?')}): round {state.get('round', '?')}/{state.get('max_rounds', '?')}, "
+             f"phase {state.get('phase', '?')}"
+             + (f", {ctx.name(state['turn_seat'])} has {state.get('actions_left', '?')} actions left"
+                if isinstance(state.get("turn_seat"), int) else "")]
+    if state.get("market") is not None:
+        lines.append(f"Market: {counts(state.get('market'), 'empty')}; deck {state.get('deck_count', '?')}, "
+                     f"energy supply {state.get('energy_supply', '?')}")
+    if state.get("end_triggered") is not None:
+        lines.append(f"End triggered: {state['end_triggered']}")
+    bands = Counter(b.get("seat") for b in state.get("bands") or [] if isinstance(b, dict))
+    pegs = Counter(seat for owners in (state.get("peg_owners") or {}).values() if isinstance(owners, list)
+                   for seat in owners)
+    lines.append("Players:")
+    for seat in range(int(state.get("players") or len(state.get("score") or []))):
+        bits = [f"score {_at(state.get('score'), seat)}", f"energy {_at(state.get('energy'), seat)}",
+                f"{_at(state.get('hand_counts'), seat)} cards", f"{bands.get(seat, 0)} bands on the board",
+                f"{pegs.get(seat, 0)} pegs", f"{len(_at(state.get('enclosed'), seat) or [])} spaces enclosed"]
+        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(b for b in bits if "None" not in b))
+        if seat == you and state.get("hand") is not None:
+            lines.append(f"Your hand: {counts(state.get('hand'), 'empty')}")
+    if state.get("pending_bonus_cards"):
+        lines.append(f"Bonus cards to take: {state['pending_bonus_cards']}")
+    return "\n".join(lines)
+
+
+def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
+    kind = move.get("type")
+    if kind == "take_cards":
+        market = move.get("market") or []
+        return "take cards: " + (", ".join(map(str, market)) + " from the market" if market else "from the deck")
+    if kind == "place_band":
+        return f"place a band on {'+'.join(map(str, move.get('pegs') or []))}, pay {counts(move.get('payment'))}"
+    if kind in ("buy_action", "end_turn") and len(move) == 1:
+        return {"buy_action": "buy an extra action", "end_turn": "end your turn"}[kind]
+    return describe_generic(move)
