@@ -68,6 +68,15 @@ def road_between(a: str, b: str, terrain: str | None = None) -> Road:
     return next(r for r in ROADS if {r.a, r.b} == {a, b} and (terrain is None or r.terrain == terrain))
 
 
+def lay_pig_path(state: dict) -> tuple[Road, Road]:
+    """Giant pigs on Elvenhold-Lapphalya (plain) and Lapphalya-Rivinia (forest)."""
+    plain = road_between("Elvenhold", "Lapphalya")
+    forest = road_between("Lapphalya", "Rivinia")
+    place(state, 1, "giant_pig", plain.id)
+    place(state, 1, "giant_pig", forest.id)
+    return plain, forest
+
+
 def play(state: dict, seat: int, move: dict, seed: int = 0) -> tuple[dict, list[dict]]:
     """Decide then fold: the new state and the events."""
     events = GAME.decide(state, seat, move, random.Random(seed))

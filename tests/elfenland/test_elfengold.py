@@ -7,7 +7,7 @@ from services.elfenland.rules.board import GOLD_VALUES, MARKER_TOWNS
 from services.elfenland.rules.multiset import size
 
 from tests.elfenland.positions import (
-    GAME, clear_counters, fold, give_counter, move_elf, new_game, place, play, rejection,
+    GAME, lay_pig_path, clear_counters, fold, give_counter, move_elf, new_game, place, play, rejection,
     road_between, set_hand, start_phase, types)
 
 
@@ -136,10 +136,7 @@ def _moving(**options) -> dict:
 
 def test_gold_after_moving_doubled_by_a_gold_counter_elvenhold_pays_nothing() -> None:
     state = _moving()
-    plain = road_between("Elvenhold", "Lapphalya")
-    forest = road_between("Lapphalya", "Rivinia")
-    place(state, 1, "giant_pig", plain.id)
-    place(state, 1, "giant_pig", forest.id)
+    plain, forest = lay_pig_path(state)
     place(state, 1, "gold", forest.id)
     set_hand(state, 0, ["giant_pig"] * 3)
     for road in (plain, forest, forest):

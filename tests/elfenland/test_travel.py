@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from tests.elfenland.positions import (
-    GAME, move_elf, new_game, place, play, rejection, road_between, set_hand, start_phase)
+    GAME, lay_pig_path, move_elf, new_game, place, play, rejection, road_between, set_hand, start_phase)
 
 
 def _moving(players: int = 2, **options) -> dict:
@@ -108,10 +108,7 @@ def test_the_stricter_caravan_takes_five_cards() -> None:
 
 def test_markers_for_every_town_reached_and_roads_reused() -> None:
     state = _moving()
-    plain = road_between("Elvenhold", "Lapphalya")
-    forest = road_between("Lapphalya", "Rivinia")
-    place(state, 1, "giant_pig", plain.id)
-    place(state, 1, "giant_pig", forest.id)
+    plain, forest = lay_pig_path(state)
     set_hand(state, 0, ["giant_pig"] * 4)
     for road in (plain, forest, forest):
         state, _ = play(state, 0, {"type": "travel", "road": road.id, "cards": ["giant_pig"]})

@@ -48,29 +48,30 @@ def draw_card(rec: Recorder, rng: random.Random) -> str | None:
     return draw(rec.state["deck"], 1, rng)[0]
 
 
-def draw_to_hand(rec: Recorder, seat: int, count: int, rng: random.Random) -> None:
-    """Cards drawn face down; a gold card goes to the gold pile and another is drawn."""
-    drawn = 0
-    while drawn < count:
+def _draw_past_gold(rec: Recorder, rng: random.Random) -> str | None:
+    """A card for a hand or the face-up row: gold cards turned up go to the gold pile instead."""
+    card = draw_card(rec, rng)
+    while card == GOLD_CARD:
+        rec("gold_card_found")
         card = draw_card(rec, rng)
+    return card
+
+
+def draw_to_hand(rec: Recorder, seat: int, count: int, rng: random.Random) -> None:
+    """Cards drawn face down (Elfengold's two cards instead of gold)."""
+    for _ in range(count):
+        card = _draw_past_gold(rec, rng)
         if card is None:
             return
-        if card == GOLD_CARD:
-            rec("gold_card_found")
-        else:
-            rec("card_drawn", seat=seat, card=card, draft=False)
-            drawn += 1
+        rec("card_drawn", seat=seat, card=card, draft=False)
 
 
 def refill_face_up_cards(rec: Recorder, rng: random.Random) -> None:
     while len(rec.state["face_up_cards"]) < FACE_UP_CARDS:
-        card = draw_card(rec, rng)
+        card = _draw_past_gold(rec, rng)
         if card is None:
             return
-        if card == GOLD_CARD:
-            rec("gold_card_found")
-        else:
-            rec("face_up_card_added", card=card)
+        rec("face_up_card_added", card=card)
 
 
 def _deal_elfenland(rec: Recorder, rng: random.Random) -> None:

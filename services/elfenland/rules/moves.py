@@ -212,16 +212,20 @@ def finish_travel(rec: Recorder, seat: int, move: Move, rng: random.Random) -> N
 
 # -- end of round ------------------------------------------------------------------------------
 
+def _check_keep(over_limit: bool, chosen: Any, limit: int, held: dict[str, int], not_held: str) -> None:
+    if not over_limit:
+        _fail("nothing-to-keep", "You hold no more than you may keep.")
+    if not isinstance(chosen, list) or len(chosen) != limit:
+        _fail("wrong-count", f"Keep exactly {limit}.")
+    if not contains(held, chosen):
+        _fail(not_held, "You do not hold these.")
+
+
 def keep_counters(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None:
     s = rec.state
-    if not over_counter_limit(s, seat):
-        _fail("nothing-to-keep", "You hold no more counters than you may keep.")
     kinds = move.get("counters")
-    limit = rules_of(s).counters_kept
-    if not isinstance(kinds, list) or len(kinds) != limit:
-        _fail("wrong-count", f"Keep exactly {limit} counter(s).")
-    if not contains(held_counters(s["seats"][seat]), kinds):
-        _fail("counter-not-held", "You do not hold these counters.")
+    _check_keep(over_counter_limit(s, seat), kinds, rules_of(s).counters_kept,
+                held_counters(s["seats"][seat]), "counter-not-held")
     # Keep hidden counters first: a secret kept stays a secret.
     remaining = sorted(s["seats"][seat]["counters"], key=lambda c: not c["hidden"])
     kept = []
@@ -234,15 +238,8 @@ def keep_counters(rec: Recorder, seat: int, move: Move, rng: random.Random) -> N
 
 def keep_cards(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None:
     s = rec.state
-    if not over_card_limit(s, seat):
-        _fail("nothing-to-keep", "You hold no more cards than you may keep.")
-    cards = move.get("cards")
-    limit = rules_of(s).cards_kept
-    if not isinstance(cards, list) or len(cards) != limit:
-        _fail("wrong-count", f"Keep exactly {limit} cards.")
-    hand = s["seats"][seat]["hand"]
-    if not contains(hand, cards):
-        _fail("cards-not-in-hand", "You do not hold these cards.")
+    cards, hand = move.get("cards"), s["seats"][seat]["hand"]
+    _check_keep(over_card_limit(s, seat), cards, rules_of(s).cards_kept or 0, hand, "cards-not-in-hand")
     discarded = dict(hand)
     for card in cards:
         discarded[card] -= 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from services.elfenland.rules.board import Road
 from services.elfenland.rules.components import (
-    BOATMEN_CARDS, RAFT, SEA_MONSTER, TRANSPORT_COST, TRAVEL_CARDS, WIZARD, WIZARD_OBSTACLE_COINS)
+    BOATMEN_CARDS, RAFT, TRANSPORT_COST, TRAVEL_CARDS, WIZARD, WIZARD_OBSTACLE_COINS)
 from services.elfenland.rules.multiset import Multiset, contains, submultisets
 from services.elfenland.rules.state import State, road_slot, rules_of
 
@@ -89,6 +89,3 @@ def payments(state: State, seat: int, road: Road) -> list[Payment]:
             offers.any_cards(BOATMEN_CARDS)
     return sorted(offers.found)
 
-
-def sea_monster_on(state: State, road: Road) -> bool:
-    return road_slot(state, road.id)["obstacle"] == SEA_MONSTER
