@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from services.catan.rules import CatanGame
-from services.catan.rules.board import EDGE_ID
+from services.catan.rules.board import EDGE_ID, RESOURCES
 from shared.engine import IllegalMove
 
 GAME = CatanGame()
@@ -58,7 +58,7 @@ def give(state: State, seat: int, **resources: int) -> State:
 
 def take_all(state: State, seat: int) -> State:
     """Empty a seat's hand back into the bank."""
-    hand = dict(zip(("brick", "lumber", "wool", "grain", "ore"), state["hands"][seat]))
+    hand = dict(zip(RESOURCES, state["hands"][seat]))
     return fold(state, "starting_resources", seat=seat, resources={k: -v for k, v in hand.items() if v})
 
 

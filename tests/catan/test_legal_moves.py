@@ -84,3 +84,29 @@ def test_road_building_ends_when_the_second_road_has_nowhere_to_go() -> None:
     events = play(state, 0, {"type": "build_road", "edge": edge(12, 7)})
     assert [e["type"] for e in events] == ["road_built", "road_building_ended"]
     assert state["phase"] == "main" and state["free_roads"] == 0
+
+
+_JUNK: list[Any] = [None, -1, 99, 1.5, True, "ore", "gold", [], ["ore"], ["ore", "ore", "ore"], [[1], 2],
+                    {}, {"ore": 1}, {"ore": -1}, {"gold": 1}, {"ore": "x"}]
+_FIELDS = ("node", "edge", "hex", "victim", "resources", "resource", "give", "get", "accept", "seat")
+
+
+def test_malformed_moves_are_rejected_with_a_reason_and_never_touch_the_state() -> None:
+    played = play_random_game(GAME, 3, {}, seed=4, max_moves=20000, check_every=500)
+    state = GAME.replay(played.events[:1])
+    rng = random.Random(9)
+    kinds = sorted({m["type"] for _, m, _ in played.moves} | {"offer_trade", "nonsense"})
+    for step, (seat, move, seed) in enumerate(played.moves):
+        if step % 7 == 0:
+            before = json.dumps(state, sort_keys=True)
+            for _ in range(30):
+                junk = {"type": rng.choice(kinds)}
+                for name in rng.sample(_FIELDS, rng.randrange(3)):
+                    junk[name] = rng.choice(_JUNK)
+                try:
+                    GAME.decide(state, rng.randrange(3), junk, random.Random(0))
+                except IllegalMove as error:
+                    assert error.reason and error.reason == error.reason.lower()
+            assert json.dumps(state, sort_keys=True) == before
+        for e in GAME.decide(state, seat, move, random.Random(seed)):
+            GAME.evolve(state, e)

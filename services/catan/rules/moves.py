@@ -14,8 +14,8 @@ from services.catan.rules import board
 from services.catan.rules.board import HEX_NODES, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (
     CITY, CITY_COST, DEV_CARD_COST, DEV_CARDS, DEV_INDEX, DISCARD, EMPTY, KNIGHT, MAIN, MONOPOLY,
-    OVER, ROAD, ROAD_BUILDING, ROAD_COST, ROBBER, ROLL, SETTLEMENT, SETTLEMENT_COST, SETUP, TRADE,
-    YEAR_OF_PLENTY, State, can_afford, road_connects, road_spots, settlement_allowed_at, to_act,
+    OVER, RESOURCES_PER_TYPE, ROAD, ROAD_BUILDING, ROAD_COST, ROBBER, ROLL, SETTLEMENT,
+    SETTLEMENT_COST, SETUP, TRADE, YEAR_OF_PLENTY, State, can_afford, road_connects, road_spots, settlement_allowed_at, to_act,
 )
 
 Move = dict[str, Any]
@@ -55,8 +55,13 @@ def _fail(reason: str, detail: str) -> IllegalMove:
     return IllegalMove(reason, detail)
 
 
+def _is_index(value: Any, size: int) -> bool:
+    """An int in ``0..size-1`` (JSON ``true`` is a Python int too: refuse it)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
+
+
 def _resource(name: Any) -> int:
-    if name not in RESOURCE_INDEX:
+    if not isinstance(name, str) or name not in RESOURCE_INDEX:
         raise _fail("invalid-resource", f"Unknown resource {name!r}; one of {', '.join(RESOURCES)}.")
     return RESOURCE_INDEX[name]
 
@@ -67,7 +72,7 @@ def _counts(value: Any, reason: str) -> list[int]:
         raise _fail(reason, "Give an object of resource counts, e.g. {\"ore\": 2}.")
     counts = [0] * 5
     for name, count in value.items():
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        if not _is_index(count, RESOURCES_PER_TYPE * 5 + 1):      # 0..95: no more cards exist
             raise _fail(reason, f"Counts must be non-negative integers ({name}: {count!r}).")
         counts[_resource(name)] += count
     return counts
@@ -75,14 +80,14 @@ def _counts(value: Any, reason: str) -> list[int]:
 
 def _node(move: Move) -> int:
     node = move.get("node")
-    if not isinstance(node, int) or not 0 <= node < board.NODE_COUNT:
+    if not _is_index(node, board.NODE_COUNT):
         raise _fail("invalid-node", f"node must be an intersection id 0..{board.NODE_COUNT - 1}.")
     return node
 
 
 def _edge(move: Move) -> int:
     edge = move.get("edge")
-    if not isinstance(edge, int) or not 0 <= edge < board.EDGE_COUNT:
+    if not _is_index(edge, board.EDGE_COUNT):
         raise _fail("invalid-edge", f"edge must be a path id 0..{board.EDGE_COUNT - 1}.")
     return edge
 
@@ -240,14 +245,14 @@ def robber_victims(state: State, seat: int, hex_id: int) -> list[int]:
 
 def _move_robber(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     hex_id, victim = move.get("hex"), move.get("victim")
-    if not isinstance(hex_id, int) or not 0 <= hex_id < board.HEX_COUNT:
+    if not _is_index(hex_id, board.HEX_COUNT):
         raise _fail("invalid-hex", "hex must be a land hex id 0..18.")
     if hex_id == state["robber"]:
         raise _fail("robber-must-move", "The robber must move to another land hex.")
     victims = robber_victims(state, seat, hex_id)
     if victim is None and victims:
         raise _fail("victim-required", f"Choose a player to rob among {victims}.")
-    if victim is not None and victim not in victims:
+    if victim is not None and not (_is_index(victim, state["players"]) and victim in victims):
         raise _fail("invalid-victim", "Rob an opponent with a building on that hex and cards in hand.")
     events = [event("robber_moved", seat=seat, hex=hex_id, victim=victim)]
     if victim is not None:
@@ -374,8 +379,7 @@ def _confirm_trade(state: State, seat: int, move: Move, rng: random.Random) -> l
     offer, partner = state["offer"], move.get("seat")
     if seat != offer["seat"]:
         raise NotYourTurn("Only the player who made the offer confirms it.")
-    if not isinstance(partner, int) or not 0 <= partner < state["players"] \
-            or offer["answers"][partner] is not True:
+    if not _is_index(partner, state["players"]) or offer["answers"][partner] is not True:
         raise _fail("not-accepted", "Confirm the trade with a player who accepted it.")
     return [event("trade_confirmed", seat=seat, partner=partner)]
 
@@ -427,6 +431,4 @@ def decide(state: State, seat: int, move: Move, rng: random.Random) -> list[Even
         if phase == MAIN and kind in ("discard", "move_robber"):
             raise _fail("not-now", "That move only follows a roll of 7.")
         raise _fail(*PHASE_REASONS[phase])
-    if phase == TRADE and kind == "answer_trade" and seat == state["current"]:
-        raise _fail("own-offer", "You cannot answer your own offer.")
     return decider(state, seat, move, rng)

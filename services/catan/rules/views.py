@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.catan.rules.board import RESOURCES
 from services.catan.rules.state import (
     CITY, DEV_CARDS, OVER, PIECES, ROAD, SETTLEMENT, State, resource_names, to_act, victory_points,
 )
@@ -36,7 +37,7 @@ def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
         "pieces_placed": {"roads": PIECES[ROAD] - pieces[ROAD],
                           "settlements": PIECES[SETTLEMENT] - pieces[SETTLEMENT],
                           "cities": PIECES[CITY] - pieces[CITY]},
-        "trade_rates": dict(zip(("brick", "lumber", "wool", "grain", "ore"), state["rates"][seat])),
+        "trade_rates": dict(zip(RESOURCES, state["rates"][seat])),
         "must_discard": state["discards"][seat],
     }
 
@@ -66,7 +67,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "rolled": state["rolled"],
         "dev_card_played": state["dev_played"],
         "free_roads": state["free_roads"],
-        "bank": dict(zip(("brick", "lumber", "wool", "grain", "ore"), state["bank"])),
+        "bank": dict(zip(RESOURCES, state["bank"])),
         "dev_deck_size": sum(state["dev_deck"]),
         "longest_road": state["longest_road"],
         "largest_army": state["largest_army"],
