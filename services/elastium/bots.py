@@ -29,7 +29,8 @@ def greedy_strategy(game: Game, state: Any, seat: int, rng: random.Random) -> Mo
         return _bonus_card(state, seat, moves)
     if "buy_action" in kinds:
         return _extra_action(state, seat, moves)
-    best, best_rate = None, MIN_VALUE_PER_CARD
+    # with a big hand cards are cheap: settle for thinner bands rather than hoard
+    best, best_rate = None, MIN_VALUE_PER_CARD * min(1.0, 6 / max(1, sum(state["hands"][seat].values())))
     for move in moves:
         if move["type"] != "place_band":
             continue
@@ -48,7 +49,9 @@ def band_value(state: Any, seat: int, band: Band) -> float:
     value = float(out.total_points())
     energy_worth = 1 / 3
     if scenario == "volcano":
-        energy_worth = 1.2 if state["energy"][seat] < 9 else 0.5   # 7 energy are needed to escape
+        # 7 energy are needed to escape: until then energy is worth more than treasure
+        have = state["energy"][seat]
+        energy_worth = 2.5 if have < 7 else 1.0 if have < 9 else 0.5
     elif scenario in ("cursed-triangle", "archipelago"):
         energy_worth = 0.5
     value += energy_worth * out.energy
@@ -65,13 +68,44 @@ def _goal_bonus(state: Any, seat: int, band: Band, out: Outcome) -> float:
         mine = own_pegs(state, seat)
         return 3.0 if not any(p in mine for p in band.pegs) else 0.0   # a new distinct territory
     if scenario == "labyrinth":
-        bonus = 2.0 * len(out.artefacts)
-        return bonus + 0.3 * _progress(state, seat, band)
+        return 2.0 * len(out.artefacts) + _maze_prospect(state, seat, band, out)
     if scenario == "two-deities":
         return 2.5 * sum(1 for s in out.items if "idol" in b.segments.get(s, {}))
     if scenario == "engraved-plateau":
         return 0.5 * sum(1 for s in out.explored if "image" in b.segments[s] and s not in state["explored"])
     return 0.0
+
+
+def _maze_prospect(state: Any, seat: int, band: Band, out: Outcome) -> float:
+    """Labyrinth: what the chain can still reach from its new head (nearest items weigh most).
+
+    A breadth-first walk along the maze lines the player does not hold yet; a head with no way
+    on is a dead end and worth nothing more.
+    """
+    if out.chain_heads is None:
+        return 0.0
+    b = board(state["scenario"], state["players"])
+    blocked = set(state["walls"][seat]) | band.walls
+    seen = {out.chain_heads[0]}
+    frontier = list(out.chain_heads)
+    prospect = 0.0
+    for distance in range(1, 10):
+        following = []
+        for peg in frontier:
+            for line in b.bands_by_peg.get(peg, ()):
+                key = line.lines[0]
+                if key in blocked:
+                    continue
+                item = b.line_items.get(key)
+                if item and key not in state["collected"]:
+                    worth = item.get("treasure", 0) + item.get("energy", 0) / 3 + (2.5 if item.get("artefact") else 0)
+                    prospect = max(prospect, worth / distance)
+                other = line.pegs[0] if line.pegs[1] == peg else line.pegs[1]
+                if other not in seen:
+                    seen.add(other)
+                    following.append(other)
+        frontier = following
+    return 0.8 * prospect if seen != {out.chain_heads[0]} else -3.0
 
 
 def _progress(state: Any, seat: int, band: Band) -> float:
