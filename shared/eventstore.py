@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -117,12 +118,16 @@ class EventStore:
         return [json.loads(fields[b"e"]) for _, fields in entries]
 
     def wait_for(self, game_id: str, after: int, timeout_ms: int) -> bool:
-        """Block up to ``timeout_ms`` until the log has an event after ``after``."""
-        if timeout_ms <= 0:
-            return False
+        """Block up to ``timeout_ms`` until the log has an event after ``after``.
+
+        Blocks in slices of a second: each stays under the client's socket timeout.
+        """
         log = self.keys(game_id)[0]
-        got = self.redis.xread({log: f"0-{after}"}, count=1, block=timeout_ms)
-        return bool(got)
+        deadline = time.monotonic() + timeout_ms / 1000
+        while (left := deadline - time.monotonic()) > 0:
+            if self.redis.xread({log: f"0-{after}"}, count=1, block=max(1, int(min(left, 1.0) * 1000))):
+                return True
+        return False
 
     # -- snapshots (a disposable cache) ---------------------------------------------------------
     def save_snapshot(self, game_id: str, version: int, head: str, engine_version: str,

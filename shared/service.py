@@ -49,6 +49,7 @@ log = logging.getLogger("service")
 
 MAX_JSON_DEPTH = 32
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
+IF_MATCH_PATTERN = re.compile(r'^(\*|(W/)?"?[0-9]{1,15}"?)$')
 
 
 def connect_event_store(settings: Settings) -> EventStore:
@@ -166,12 +167,9 @@ def parse_if_match(header: str | None) -> int | None:
     if header is None or header.strip() == "*":
         return None
     value = header.strip()
-    if value.startswith("W/"):
-        value = value[2:]
-    value = value.strip('"')
-    if not value.isdigit():
+    if not IF_MATCH_PATTERN.fullmatch(value):
         raise Problem("malformed-request", 'If-Match takes the version as an entity tag: If-Match: "12".')
-    return int(value)
+    return int(value.removeprefix("W/").strip('"'))
 
 
 # -- OpenAPI helpers --------------------------------------------------------------------------
@@ -215,7 +213,8 @@ PROBLEM_RESPONSE = {"description": "A problem (RFC 9457)",
 
 
 def problems(*codes: int) -> dict[str, Any]:
-    return {str(code): PROBLEM_RESPONSE for code in codes}
+    """Document these problem statuses, and 503 (the event store is down), on an operation."""
+    return {str(code): PROBLEM_RESPONSE for code in (*codes, 503)}
 
 
 BEARER = [{"bearerAuth": []}]
@@ -274,6 +273,12 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         return problem_handler(Problem("internal-error", "Something went wrong on our side; "
                                        "the request id in 'instance' helps us find it."))
 
+    def redis_down_handler(exc: redis.RedisError) -> Response:
+        log.warning("event store unavailable in request %s: %s", getattr(g, "request_id", "-"), exc)
+        return problem_handler(Problem("not-ready", "The event store is unavailable; retry shortly "
+                                       "(a move with an Idempotency-Key is safe to retry)."))
+
+    app.register_error_handler(redis.RedisError, redis_down_handler)
     app.register_error_handler(Problem, problem_handler)
     app.register_error_handler(IllegalMove, illegal_handler)
     app.register_error_handler(Exception, crash_handler)
@@ -334,7 +339,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
 
     @ops.route("/readyz")
     @ops.response(200, HealthSchema)
-    @ops.doc(responses=problems(503))
+    @ops.doc(responses=problems())
     def readyz() -> dict[str, str]:
         """Redis answers (503 otherwise)."""
         try:
@@ -389,7 +394,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
             "oneOf": [{"$ref": ref} for ref in move_refs.values()],
             "discriminator": {"propertyName": "type", "mapping": move_refs}}}}},
         parameters=[
-            {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+            {"in": "header", "name": "If-Match", "required": False,
+             "schema": {"type": "string", "pattern": IF_MATCH_PATTERN.pattern},
              "description": 'The version the move was decided on, e.g. "12": 409 stale-version if the game moved.'},
             {"in": "header", "name": "Idempotency-Key", "required": False,
              "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN.pattern},

@@ -1,0 +1,376 @@
+"""``boardgames``: play, watch, replay and audit games from a terminal.
+
+    boardgames play catan                       # you in seat 0, two random bots
+    boardgames play catan --players 4 --bot greedy --seed 7
+    boardgames play elasund --options '{"shortage_payout": "none"}'
+    boardgames play catan --game ID --token TOKEN   # resume a seat
+    boardgames watch catan ID                   # follow a game live
+    boardgames replay catan ID --step           # step through a game (Enter: next, q: quit)
+    boardgames audit catan ID                   # replay the log through the rules, check the chain
+
+Services are found at http://127.0.0.1:8001..8004 (catan, elasund, elfenland, elastium, as
+under ``make run``); ``--url`` or ``<GAME>_URL`` (e.g. ``CATAN_URL``) point elsewhere.  Also
+runnable as ``python -m shared.cli``.  :func:`main` takes its input and output streams as
+arguments, so tests drive it with scripted input.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Mapping
+from typing import IO, Any, NoReturn
+
+import requests
+
+from shared.client import GameClient, ProblemError
+from shared.render import Context, describe_event, describe_move, render_replay, render_view
+
+DEFAULT_PORTS = {"catan": 8001, "elasund": 8002, "elfenland": 8003, "elastium": 8004}
+WIDTH = 100
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse writing to the injected stream and raising instead of exiting the process."""
+
+    out: IO[str] = sys.stdout
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        if message:
+            self.out.write(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self.out.write(message)
+        raise _Exit(status)
+
+
+class _Exit(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+def build_parser(out: IO[str]) -> argparse.ArgumentParser:
+    _Parser.out = out
+    parser = _Parser(prog="boardgames", description="Play, watch, replay and audit board games served over HTTP.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def game_command(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("game", help="catan, elasund, elfenland or elastium")
+        p.add_argument("--url", help="the service's base URL (default: $<GAME>_URL or http://127.0.0.1:800N)")
+        p.add_argument("--timeout", type=float, default=10.0, help="seconds per request (default 10)")
+        return p
+
+    play = game_command("play", "Create a game with you in seat 0 and bots elsewhere, and play it here.")
+    play.add_argument("--players", type=int, default=3, help="number of seats, you included (default 3)")
+    play.add_argument("--bot", default="random", help="bot strategy, or a comma-separated list cycled over the "
+                      "bot seats (default random)")
+    play.add_argument("--options", default=None, help='game options as JSON, e.g. \'{"board": "variable"}\'')
+    play.add_argument("--seed", type=int, default=None, help="make the game reproducible")
+    play.add_argument("--name", default=None, help="your name at the table (default $USER)")
+    play.add_argument("--game", dest="game_id", default=None, help="resume this game (with --token)")
+    play.add_argument("--token", default=None, help="your seat's token, to resume a game")
+    play.add_argument("--wait", type=float, default=20.0, help="long-poll seconds while bots play (default 20)")
+
+    watch = game_command("watch", "Follow a game live, event by event, until it ends.")
+    watch.add_argument("game_id")
+    watch.add_argument("--token", default=None, help="watch as this seat (default: as a spectator)")
+    watch.add_argument("--wait", type=float, default=20.0, help="long-poll seconds (default 20)")
+
+    replay = game_command("replay", "Replay a game move by move, with the board after each move.")
+    replay.add_argument("game_id")
+    replay.add_argument("--step", action="store_true", help="wait for Enter after each move (q quits)")
+    replay.add_argument("--quiet", action="store_true", help="only the events, and the board at the end")
+    replay.add_argument("--from", dest="start", type=int, default=1, help="start at this version")
+
+    audit = game_command("audit", "Replay the game's log through the rules and check its hash chain.")
+    audit.add_argument("game_id")
+    return parser
+
+
+def service_url(game: str, url: str | None, env: Mapping[str, str]) -> str:
+    """``--url``, else ``$<GAME>_URL``, else ``http://127.0.0.1:<$<GAME>_PORT or the default port>``."""
+    if url:
+        return url
+    key = game.upper().replace("-", "_")
+    if env.get(f"{key}_URL"):
+        return env[f"{key}_URL"]
+    port = env.get(f"{key}_PORT") or DEFAULT_PORTS.get(game)
+    if port is None:
+        raise _Usage(f"unknown game {game!r}: give --url or ${key}_URL "
+                     f"(known: {', '.join(DEFAULT_PORTS)})")
+    return f"http://127.0.0.1:{port}"
+
+
+class _Usage(Exception):
+    """A mistake in the command line, reported without a traceback."""
+
+
+class Terminal:
+    """The injected streams, with the few operations the commands need."""
+
+    def __init__(self, stdin: IO[str], stdout: IO[str]) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input without its newline; None at end of input."""
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.stdout.write("\n")
+            return None
+        return line.rstrip("\r\n")
+
+
+# -- play -------------------------------------------------------------------------------------
+
+def numbered_moves(moves: list[dict[str, Any]], game: str, state: Any, width: int = WIDTH) -> str:
+    """``  1) roll the dice`` lines; many moves are laid out in columns."""
+    items = [f"{i:>3}) {describe_move(m, game, state)}" for i, m in enumerate(moves, 1)]
+    if len(items) <= 12:
+        return "\n".join(items)
+    cell = min(max(len(s) for s in items) + 2, width)
+    columns = max(1, width // cell)
+    rows = (len(items) + columns - 1) // columns
+    return "\n".join("".join(items[r + c * rows].ljust(cell) for c in range(columns) if r + c * rows < len(items)).rstrip()
+                     for r in range(rows))
+
+
+def parse_choice(text: str, moves: list[dict[str, Any]]) -> dict[str, Any] | str:
+    """A move from what the player typed, or a message saying what is wrong with it."""
+    text = text.strip()
+    if text.isdigit():
+        index = int(text)
+        if 1 <= index <= len(moves):
+            return moves[index - 1]
+        return f"Pick a number from 1 to {len(moves)}." if moves else "There is no listed move; type a JSON move."
+    if text.startswith("{"):
+        try:
+            move = json.loads(text)
+        except ValueError as exc:
+            return f"That is not valid JSON: {exc}."
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            return 'A move is a JSON object with a "type", e.g. {"type": "end_turn"}.'
+        return move
+    same_type = [m for m in moves if m.get("type") == text.replace(" ", "_")]
+    if len(same_type) == 1:
+        return same_type[0]
+    if same_type:
+        return f"{len(same_type)} moves are {text!r}: pick one by its number."
+    return "Type a move's number, a JSON move, r to redraw or q to quit (h for help)."
+
+
+HELP = """\
+Type the number of a move and Enter.  Also:
+  {"type": ..., ...}  a raw JSON move (for free-form moves such as trade offers)
+  <move type>         the move of that type, when there is only one (e.g. roll, end_turn)
+  r or Enter          draw the game again
+  q                   leave (the game goes on: resume with the command shown)"""
+
+
+def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[str, str]) -> int:
+    lobby = GameClient(url, timeout=args.timeout)
+    if args.game_id or args.token:
+        if not (args.game_id and args.token):
+            raise _Usage("resuming needs both --game and --token")
+        gid, token = args.game_id, args.token
+    else:
+        if not 1 <= args.players <= 8:
+            raise _Usage("--players takes 1 to 8 seats")
+        try:
+            options = json.loads(args.options) if args.options else {}
+        except ValueError as exc:
+            raise _Usage(f"--options is not valid JSON: {exc}") from None
+        if not isinstance(options, dict):
+            raise _Usage('--options takes a JSON object, e.g. \'{"board": "variable"}\'')
+        bots = [b.strip() for b in args.bot.split(",") if b.strip()] or ["random"]
+        players = [{"name": args.name or env.get("USER") or "you", "bot": None}]
+        players += [{"name": f"{bots[i % len(bots)]}-{i + 1}", "bot": bots[i % len(bots)]} for i in range(args.players - 1)]
+        created = lobby.create_game(players, options, args.seed)
+        gid, token = created["id"], created["players"][0]["token"]
+        term.say(f"Created {args.game} game {gid}; you are seat 0.")
+    resume = f"boardgames play {args.game} --game {gid} --token {token}" + (f" --url {args.url}" if args.url else "")
+    term.say(f"To come back later: {resume}")
+    me = lobby.with_token(token)
+    view = me.game(gid)
+    seen = view["version"]
+    ctx = Context(players=view["players"], you=view["you"])
+    while True:
+        view = me.game(gid)
+        ctx.to_act = view["to_act"]
+        if view["version"] > seen:
+            seen = show_events(me, args.game, gid, seen, ctx, term, skip_seat=view["you"])
+        if view["status"] == "finished":
+            term.say(render_view(view))
+            winners = (view.get("result") or {}).get("winners") or []
+            term.say("You won!" if view["you"] in winners else "The game is over.")
+            return 0
+        if view["you"] not in view["to_act"]:
+            term.say(f"Waiting for {', '.join(ctx.name(s) for s in view['to_act'])}...")
+            me.events(gid, after=view["version"], limit=1, wait=args.wait)
+            continue
+        legal = me.legal_moves(gid)
+        term.say("")
+        term.say(render_view(view))
+        term.say("Your legal moves:")
+        term.say(numbered_moves(legal["moves"], args.game, view["state"]) or "  (none listed: type a JSON move)")
+        while True:
+            answer = term.ask(f"Your move [1-{len(legal['moves'])}, JSON, h=help, q=quit]: ")
+            if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
+                term.say(f"Leaving; the game goes on. Resume with: {resume}")
+                return 0
+            if answer.strip().lower() in ("h", "help", "?"):
+                term.say(HELP)
+                continue
+            if answer.strip().lower() in ("", "r"):
+                break
+            choice = parse_choice(answer, legal["moves"])
+            if isinstance(choice, str):
+                term.say(choice)
+                continue
+            try:
+                accepted = me.post_move(gid, choice, expected_version=legal["version"])
+            except ProblemError as exc:
+                term.say(f"Rejected ({exc.reason}): {exc.detail}")
+                if exc.status == 409:      # stale, not your turn, over: look at the game again
+                    break
+                continue
+            term.say(f"You: {describe_move(choice, args.game, view['state'])}")
+            for event in accepted["events"]:
+                term.say("   " + describe_event({**event, "cause": None}, args.game, ctx))
+            seen = max(seen, accepted["version"])
+            break
+
+
+def show_events(client: GameClient, game: str, gid: str, after: int, ctx: Context, term: Terminal,
+                skip_seat: int | None = None) -> int:
+    """Print the events after ``after`` (the other seats' moves); returns the last seq shown."""
+    while True:
+        page = client.events(gid, after=after, limit=500)
+        for event in page["events"]:
+            cause = event.get("cause") or {}
+            if skip_seat is None or cause.get("seat") != skip_seat:
+                term.say(describe_event(event, game, ctx))
+            after = event["seq"]
+        if not page["events"] or after >= page["version"]:
+            return after
+
+
+# -- watch, replay, audit ---------------------------------------------------------------------
+
+def cmd_watch(args: argparse.Namespace, term: Terminal, url: str) -> int:
+    client = GameClient(url, token=args.token, timeout=args.timeout)
+    view = client.game(args.game_id)
+    term.say(render_view(view))
+    if view["status"] == "finished":
+        return 0
+    ctx = Context(players=view["players"], you=view["you"])
+    term.say(f"Following {args.game} game {args.game_id} from version {view['version']} (Ctrl-C to stop)...")
+    for event in client.follow(args.game_id, after=view["version"], wait=args.wait):
+        term.say(describe_event(event, args.game, ctx))
+    term.say(render_view(client.game(args.game_id)))
+    return 0
+
+
+def all_events(client: GameClient, gid: str) -> tuple[list[dict[str, Any]], str]:
+    events: list[dict[str, Any]] = []
+    while True:
+        page = client.events(gid, after=events[-1]["seq"] if events else 0, limit=1000)
+        events += page["events"]
+        if not page["events"] or events[-1]["seq"] >= page["version"]:
+            return events, page["status"]
+
+
+def steps_of(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Events grouped by what caused them: set-up, then one group per move."""
+    steps: list[list[dict[str, Any]]] = []
+    for event in events:
+        if event.get("cause") or not steps:
+            steps.append([])
+        steps[-1].append(event)
+    return steps
+
+
+def cmd_replay(args: argparse.Namespace, term: Terminal, url: str) -> int:
+    client = GameClient(url, timeout=args.timeout)
+    view = client.game(args.game_id)
+    events, status = all_events(client, args.game_id)
+    if status != "finished":
+        term.say("(The game is still running: you see it as a spectator, hidden information hidden.)")
+    ctx = Context(players=view["players"])
+    steps = [s for s in steps_of(events) if s[-1]["seq"] >= args.start]
+    term.say(f"Replaying {args.game} game {args.game_id}: {len(events)} events, {len(steps)} steps.")
+    for number, step in enumerate(steps, 1):
+        term.say(f"-- step {number}/{len(steps)} --")
+        for event in step:
+            term.say(describe_event(event, args.game, ctx))
+        last = step[-1]["seq"]
+        if args.quiet and number < len(steps):
+            continue
+        term.say(render_replay(args.game, client.replay(args.game_id, last), view["players"]))
+        if args.step and number < len(steps):
+            answer = term.ask("[Enter] next move, q to quit: ")
+            if answer is None or answer.strip().lower() in ("q", "quit"):
+                return 0
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace, term: Terminal, url: str) -> int:
+    report = GameClient(url, timeout=args.timeout).audit(args.game_id)
+    if report.get("ok"):
+        term.say(f"OK: {args.game} game {args.game_id} replays to the same {report['version']} events "
+                 f"and its hash chain holds (head {report['head_hash']}).")
+        return 0
+    term.say(f"FAILED: {args.game} game {args.game_id}: event {report.get('first_bad_event', '?')} of "
+             f"{report.get('version', '?')}: {report.get('problem', 'unknown problem')}")
+    return 1
+
+
+# -- entry point ----------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None, *, stdin: IO[str] | None = None, stdout: IO[str] | None = None,
+         env: Mapping[str, str] | None = None) -> int:
+    """Run one command; returns the exit status (0 ok, 1 refused or failed audit, 2 usage or network)."""
+    term = Terminal(stdin or sys.stdin, stdout or sys.stdout)
+    env = os.environ if env is None else env
+    parser = build_parser(term.stdout)
+    try:
+        args = parser.parse_args(argv)
+    except _Exit as exc:
+        return exc.status
+    url = ""
+    try:
+        url = service_url(args.game, args.url, env)
+        if args.command == "play":
+            return cmd_play(args, term, url, env)
+        if args.command == "watch":
+            return cmd_watch(args, term, url)
+        if args.command == "replay":
+            return cmd_replay(args, term, url)
+        return cmd_audit(args, term, url)
+    except _Usage as exc:
+        term.say(f"boardgames: {exc}")
+        return 2
+    except ProblemError as exc:
+        term.say(f"error: {exc.status} {exc.reason}: {exc.detail}")
+        return 1
+    except requests.RequestException as exc:
+        term.say(f"error: cannot reach {url or 'the service'} ({type(exc).__name__}); "
+                 "is it running (make run)? --url or $<GAME>_URL point elsewhere.")
+        return 2
+    except KeyboardInterrupt:
+        term.say("\ninterrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
