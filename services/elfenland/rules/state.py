@@ -31,7 +31,7 @@ State = dict[str, Any]
 SEQUENTIAL_PHASES = ("secret_counter", "draft_counters", "draft_cards", "reveal_counter",
                      "placement", "movement")
 # "keep": every seat over a limit chooses at once; "auction": state["auction"]["turn"] acts.
-PHASES = (*SEQUENTIAL_PHASES, "auction", "keep", "setup", "over")
+PHASES = (*SEQUENTIAL_PHASES, "auction", "keep", "setup", "round_start", "over")
 
 
 def new_state(data: dict[str, Any]) -> State:
