@@ -62,14 +62,15 @@ def in_city(players: int, col: int, row: int) -> bool:
     return 0 <= col < columns(players) and row in ROW_INDEX
 
 
-def footprint(kind: str, col: int, row: int) -> list[Square] | None:
+@lru_cache(maxsize=None)
+def footprint(kind: str, col: int, row: int) -> tuple[Square, ...] | None:
     """Squares a building of ``kind`` covers with its north-west corner at (col, row); None if
-    it would run off the bottom of the row track."""
+    it would run off the bottom of the row track.  Cached: legal-move listing asks it a lot."""
     spec = BUILDINGS[kind]
     top = ROW_INDEX.get(row)
     if top is None or top + spec["h"] > len(ROWS):
         return None
-    return [(col + dx, ROWS[top + dy]) for dy in range(spec["h"]) for dx in range(spec["w"])]
+    return tuple((col + dx, ROWS[top + dy]) for dy in range(spec["h"]) for dx in range(spec["w"]))
 
 
 def size(kind: str) -> int:

@@ -78,8 +78,8 @@ def influence_available(state: State) -> int:
 
 
 # -- the city ---------------------------------------------------------------------------------
-def building_squares(building: dict[str, Any]) -> list[Square]:
-    return board.footprint(building["kind"], building["col"], building["row"]) or []
+def building_squares(building: dict[str, Any]) -> tuple[Square, ...]:
+    return board.footprint(building["kind"], building["col"], building["row"]) or ()
 
 
 def occupancy(state: State) -> dict[Square, int]:

@@ -1,13 +1,15 @@
 """The trade track: trade points from windmills, and the victory cubes beside spaces 3..11."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from services.elasund.rules import board
 from services.elasund.rules.board import Square
 from services.elasund.rules.context import Ctx
 from services.elasund.rules.state import cubes_left
 
 
-def trade_points(players: int, squares: list[Square]) -> int:
+def trade_points(players: int, squares: Iterable[Square]) -> int:
     fields = board.trade_fields(players)
     return sum(fields.get(square, 0) for square in squares)
 
