@@ -3,8 +3,9 @@
 The greedy bot reads only what its own view shows: the board, every building, its own hand and
 development cards, the others' card counts and public points.  It picks a build target
 (city > settlement > road toward a good spot > development card), builds it when it can,
-otherwise bank-trades surplus toward it, and ends the turn.  It never opens domestic offers and
-rejects those it gets (a random partner's offer is rarely good).
+otherwise bank-trades surplus toward it, and ends the turn.  It never opens domestic offers; it
+accepts one that brings a card its target lacks for no more cards than it gets, paid from surplus,
+unless the offerer shows 8 points or more.
 """
 from __future__ import annotations
 
@@ -122,6 +123,21 @@ class _Plan:
             if missing[get] and self.hand[give] - cost[give] >= rates[give]:
                 return move
         return None
+
+    def offer_helps(self) -> bool:
+        """Accept an offer that brings a card we miss for our target, costs only cards the
+        target does not need, and does not feed a player close to winning."""
+        offer = self.state["offer"]
+        if {"type": "answer_trade", "accept": True} not in self.moves:
+            return False
+        if victory_points(self.state, offer["seat"], hidden=False) >= 8:
+            return False
+        target = self.target() or CITY_COST
+        missing = _missing(self.hand, target)
+        gains = any(missing[board.RESOURCE_INDEX[name]] for name in offer["give"])
+        surplus = all(self.hand[board.RESOURCE_INDEX[name]] - target[board.RESOURCE_INDEX[name]] >= count
+                      for name, count in offer["get"].items())
+        return gains and surplus and sum(offer["get"].values()) <= sum(offer["give"].values())
 
     # -- phases ---------------------------------------------------------------------------------
     def setup(self) -> Move:
@@ -254,7 +270,7 @@ def greedy_strategy(game: Game, state: State, seat: int, rng: random.Random) -> 
     if phase == "trade":
         if seat == state["current"]:
             return {"type": "cancel_trade"}
-        return {"type": "answer_trade", "accept": False}
+        return {"type": "answer_trade", "accept": plan.offer_helps()}
     return random_strategy(game, state, seat, rng)
 
 

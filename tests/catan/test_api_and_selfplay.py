@@ -66,3 +66,17 @@ def test_selfplay_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> No
     assert ours["bench"] == "catan-selfplay" and ours["games"] == 3 and ours["players"] == 3
     assert sum(ours["wins_by_strategy"].values()) + ours["unfinished"] == 3
     assert json.loads(lines[1])["bench"] == "catanatron-selfplay"
+
+
+def test_greedy_accepts_only_offers_that_help_its_next_build() -> None:
+    from tests.catan.helpers import give, play, set_up, to_main
+    greedy = STRATEGIES["greedy"]
+    state = to_main(set_up())
+    give(state, 0, ore=1, brick=1)
+    give(state, 1, wool=2)                 # seat 1 saves for a city: wool is surplus, ore is missing
+    play(state, 0, {"type": "offer_trade", "give": {"ore": 1}, "get": {"wool": 1}})
+    assert greedy(GAME, state, 1, random.Random(0)) == {"type": "answer_trade", "accept": True}
+    play(state, 0, {"type": "cancel_trade"})
+    play(state, 0, {"type": "offer_trade", "give": {"brick": 1}, "get": {"wool": 1}})
+    assert greedy(GAME, state, 1, random.Random(0)) == {"type": "answer_trade", "accept": False}
+    assert greedy(GAME, state, 2, random.Random(0)) == {"type": "answer_trade", "accept": False}
