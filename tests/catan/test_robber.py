@@ -44,8 +44,8 @@ def test_the_robber_must_move_to_another_hex_and_rob_a_neighbour_with_cards() ->
     give(state, 1, brick=1)
     roll(state, 0, 7)
     assert state["phase"] == "robber"
-    assert illegal(state, 0, {"type": "end_turn"}) == "robber-pending"
-    assert illegal(state, 0, {"type": "move_robber", "hex": 9, "victim": None}) == "robber-must-move"
+    assert illegal(state, 0, {"type": "end_turn"}) == "robber-must-move"
+    assert illegal(state, 0, {"type": "move_robber", "hex": 9, "victim": None}) == "robber-same-hex"
     # Hex 6 (Hills 10): seat 1 (node 14, 1 card) and seat 3 (node 20, no cards).
     assert illegal(state, 0, {"type": "move_robber", "hex": 6, "victim": None}) == "victim-required"
     assert illegal(state, 0, {"type": "move_robber", "hex": 6, "victim": 3}) == "invalid-victim"

@@ -44,7 +44,7 @@ PHASE_REASONS: dict[str, tuple[str, str]] = {
     SETUP: ("setup-in-progress", "During set-up only settlements and their roads are placed."),
     ROLL: ("must-roll-first", "Roll the dice first (only a development card may come before)."),
     DISCARD: ("discard-pending", "Players with more than 7 cards must discard first."),
-    ROBBER: ("robber-pending", "Move the robber first."),
+    ROBBER: ("robber-must-move", "Move the robber first."),
     MAIN: ("already-rolled", "The dice were already rolled this turn."),
     ROAD_BUILDING: ("must-place-road", "Place the free roads of the Road Building card first."),
     TRADE: ("offer-open", "Confirm or withdraw the open trade offer first."),
@@ -248,7 +248,7 @@ def _move_robber(state: State, seat: int, move: Move, rng: random.Random) -> lis
     if not _is_index(hex_id, board.HEX_COUNT):
         raise _fail("invalid-hex", "hex must be a land hex id 0..18.")
     if hex_id == state["robber"]:
-        raise _fail("robber-must-move", "The robber must move to another land hex.")
+        raise _fail("robber-same-hex", "The robber must move to another land hex.")
     victims = robber_victims(state, seat, hex_id)
     if victim is None and victims:
         raise _fail("victim-required", f"Choose a player to rob among {victims}.")
