@@ -1,11 +1,14 @@
 """The planner bot: legal, protocol-safe, and better than random."""
 from __future__ import annotations
 
+import random
+
 from services.elfenland.bots import STRATEGIES, planner_strategy, route
 from services.elfenland.selfplay import run_selfplay, run_versus
 from shared.testing import play_random_game
 
-from tests.elfenland.positions import GAME, new_game, place, road_between, set_hand, start_phase
+from tests.elfenland.positions import (
+    GAME, clear_counters, give_counter, new_game, place, road_between, set_hand, start_phase)
 
 
 def test_planner_plays_whole_games_within_the_protocol() -> None:
@@ -28,7 +31,7 @@ def test_planner_travels_to_a_new_town_when_it_can() -> None:
     road = road_between("Elvenhold", "Lapphalya")
     place(state, 1, "giant_pig", road.id)
     set_hand(state, 0, ["giant_pig", "troll_wagon"])
-    move = planner_strategy(GAME, state, 0, __import__("random").Random(0))
+    move = planner_strategy(GAME, state, 0, random.Random(0))
     assert move == {"type": "travel", "road": road.id, "cards": ["giant_pig"]}
 
 
@@ -37,3 +40,24 @@ def test_selfplay_reports_and_planner_beats_random() -> None:
     assert report["bench"] == "elfenland-selfplay" and report["games"] == 2
     versus = run_versus("planner", 6, 3, seed=2, options={"edition": "elfenland"})
     assert versus["win_rate"] > 0.5 and set(STRATEGIES) == {"random", "planner"}
+
+
+def test_planner_places_a_counter_it_can_pay_on_its_route() -> None:
+    state = start_phase(new_game(2), "placement", first=0)
+    clear_counters(state, 0)
+    give_counter(state, 0, "giant_pig")
+    set_hand(state, 0, ["giant_pig"] * 3)
+    move = planner_strategy(GAME, state, 0, random.Random(0))
+    assert move["type"] == "place_counter" and move["counter"] == "giant_pig"
+    assert move["road"] in {road.id for road, _ in route(GAME.view(state, 0), 0)}
+
+
+def test_planner_ends_the_last_round_near_home() -> None:
+    state = start_phase(new_game(2), "movement", first=0)
+    state["round"] = 4
+    state["seats"][0].update(home="Beata", visited=["Lapphalya"])
+    lapphalya = road_between("Elvenhold", "Lapphalya")
+    place(state, 1, "giant_pig", lapphalya.id)
+    set_hand(state, 0, ["giant_pig"])
+    # Lapphalya is already visited and one road further from Beata: staying home-near is better.
+    assert planner_strategy(GAME, state, 0, random.Random(0))["type"] == "finish_travel"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 from services.elfenland.rules.components import HAND_CARDS
 from shared.testing import play_random_game
@@ -30,7 +31,7 @@ def test_views_show_own_hand_and_home_only_counts_for_others() -> None:
 
 
 def test_redacted_events_hide_other_seats_cards_counters_and_home() -> None:
-    events = GAME.setup(3, GAME.default_options(), __import__("random").Random(2))
+    events = GAME.setup(3, GAME.default_options(), random.Random(2))
     for viewer in (None, 0, 1, 2):
         for e in events:
             seen = GAME.redact(e, viewer)
