@@ -328,3 +328,14 @@ def test_labyrinth_ends_when_a_player_has_used_18_bands() -> None:
     with pytest.raises(IllegalMove) as exc:
         place(state, 0, ["c1r2", "c1r3"])
     assert exc.value.reason == "no-bands-left"
+
+
+def test_labyrinth_two_bright_pegs_let_the_second_band_choose_the_direction() -> None:
+    state = new_game("labyrinth", players=3)                 # seat 1 sits west: c0r4, c0r5 bright
+    state, _ = place(state, 1, ["c0r4", "c0r5"])
+    assert sorted(state["chain_heads"][1]) == ["c0r4", "c0r5"]
+    state, _ = place(state, 1, ["c0r5", "c1r5"])             # c0r4 was a dead end: go east
+    assert state["chains"][1] == ["c0r4", "c0r5", "c1r5"] and state["chain_heads"][1] == ["c1r5"]
+    with pytest.raises(IllegalMove) as exc:
+        place(state, 1, ["c0r5", "c0r6"])
+    assert exc.value.reason == "band-not-from-chain-head"
