@@ -140,8 +140,9 @@ def heuristic_strategy(game: Game, state: State, seat: int, rng: random.Random) 
     moves = game.legal_moves(state, seat)
     if len(moves) == 1:
         return moves[0]
-    occ = occupancy(state)
-    scored = [(score_move(state, seat, move, occ) + rng.random() * 0.01, i) for i, move in enumerate(moves)]
+    seen = game.view(state, seat)   # score from what this seat may see (own hand, public board)
+    occ = occupancy(seen)
+    scored = [(score_move(seen, seat, move, occ) + rng.random() * 0.01, i) for i, move in enumerate(moves)]
     best = max(scored)[1]
     return moves[best]
 

@@ -7,6 +7,7 @@ from typing import Any
 from shared.engine import Game
 
 from services.elasund.rules import events, legal, moves, options, views
+from services.elasund.rules.context import clone
 from services.elasund.rules.state import State, cubes_on_board, to_act
 
 
@@ -44,6 +45,9 @@ class ElasundGame(Game):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
+
+    def copy(self, state: State) -> State:
+        return clone(state)
 
     def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return views.redact(event, seat)
