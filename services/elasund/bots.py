@@ -114,7 +114,7 @@ def score_move(state: State, seat: int, move: Move, occ: dict[Any, int]) -> floa
     if kind == "discard":
         # Keep the colour we hold most of (matching sets pay for actions); give gold last.
         return -sum(n * (1 + hand["influence"][c] * 0.1) for c, n in move["influence"].items()) \
-            - 1.3 * move["gold"] + sum(move["influence"].values()) * 0.0
+            - 1.3 * move["gold"]
     if kind == "choose_church_tile":
         return 0.0
     if kind == "rebuild_hut":

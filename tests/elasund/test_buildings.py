@@ -170,3 +170,11 @@ def test_two_builds_then_phase_three() -> None:
 def test_end_building_moves_on_to_phase_three() -> None:
     state, _ = play(_build_phase(), 0, {"type": "end_building"})
     assert state["phase"] == "permit"
+
+
+def test_passing_several_track_spaces_at_once_places_a_cube_on_each() -> None:
+    state = fold(_build_phase(), event("trade_moved", seat=0, total=2, removed=[], placed=[]))
+    state = give(permit(permit(permit(state, 0, 0, 0, 2), 0, 1, 1, 3), 0, 2, 0, 4), 0, gold=5)
+    state, events = play(state, 0, {"type": "build", "building": "large", "col": 0, "row": 2})
+    assert of_type(events, "trade_moved") == [{"seat": 0, "total": 5, "removed": [], "placed": [3, 5]}]
+    assert cubes_on_board(state, 0) == 4                                     # 2 flags + 2 track cubes

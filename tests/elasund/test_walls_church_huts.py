@@ -169,22 +169,28 @@ def test_later_church_tiles_go_to_their_place_removing_buildings_and_permits() -
     # First tile 5 (the centre) on the foundation: the church covers cols 1..3, rows 6..9.
     base = _church_started()
     assert base["church"]["origin"] == [1, 6]
-    for seed in range(40):
+    seen = set()
+    for seed in range(60):
         state = building(GAME.copy(base), 2, "tavern", 2, 9, cubes=[9])      # covers (2..3, 9..10)
         state = permit(state, 3, 4, 3, 6)
         state, events = play(state, 1, {"type": "build_church"}, seed)
         placed = of_type(events, "church_tile_placed")[0]
         square = board.church_square((1, 6), placed["tile"])
-        assert (placed["col"], placed["row"]) == square
+        assert (placed["col"], placed["row"]) == square and placed["seat"] == 1
         assert placed["tile"] != 9                                          # the buried tile comes last
         if square == (3, 6):
+            seen.add("permit")
             assert of_type(events, "permits_returned") == [{"squares": [[3, 6]]}]
-            assert not [d for d in of_type(events, "gold_paid") if d["to"] is not None]   # no compensation
+            assert not of_type(events, "gold_paid")[1:]                     # only the 7 gold: no compensation
+            assert 4 in state["supply"][3]["permits"]
         if square in [(2, 9), (3, 9)]:
-            assert of_type(events, "building_removed")[0]["kind"] == "tavern"
-            assert cubes_on_board(state, 2) == 0
+            seen.add("tavern")
+            assert of_type(events, "building_removed")[0]["kind"] == "tavern"   # bigger than the tile: still goes
+            assert cubes_on_board(state, 2) == 0 and state["stock"]["tavern"] == 5
         if square in [(1, 8), (1, 9)]:                                       # blue's large hut (size 2)
-            assert state["phase"] == "hut_rebuild"
+            seen.add("hut")
+            assert state["phase"] == "hut_rebuild" and state["pending"]["queue"][0]["seat"] == 1
+    assert seen == {"permit", "tavern", "hut"}
 
 
 def test_the_buried_tile_is_drawn_when_it_is_the_last_one() -> None:
