@@ -101,7 +101,8 @@ def run_catanatron(games: int, players: int) -> dict[str, Any]:
     for _ in range(games):
         game = Game([RandomPlayer(color) for color in colors])
         game.play()
-        decisions += len(getattr(game.state, "actions", []))
+        # The attribute is ``action_records`` in recent versions, ``actions`` in older ones.
+        decisions += len(getattr(game.state, "action_records", None) or getattr(game.state, "actions", []))
     elapsed = time.perf_counter() - start
     return {"bench": "catanatron-selfplay", "available": True, "games": games, "players": players,
             "games_per_second": round(games / elapsed, 2),
