@@ -31,10 +31,15 @@ def greedy_strategy(game: Game, state: Any, seat: int, rng: random.Random) -> Mo
         return _extra_action(state, seat, moves)
     # with a big hand cards are cheap: settle for thinner bands rather than hoard
     best, best_rate = None, MIN_VALUE_PER_CARD * min(1.0, 6 / max(1, sum(state["hands"][seat].values())))
+    values: dict[str, float] = {}       # one evaluation per band, whatever the payments listed
+    b = board(state["scenario"], state["players"])
     for move in moves:
         if move["type"] != "place_band":
             continue
-        rate = _rate(state, seat, move)
+        band = b.band_for(move["pegs"])
+        if band.key not in values:
+            values[band.key] = band_value(state, seat, band)
+        rate = values[band.key] / (_cards_spent(move) + 0.5) if values[band.key] > 0 else 0.0
         if rate > best_rate:
             best, best_rate = move, rate
     if best is not None:
@@ -128,14 +133,6 @@ def _cards_spent(move: Move) -> float:
         cost += len(pay["cards"]) * (GIVEN_CARD_COST if pay["to"] is not None and not pay["energy"] else 1)
         cost += 0.5 if pay["energy"] else 0
     return cost
-
-
-def _rate(state: Any, seat: int, move: Move) -> float:
-    band = board(state["scenario"], state["players"]).band_for(move["pegs"])
-    value = band_value(state, seat, band)
-    if value <= 0:
-        return 0.0
-    return value / (_cards_spent(move) + 0.5)
 
 
 def _wanted_colours(state: Any, seat: int) -> list[str]:

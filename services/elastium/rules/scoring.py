@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from services.elastium.rules.board import Band, Board, enclosed_segments, faces
@@ -65,10 +66,19 @@ def closes_a_loop(walls: list[str], band: Band) -> bool:
     """
     if band.walls <= set(walls):
         return False
+    component = _wall_components(tuple(walls))
+    roots = [component[peg] for peg in band.pegs if peg in component]
+    return len(roots) != len(set(roots))
+
+
+@lru_cache(maxsize=256)
+def _wall_components(walls: tuple[str, ...]) -> dict[str, str]:
+    """peg -> a representative of its connected piece of the wall network."""
     parent: dict[str, str] = {}
 
     def root(peg: str) -> str:
-        while parent.get(peg, peg) != peg:
+        while parent[peg] != peg:
+            parent[peg] = parent[parent[peg]]
             peg = parent[peg]
         return peg
 
@@ -77,8 +87,7 @@ def closes_a_loop(walls: list[str], band: Band) -> bool:
         parent.setdefault(a, a)
         parent.setdefault(c, c)
         parent[root(a)] = root(c)
-    roots = [root(peg) for peg in band.pegs if peg in parent]
-    return len(roots) != len(set(roots))
+    return {peg: root(peg) for peg in parent}
 
 
 def _collect(state: State, seat: int, b: Board, band: Band, out: Outcome) -> None:
