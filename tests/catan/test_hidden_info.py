@@ -53,3 +53,14 @@ def test_over_a_random_game_nobody_sees_anothers_cards() -> None:
                     else:
                         assert shown["resources"] == {RESOURCES[i]: n for i, n in
                                                       enumerate(state["hands"][seat]) if n}
+
+
+def test_copy_is_an_equal_independent_state() -> None:
+    state = to_main(set_up())
+    give(state, 0, ore=2)
+    twin = GAME.copy(state)
+    assert twin == state
+    give(twin, 0, ore=1)
+    twin["node_owner"][0] = 3
+    assert state["hands"][0][4] == 2 and state["node_owner"][0] == -1
+    assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state

@@ -411,6 +411,18 @@ DECIDERS: dict[str, Callable[[State, int, Move, random.Random], list[Event]]] = 
 }
 
 
+def _out_of_phase(state: State, seat: int, kind: str) -> IllegalMove:
+    """The most helpful reason for a move that does not belong to the current phase."""
+    phase = state["phase"]
+    if phase == TRADE and seat != state["current"]:
+        return _fail("answer-the-offer", "Answer the open trade offer (accept or reject).")
+    if kind in ("answer_trade", "confirm_trade", "cancel_trade"):
+        return _fail("no-open-offer", "There is no open trade offer.")
+    if phase == MAIN and kind in ("discard", "move_robber"):
+        return _fail("not-now", "That move only follows a roll of 7.")
+    return _fail(*PHASE_REASONS[phase])
+
+
 def decide(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     phase = state["phase"]
     if phase == OVER:
@@ -418,17 +430,9 @@ def decide(state: State, seat: int, move: Move, rng: random.Random) -> list[Even
     if seat not in to_act(state):
         raise NotYourTurn()
     kind = move.get("type") if isinstance(move, dict) else None
-    decider = DECIDERS.get(kind)  # type: ignore[arg-type]
+    decider = DECIDERS.get(kind) if isinstance(kind, str) else None
     if decider is None:
         raise _fail("unknown-move", f"Unknown move type {kind!r}.")
-    if phase not in MOVE_PHASES[kind]:  # type: ignore[index]
-        if phase == TRADE and seat != state["current"]:
-            raise _fail("answer-the-offer", "Answer the open trade offer (accept or reject).")
-        if phase == DISCARD and kind != "discard":
-            raise _fail("discard-pending", PHASE_REASONS[DISCARD][1])
-        if kind == "answer_trade" or kind in ("confirm_trade", "cancel_trade"):
-            raise _fail("no-open-offer", "There is no open trade offer.")
-        if phase == MAIN and kind in ("discard", "move_robber"):
-            raise _fail("not-now", "That move only follows a roll of 7.")
-        raise _fail(*PHASE_REASONS[phase])
+    if phase not in MOVE_PHASES[kind]:
+        raise _out_of_phase(state, seat, kind)
     return decider(state, seat, move, rng)
