@@ -95,10 +95,13 @@ class SquareMove(Schema):
     row = _row_field()
 
 
-class PlacePermitMove(Schema):
+class PlaceAnywhereMove(Schema):
     value = fields.Int(required=True, validate=_permit_value, metadata={"description": "Permit value (costs as much gold)."})
     col = _col()
     row = _row_field()
+
+
+class PlacePermitMove(PlaceAnywhereMove):
     pay_colour = _pay_colour(False, "2 influence cards of this colour: any row instead of the ship's.")
 
 
@@ -115,12 +118,6 @@ class UpgradePermitMove(Schema):
     row = _row_field("Row of your permit.")
     value = fields.Int(required=True, validate=_permit_value, metadata={"description": "Higher permit from your supply."})
     pay_colour = _pay_colour(True, "Colour of the 2 matching influence cards paid.")
-
-
-class PlaceAnywhereMove(Schema):
-    value = fields.Int(required=True, validate=_permit_value, metadata={"description": "Permit value (costs as much gold)."})
-    col = _col()
-    row = _row_field()
 
 
 MOVE_SCHEMAS: dict[str, type[Schema]] = {
