@@ -5,7 +5,7 @@ import json
 import random
 
 from services.elfenland.rules.components import HAND_CARDS
-from shared.testing import play_random_game
+from shared.testing import assert_views_hide, play_random_game
 
 from tests.elfenland.positions import GAME, new_game, play
 
@@ -68,3 +68,10 @@ def test_random_game_views_and_events_never_leak_other_hands() -> None:
             if e["type"] in ("cards_dealt", "card_drawn", "counters_drawn") and e["data"]["seat"] != viewer:
                 text = json.dumps(seen["data"])
                 assert not any(f'"{kind}"' in text for kind in HAND_CARDS)
+
+
+def test_no_seat_sees_another_seats_home_town() -> None:
+    state = new_game(4)
+    for viewer in (None, 0, 1, 2, 3):
+        others = [s["home"] for i, s in enumerate(state["seats"]) if i != viewer]
+        assert_views_hide(GAME, state, viewer, others)
