@@ -64,3 +64,9 @@ def test_copy_is_an_equal_independent_state() -> None:
     twin["node_owner"][0] = 3
     assert state["hands"][0][4] == 2 and state["node_owner"][0] == -1
     assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+
+
+def test_the_view_carries_the_board_topology_for_clients() -> None:
+    board = GAME.view(set_up(), None)["board"]
+    assert len(board["hex_nodes"]) == 19 and board["hex_nodes"][0] == [0, 4, 8, 12, 7, 3]
+    assert len(board["edge_nodes"]) == 72 and board["edge_nodes"][0] == [0, 3]

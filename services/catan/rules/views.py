@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.catan.rules.board import RESOURCES
+from services.catan.rules.board import EDGE_NODES, HEX_NODES, RESOURCES
 from services.catan.rules.state import (
     CITY, DEV_CARDS, OVER, PIECES, ROAD, SETTLEMENT, State, resource_names, to_act, victory_points,
 )
@@ -53,6 +53,9 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
             "numbers": list(state["numbers"]),
             "harbours": [dict(h, nodes=list(h["nodes"])) for h in state["harbours"]],
             "robber": state["robber"],
+            # The fixed topology, so a client without this code can map ids to places.
+            "hex_nodes": [list(corners) for corners in HEX_NODES],
+            "edge_nodes": [list(nodes) for nodes in EDGE_NODES],
         },
         "node_owner": list(state["node_owner"]),
         "node_level": list(state["node_level"]),
