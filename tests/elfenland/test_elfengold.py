@@ -283,3 +283,23 @@ def test_elfenroads_has_no_caravans_spells_or_sea_monsters() -> None:
     travel = [m for m in GAME.legal_moves(state, 0) if m["type"] == "travel"]
     assert travel and not [m for m in travel if m["road"] == road.id]     # no caravan
     assert all(m["cards"] == ["raft"] for m in travel)                    # no boatmen either
+
+
+def test_sea_monster_on_mare_nebulae_raises_rafts_and_boatmen_by_one() -> None:
+    state = start_phase(_gold(), "placement", first=0)
+    lake = road_between("Elvenhold", "Virst", "lake")
+    give_counter(state, 0, "sea_monster")
+    state, _ = play(state, 0, {"type": "place_counter", "counter": "sea_monster", "road": lake.id})
+    start_phase(state, "movement", first=0)
+    set_hand(state, 0, ["raft", "raft", "dragon", "dragon", "unicorn"])
+    costs = [m["cards"] for m in GAME.legal_moves(state, 0) if m["type"] == "travel" and m["road"] == lake.id]
+    assert ["raft", "raft"] in costs and ["dragon", "dragon", "raft", "unicorn"] in costs
+    assert all(len(c) in (2, 4) for c in costs)
+
+
+def test_an_empty_deck_is_refilled_from_the_discard_pile() -> None:
+    state = _draft()
+    state["discard"] = {**state["discard"], **{k: n for k, n in state["deck"].items()}}
+    state["deck"] = {}
+    state, events = play(state, 0, {"type": "draw_card"})
+    assert types(events)[0] == "deck_reshuffled" and state["discard"] == {}
