@@ -1,0 +1,83 @@
+"""The plugin: options and move schemas accept exactly what the engine lists."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from marshmallow import ValidationError
+
+from services.elastium.api import PLUGIN, OptionsSchema
+from services.elastium.rules.board import SCENARIOS, board
+from services.elastium.rules.placement import pegs_to_pay
+from shared.engine import IllegalMove, InvalidOptions
+from shared.testing import play_random_game
+from tests.elastium.helpers import GAME
+
+
+def test_options_default_and_reject_unknown_scenarios_and_fields() -> None:
+    assert OptionsSchema().load({}) == {"scenario": "jungle-temples", "max_rounds": 30}
+    with pytest.raises(ValidationError):
+        OptionsSchema().load({"scenario": "moon"})
+    with pytest.raises(ValidationError):
+        OptionsSchema().load({"colour": "blue"})
+
+
+def test_setup_refuses_bad_options() -> None:
+    with pytest.raises(InvalidOptions):
+        GAME.setup(2, {"scenario": "moon"}, random.Random(0))
+    with pytest.raises(InvalidOptions):
+        GAME.setup(5, {}, random.Random(0))
+
+
+def test_plugin_metadata() -> None:
+    assert PLUGIN.port == 8004 and set(PLUGIN.strategies) == {"random", "greedy"}
+    assert set(PLUGIN.move_schemas) == {"take_cards", "place_band", "buy_action", "end_turn", "take_bonus_card"}
+
+
+@pytest.mark.parametrize("scenario", ["jungle-temples", "cursed-triangle", "labyrinth"])
+def test_every_listed_move_passes_its_schema_unchanged(scenario: str) -> None:
+    played = play_random_game(GAME, 3, {"scenario": scenario}, seed=4, max_moves=150, check_every=50)
+    state = GAME.replay(played.events[:40])
+    checked = 0
+    for e in played.events[40:]:
+        for move in GAME.legal_moves(state, GAME.to_act(state)[0]) if GAME.to_act(state) else []:
+            fields = {k: v for k, v in move.items() if k != "type"}
+            assert PLUGIN.move_schemas[move["type"]]().load(fields) == fields
+            checked += 1
+        state = GAME.evolve(state, e)
+    assert checked > 50
+
+
+def test_place_band_schema_rejects_unknown_fields() -> None:
+    with pytest.raises(ValidationError):
+        PLUGIN.move_schemas["place_band"]().load({"pegs": ["c1r0", "c2r0"], "payment": [], "free": True})
+
+
+@pytest.mark.parametrize("scenario", ["jungle-temples", "fragile-ruins", "cursed-triangle", "labyrinth"])
+def test_listed_placements_are_exactly_the_affordable_bands(scenario: str) -> None:
+    """Every band the board has: listed iff decide accepts it with a straightforward payment."""
+    played = play_random_game(GAME, 2, {"scenario": scenario}, seed=9, max_moves=60, check_every=60)
+    state = GAME.replay(played.events[:1])
+    positions = []
+    for e in played.events[1:]:
+        if e["type"] == "action_started":       # the position just before an action
+            positions.append(GAME.copy(state))
+        state = GAME.evolve(state, e)
+    state = positions[len(positions) // 2]      # mid-game
+    seat = state["turn_seat"]
+    listed = {"+".join(m["pegs"]) for m in GAME.legal_moves(state, seat) if m["type"] == "place_band"}
+    for band in board(scenario, 2).bands.values():
+        payment = [{"peg": peg, "cards": [board(scenario, 2).colours[peg]], "to": owners[0] if owners else None,
+                    "energy": False} for peg, owners in pegs_to_pay(state, seat, band)]
+        hand = state["hands"][seat]
+        direct = all(hand[c] >= sum(1 for p in payment if p["cards"] == [c]) for c in hand)
+        try:
+            GAME.decide(state, seat, {"type": "place_band", "pegs": list(band.pegs), "payment": payment},
+                        random.Random(0))
+            accepted = True
+        except IllegalMove as exc:
+            accepted = False
+            if band.key in listed and direct:
+                raise AssertionError(f"{band.key} listed but refused: {exc.reason}")
+        if accepted:
+            assert band.key in listed, band.key
