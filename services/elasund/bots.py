@@ -54,7 +54,8 @@ def _building_value(state: State, seat: int, move: Move, occ: dict[Any, int]) ->
 def _wall_value(state: State, seat: int, move: Move) -> float:
     tile = board.WALL_TILES[state["supply"][seat]["walls_built"]]
     cost = board.wall_spaces(state["players"])[move["space"]]["cost"]
-    reward = CUBE if tile["tower"] else INFLUENCE_CARD * tile["influence"]
+    # Every third tile is a tower: a plain tile is also a third of the way to the next cube.
+    reward = CUBE if tile["tower"] else CUBE / 3 + INFLUENCE_CARD * tile["influence"]
     return reward - GOLD * cost - 1.0
 
 

@@ -64,3 +64,14 @@ def test_redacted_draws_keep_the_number_of_cards() -> None:
     event = {"type": "cards_drawn", "data": {"seat": 1, "gold": 2, "influence": ["red", "blue"], "reason": "income"}}
     assert GAME.redact(event, 0) == {"type": "cards_drawn", "data": {"seat": 1, "gold": 2, "influence": None,
                                                                      "influence_count": 2, "reason": "income"}}
+
+
+def test_pirate_discards_and_the_loot_are_private_in_kind() -> None:
+    discarded = {"type": "cards_discarded", "data": {"seat": 1, "reason": "pirates", "gold": 1,
+                                                     "influence": {"red": 1, "blue": 0, "green": 0}}}
+    assert GAME.redact(discarded, 0)["data"] == {"seat": 1, "reason": "pirates", "gold": 1, "influence": None,
+                                                 "influence_count": 1}
+    loot = {"type": "loot_taken", "data": {"seat": 0, "gold": 0, "influence": {"red": 1, "blue": 0, "green": 0}}}
+    assert GAME.redact(loot, 1)["data"] == {"seat": 0, "gold": None, "influence": None, "influence_count": 1,
+                                            "count": 1}
+    assert GAME.redact(loot, 0) == loot
