@@ -159,3 +159,18 @@ def test_points_gained_on_another_turn_win_when_ones_turn_comes() -> None:
     assert GAME.result(state) is None                 # it is seat 0's turn
     play(state, 0, {"type": "end_turn"})
     assert GAME.result(state)["winners"] == [1]
+
+
+def test_road_length_counts_loops_and_stops_at_an_opponents_building() -> None:
+    from services.catan.rules.board import HEX_NODES
+    from services.catan.rules.state import longest_road
+    state = to_main(set_up())
+    ring = HEX_NODES[9]                     # the six sides around the desert: a bare loop
+    for i in range(6):
+        fold(state, "road_built", seat=3, edge=edge(ring[i], ring[(i + 1) % 6]), free=True)
+    assert longest_road(state, 3) == 6
+    fold(state, "road_built", seat=3, edge=edge(23, 17), free=True)     # a tail off the loop
+    assert longest_road(state, 3) == 7
+    fold(state, "settlement_built", seat=2, node=24, free=True)          # a cut on the loop
+    # The loop may still start and end at 24 (6), but the tail can no longer run round it.
+    assert longest_road(state, 3) == 6

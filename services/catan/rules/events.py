@@ -116,10 +116,9 @@ def _road_built(state: State, data: dict[str, Any]) -> State:
             state["phase"] = resume_phase(state)
     elif not data["free"]:
         _pay(state, seat, ROAD_COST)
-    if len(state["roads"][seat]) >= LONGEST_ROAD_MIN:
-        state["road_length"][seat] = longest_road(state, seat)
-        if state["road_length"][seat] >= LONGEST_ROAD_MIN:
-            _award_longest_road(state, seat)
+    state["road_length"][seat] = longest_road(state, seat)
+    if state["road_length"][seat] >= LONGEST_ROAD_MIN:
+        _award_longest_road(state, seat)
     _check_win(state)
     return state
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from services.catan.rules import board
 from services.catan.rules.board import RESOURCES
-from services.catan.rules.moves import robber_victims
+from services.catan.rules.moves import robbable, robber_victims
 from services.catan.rules.state import (
     CITY, CITY_COST, DEV_CARD_COST, DEV_CARDS, DISCARD, EMPTY, KNIGHT, MAIN, MONOPOLY, OVER, ROAD,
     ROAD_BUILDING, ROAD_COST, ROBBER, ROLL, SETTLEMENT, SETTLEMENT_COST, SETUP, TRADE,
@@ -83,10 +83,11 @@ def _main_moves(state: State, seat: int) -> list[Move]:
 
 def _robber_moves(state: State, seat: int) -> list[Move]:
     moves: list[Move] = []
+    can_rob = robbable(state, seat)
     for hex_id in range(board.HEX_COUNT):
         if hex_id == state["robber"]:
             continue
-        victims = robber_victims(state, seat, hex_id)
+        victims = robber_victims(state, seat, hex_id, can_rob)
         if victims:
             moves.extend({"type": "move_robber", "hex": hex_id, "victim": v} for v in victims)
         else:

@@ -78,18 +78,20 @@ def _counts(value: Any, reason: str) -> list[int]:
     return counts
 
 
+def _id_field(move: Move, name: str, size: int, what: str) -> int:
+    """``move[name]`` as an id ``0..size-1``, else ``invalid-<name>``."""
+    value = move.get(name)
+    if not _is_index(value, size):
+        raise _fail(f"invalid-{name}", f"{name} must be {what} id 0..{size - 1}.")
+    return value
+
+
 def _node(move: Move) -> int:
-    node = move.get("node")
-    if not _is_index(node, board.NODE_COUNT):
-        raise _fail("invalid-node", f"node must be an intersection id 0..{board.NODE_COUNT - 1}.")
-    return node
+    return _id_field(move, "node", board.NODE_COUNT, "an intersection")
 
 
 def _edge(move: Move) -> int:
-    edge = move.get("edge")
-    if not _is_index(edge, board.EDGE_COUNT):
-        raise _fail("invalid-edge", f"edge must be a path id 0..{board.EDGE_COUNT - 1}.")
-    return edge
+    return _id_field(move, "edge", board.EDGE_COUNT, "a path")
 
 
 def _require_pieces(state: State, seat: int, kind: int, name: str) -> None:
@@ -237,16 +239,21 @@ def _discard(state: State, seat: int, move: Move, rng: random.Random) -> list[Ev
                   resources={RESOURCES[i]: n for i, n in enumerate(counts) if n})]
 
 
-def robber_victims(state: State, seat: int, hex_id: int) -> list[int]:
+def robbable(state: State, seat: int) -> list[bool]:
+    """Per seat: may ``seat`` rob them (an opponent holding cards)?"""
+    return [other != seat and any(hand) for other, hand in enumerate(state["hands"])]
+
+
+def robber_victims(state: State, seat: int, hex_id: int, can_rob: list[bool] | None = None) -> list[int]:
     """Opponents with a building on ``hex_id`` and at least one card."""
-    owners = {state["node_owner"][node] for node in HEX_NODES[hex_id]}
-    return sorted(o for o in owners if o != EMPTY and o != seat and any(state["hands"][o]))
+    can_rob = can_rob or robbable(state, seat)
+    node_owner = state["node_owner"]
+    return sorted({owner for node in HEX_NODES[hex_id]
+                   if (owner := node_owner[node]) != EMPTY and can_rob[owner]})
 
 
 def _move_robber(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
-    hex_id, victim = move.get("hex"), move.get("victim")
-    if not _is_index(hex_id, board.HEX_COUNT):
-        raise _fail("invalid-hex", "hex must be a land hex id 0..18.")
+    hex_id, victim = _id_field(move, "hex", board.HEX_COUNT, "a land hex"), move.get("victim")
     if hex_id == state["robber"]:
         raise _fail("robber-same-hex", "The robber must move to another land hex.")
     victims = robber_victims(state, seat, hex_id)

@@ -6,6 +6,7 @@ names, the state uses the indices, because the state is what the hot loop touche
 """
 from __future__ import annotations
 
+from operator import ge
 from typing import Any
 
 from services.catan.rules import board
@@ -104,7 +105,7 @@ def new_state(data: dict[str, Any]) -> State:
 
 
 def can_afford(hand: Hand, cost: tuple[int, ...]) -> bool:
-    return all(have >= need for have, need in zip(hand, cost))
+    return all(map(ge, hand, cost))
 
 
 def victory_points(state: State, seat: int, hidden: bool = True) -> int:
@@ -188,9 +189,12 @@ def longest_road(state: State, seat: int) -> int:
     if not roads:
         return 0
 
-    def walk(node: int, used: int) -> int:
+    def blocked(node: int) -> bool:
         owner = node_owner[node]
-        if used and owner != EMPTY and owner != seat:
+        return owner != EMPTY and owner != seat
+
+    def walk(node: int, used: int) -> int:
+        if used and blocked(node):
             return 0
         best = 0
         for edge, other in NODE_LINKS[node]:
@@ -201,8 +205,39 @@ def longest_road(state: State, seat: int) -> int:
                     best = length
         return best
 
-    starts = {node for road in roads for node in board.EDGE_NODES[road]}
-    return max(walk(node, 0) for node in starts)
+    degree: dict[int, int] = {}
+    for road in roads:
+        for node in board.EDGE_NODES[road]:
+            degree[node] = degree.get(node, 0) + 1
+    # A longest trail can always be made to start at a dead end, a fork or a cut node: from a
+    # free node with two roads it could be stretched by the other road, or rotated if it is a
+    # closed loop through a fork.  Only a component that is a bare loop has no such node; then
+    # the loop itself is the trail.
+    starts = [node for node, count in degree.items() if count != 2 or blocked(node)]
+    best = max((walk(node, 0) for node in starts), default=0)
+    for loop in _components_without(roads, set(starts)):
+        best = max(best, loop)
+    return best
+
+
+def _components_without(roads: list[int], starts: set[int]) -> list[int]:
+    """Edge counts of the road components that contain none of ``starts``."""
+    unseen = set(roads)
+    sizes = []
+    while unseen:
+        stack, size, touches_start = [unseen.pop()], 0, False
+        while stack:
+            edge = stack.pop()
+            size += 1
+            for node in board.EDGE_NODES[edge]:
+                touches_start = touches_start or node in starts
+                for other_edge in board.NODE_EDGES[node]:
+                    if other_edge in unseen:
+                        unseen.discard(other_edge)
+                        stack.append(other_edge)
+        if not touches_start:
+            sizes.append(size)
+    return sizes
 
 
 def resource_counts(counts: dict[str, int]) -> Hand:
