@@ -174,3 +174,28 @@ def test_road_length_counts_loops_and_stops_at_an_opponents_building() -> None:
     fold(state, "settlement_built", seat=2, node=24, free=True)          # a cut on the loop
     # The loop may still start and end at 24 (6), but the tail can no longer run round it.
     assert longest_road(state, 3) == 6
+
+
+def _brute_force_road_length(state: dict, seat: int) -> int:
+    """Reference: a walk from every end of every road, stopping at opponents' buildings."""
+    from services.catan.rules.board import EDGE_NODES, NODE_LINKS
+
+    def walk(node: int, used: frozenset[int]) -> int:
+        owner = state["node_owner"][node]
+        if used and owner not in (-1, seat):
+            return 0
+        return max([1 + walk(other, used | {e}) for e, other in NODE_LINKS[node]
+                    if state["edge_owner"][e] == seat and e not in used] or [0])
+
+    return max([walk(n, frozenset()) for road in state["roads"][seat] for n in EDGE_NODES[road]] or [0])
+
+
+def test_road_lengths_match_a_brute_force_search_through_random_games() -> None:
+    from shared.testing import play_random_game
+    for seed in range(4):
+        played = play_random_game(GAME, 4, {"board": "variable"}, seed=seed, max_moves=20000, check_every=1000)
+        state = GAME.replay(played.events[:1])
+        for e in played.events[1:]:
+            GAME.evolve(state, e)
+            if e["type"] in ("road_built", "settlement_built"):
+                assert state["road_length"] == [_brute_force_road_length(state, s) for s in range(4)]
