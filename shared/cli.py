@@ -131,6 +131,11 @@ class Terminal:
         return line.rstrip("\r\n")
 
 
+def client_for(url: str, args: argparse.Namespace) -> GameClient:
+    """A person is waiting: retry a little (moves stay safe: they carry an idempotency key)."""
+    return GameClient(url, timeout=args.timeout, retries=2, backoff=0.25)
+
+
 # -- play -------------------------------------------------------------------------------------
 
 def numbered_moves(moves: list[dict[str, Any]], game: str, state: Any, width: int = WIDTH) -> str:
@@ -153,7 +158,7 @@ def parse_choice(text: str, moves: list[dict[str, Any]]) -> dict[str, Any] | str
         if 1 <= index <= len(moves):
             return moves[index - 1]
         return f"Pick a number from 1 to {len(moves)}." if moves else "There is no listed move; type a JSON move."
-    if text.startswith("{"):
+    if text.startswith(("{", "[")):
         try:
             move = json.loads(text)
         except ValueError as exc:
@@ -178,7 +183,7 @@ Type the number of a move and Enter.  Also:
 
 
 def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[str, str]) -> int:
-    lobby = GameClient(url, timeout=args.timeout)
+    lobby = client_for(url, args)
     if args.game_id or args.token:
         if not (args.game_id and args.token):
             raise _Usage("resuming needs both --game and --token")
@@ -208,7 +213,7 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
         view = me.game(gid)
         ctx.to_act = view["to_act"]
         if view["version"] > seen:
-            seen = show_events(me, args.game, gid, seen, ctx, term, skip_seat=view["you"])
+            seen = show_events(me, args.game, gid, seen, view["version"], ctx, term, skip_seat=view["you"])
         if view["status"] == "finished":
             term.say(render_view(view))
             winners = (view.get("result") or {}).get("winners") or []
@@ -251,24 +256,27 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
             break
 
 
-def show_events(client: GameClient, game: str, gid: str, after: int, ctx: Context, term: Terminal,
-                skip_seat: int | None = None) -> int:
-    """Print the events after ``after`` (the other seats' moves); returns the last seq shown."""
-    while True:
-        page = client.events(gid, after=after, limit=500)
+def show_events(client: GameClient, game: str, gid: str, after: int, until: int, ctx: Context,
+                term: Terminal, skip_seat: int | None = None) -> int:
+    """Print the events ``after < seq <= until`` (but ``skip_seat``'s own moves); returns the last seq shown."""
+    mover = None
+    while after < until:
+        page = client.events(gid, after=after, limit=min(1000, until - after))
         for event in page["events"]:
             cause = event.get("cause") or {}
-            if skip_seat is None or cause.get("seat") != skip_seat:
+            mover = cause.get("seat") if cause else mover
+            if skip_seat is None or mover != skip_seat:
                 term.say(describe_event(event, game, ctx))
             after = event["seq"]
-        if not page["events"] or after >= page["version"]:
-            return after
+        if not page["events"]:
+            break
+    return after
 
 
 # -- watch, replay, audit ---------------------------------------------------------------------
 
 def cmd_watch(args: argparse.Namespace, term: Terminal, url: str) -> int:
-    client = GameClient(url, token=args.token, timeout=args.timeout)
+    client = client_for(url, args).with_token(args.token)
     view = client.game(args.game_id)
     term.say(render_view(view))
     if view["status"] == "finished":
@@ -301,7 +309,7 @@ def steps_of(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 
 def cmd_replay(args: argparse.Namespace, term: Terminal, url: str) -> int:
-    client = GameClient(url, timeout=args.timeout)
+    client = client_for(url, args)
     view = client.game(args.game_id)
     events, status = all_events(client, args.game_id)
     if status != "finished":
@@ -325,7 +333,7 @@ def cmd_replay(args: argparse.Namespace, term: Terminal, url: str) -> int:
 
 
 def cmd_audit(args: argparse.Namespace, term: Terminal, url: str) -> int:
-    report = GameClient(url, timeout=args.timeout).audit(args.game_id)
+    report = client_for(url, args).audit(args.game_id)
     if report.get("ok"):
         term.say(f"OK: {args.game} game {args.game_id} replays to the same {report['version']} events "
                  f"and its hash chain holds (head {report['head_hash']}).")

@@ -1,0 +1,119 @@
+"""The ``boardgames`` command line, driven with scripted input against real gunicorn + RQ."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from shared.cli import main, numbered_moves, parse_choice, service_url
+from shared.client import GameClient
+
+pytestmark = pytest.mark.e2e
+
+
+def run(argv: list[str], lines: list[str] | None = None, env: dict[str, str] | None = None) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(argv, stdin=io.StringIO("".join(line + "\n" for line in lines or [])), stdout=out, env=env or {})
+    return code, out.getvalue()
+
+
+@pytest.fixture()
+def catan(make_stack: Any) -> str:
+    stack = make_stack("catan")
+    base = stack.start_web()
+    stack.start_worker()
+    return base
+
+
+def test_play_a_few_turns_against_bots(catan: str) -> None:
+    code, out = run(["play", "catan", "--players", "3", "--bot", "greedy,random", "--seed", "5", "--name", "ann"],
+                    ["h", "0", "{not json", "1", "1", "1", "1", "1", "1", "1", "1", "q"], env={"CATAN_URL": catan})
+    assert code == 0, out
+    assert "Created catan game" in out and "you are seat 0" in out
+    assert out.count("Your hand:") >= 4 and out.count("Your legal moves:") >= 4
+    assert "  1) build a settlement at node 0" in out and "<- your turn" in out
+    assert "seat 1 (greedy-1, bot:greedy)" in out and "seat 2 (random-2, bot:random)" in out
+    assert "Type the number of a move" in out                # the help
+    assert "Pick a number from 1 to" in out                  # "0" is out of range
+    assert "That is not valid JSON" in out
+    assert "You: build a settlement at node" in out and "You: build a road" in out
+    assert "You: roll the dice" in out                       # past the set-up, into the game
+    assert "Leaving; the game goes on. Resume with: boardgames play catan --game" in out
+    # The bots' moves between ours are shown as they came.
+    assert "seat 1 (greedy-1, bot:greedy): settlement built" in out
+
+    # Resume the seat with the printed command; a rejected JSON move is explained, then quit at EOF.
+    resume = out.rsplit("Resume with: ", 1)[1].split()
+    gid, token = resume[resume.index("--game") + 1], resume[resume.index("--token") + 1]
+    code, out = run(["play", "catan", "--url", catan, "--game", gid, "--token", token],
+                    ['{"type": "build_city", "node": 53}', '{"type": "nope"}'])
+    assert code == 0, out
+    assert "Rejected (" in out and "Rejected (unknown-move-type)" in out
+    assert "Leaving; the game goes on" in out
+
+
+def test_watch_live_then_replay_and_audit_a_bots_only_game(catan: str) -> None:
+    client = GameClient(catan)
+    gid = client.create_game([{"name": n, "bot": "greedy"} for n in ("a", "b", "c")], seed=3)["id"]
+    # watch follows the running game with long-polls until it ends.
+    code, out = run(["watch", "catan", gid, "--url", catan, "--wait", "5"])
+    assert code == 0, out
+    assert "Following catan game" in out and "Game over. Winner" in out
+    final = client.game(gid)
+    assert final["status"] == "finished"
+    assert f"#{final['version']} " in out
+
+    code, out = run(["replay", "catan", gid, "--url", catan, "--step"], ["", "", "q"])
+    assert code == 0, out
+    assert out.count("-- step ") == 3 and out.count("[Enter] next move") == 3
+    assert "catan at version 1" in out and "Board (hex: terrain number, R = robber):" in out
+    assert "seat 0 (a, bot:greedy): build a settlement at node" in out     # moves are public once over
+
+    code, out = run(["replay", "catan", gid, "--quiet", "--from", str(final["version"] - 5)], env={"CATAN_URL": catan})
+    assert code == 0, out
+    assert "Game over. Winner: seat" in out and out.count("Board (hex") == 1
+
+    code, out = run(["watch", "catan", gid, "--url", catan])
+    assert code == 0 and "Game over. Winner" in out and "Following" not in out
+
+    code, out = run(["audit", "catan", gid, "--url", catan])
+    assert code == 0 and out.startswith(f"OK: catan game {gid} replays to the same {final['version']} events")
+
+    code, out = run(["audit", "catan", "no-such-game", "--url", catan])
+    assert code == 1 and "error: 404 game-not-found" in out
+
+
+def test_usage_errors_and_unreachable_service() -> None:
+    code, out = run(["play", "nosuchgame"])
+    assert code == 2 and "unknown game 'nosuchgame'" in out
+    code, out = run(["play", "catan", "--options", "[1"], env={"CATAN_URL": "http://127.0.0.1:9"})
+    assert code == 2 and "--options is not valid JSON" in out
+    code, out = run(["audit", "catan", "x"], env={"CATAN_URL": "http://127.0.0.1:9"})
+    assert code == 2 and "cannot reach http://127.0.0.1:9" in out
+    code, out = run([])
+    assert code == 2 and "usage: boardgames" in out
+    code, out = run(["--help"])
+    assert code == 0 and "play" in out and "replay" in out
+    assert service_url("elfenland", None, {}) == "http://127.0.0.1:8003"
+    assert service_url("elastium", None, {"ELASTIUM_PORT": "9004"}) == "http://127.0.0.1:9004"
+    assert service_url("catan", "http://x", {"CATAN_URL": "http://y"}) == "http://x"
+
+
+def test_choosing_moves() -> None:
+    moves = [{"type": "roll"}, {"type": "build_road", "edge": 1}, {"type": "build_road", "edge": 2}]
+    assert parse_choice("2", moves) == moves[1]
+    assert parse_choice(" roll ", moves) == moves[0]
+    assert "pick one by its number" in str(parse_choice("build road", moves))
+    assert parse_choice('{"type": "offer_trade", "give": {"ore": 1}, "get": {"wool": 1}}', moves)["type"] == "offer_trade"
+    assert "JSON object" in str(parse_choice("[1]", moves))
+    many = [{"type": "build_road", "edge": e} for e in range(40)]
+    table = numbered_moves(many, "catan", None)
+    assert len(table.splitlines()) == 20 and " 40) build a road on edge 39" in table
+
+
+def test_module_entry_point_runs() -> None:
+    done = subprocess.run([sys.executable, "-m", "shared.cli", "--help"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "usage: boardgames" in done.stdout
