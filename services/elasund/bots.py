@@ -64,24 +64,29 @@ def _church_value(state: State, seat: int) -> float:
     return CUBE - GOLD * board.CHURCH_COST + (2.0 if gold >= 10 else -2.0)
 
 
+def _neighbours(col: int, row: int) -> list[tuple[int, int]]:
+    """The eight squares around (col, row) that exist on the row track."""
+    index = board.ROW_INDEX[row]
+    return [(col + dc, board.ROWS[index + di]) for dc in (-1, 0, 1) for di in (-1, 0, 1)
+            if (dc or di) and 0 <= index + di < len(board.ROWS)]
+
+
+def _neighbour_permits(state: State, seat: int, col: int, row: int) -> tuple[int, int]:
+    """(own, others') permits around (col, row)."""
+    owners = [state["permits"][key(*sq)][0] for sq in _neighbours(col, row) if key(*sq) in state["permits"]]
+    return owners.count(seat), len(owners) - owners.count(seat)
+
+
 def _permit_value(state: State, seat: int, move: Move, occ: dict[Any, int]) -> float:
     """A permit is worth what it lets us build: room around it, own permits nearby, good rows."""
     col, row = move["col"], move["row"]
-    index = board.ROW_INDEX[row]
     value = 2.0 + _rows_weight(row) - 0.6 * move["value"]
     if move.get("pay_colour") or move["type"] == "place_permit_anywhere":
         value -= 2.5 * INFLUENCE_CARD
-    for dc in (-1, 0, 1):
-        for di in (-1, 0, 1):
-            if (dc or di) and 0 <= index + di < len(board.ROWS):
-                neighbour = (col + dc, board.ROWS[index + di])
-                permit = state["permits"].get(key(*neighbour))
-                if permit and permit[0] == seat:
-                    value += 1.5
-                elif permit:
-                    value -= 0.5
-                elif board.in_city(state["players"], *neighbour) and neighbour not in occ:
-                    value += 0.3
+    own, others = _neighbour_permits(state, seat, col, row)
+    value += 1.5 * own - 0.5 * others
+    value += 0.3 * sum(1 for sq in _neighbours(col, row)
+                       if board.in_city(state["players"], *sq) and sq not in occ and key(*sq) not in state["permits"])
     if col == 0:
         value += 1.0   # harbour trade fields
     if occ.get((col, row)) is None and (col, row) in board.trade_fields(state["players"]):
@@ -100,14 +105,18 @@ def score_move(state: State, seat: int, move: Move, occ: dict[Any, int]) -> floa
         return _church_value(state, seat)
     if kind in ("place_permit", "place_permit_anywhere"):
         base = _permit_value(state, seat, move, occ)
-        return base - (2.0 if kind == "place_permit_anywhere" else 0.0)
+        # Permits already waiting on the board are unused capital: more of them are worth less.
+        waiting = sum(1 for owner, _ in state["permits"].values() if owner == seat)
+        return base - (2.0 if kind == "place_permit_anywhere" else 0.0) - max(0, waiting - 2)
     if kind == "take_gold":
         return 2.0 * GOLD + (1.0 if hand["gold"] < 3 else 0.0)
     if kind == "special_gold":
         return 2.0 * GOLD - 3 * INFLUENCE_CARD + 0.5
     if kind == "upgrade_permit":
-        return 1.0 * (move["value"] - state["permits"][key(move["col"], move["row"])][1]) \
-            - 2 * INFLUENCE_CARD - GOLD * 0.5
+        # Only worth it where another seat's permit contests the area.
+        contested = _neighbour_permits(state, seat, move["col"], move["row"])[1] > 0
+        gain = move["value"] - state["permits"][key(move["col"], move["row"])][1]
+        return (1.5 * gain if contested else 0.0) - 2 * INFLUENCE_CARD - GOLD * gain
     if kind == "move_permit":
         return -5.0
     if kind in ("move_ship", "move_pirates"):
