@@ -29,6 +29,7 @@ from shared.render import Context, describe_event, describe_move, render_replay,
 
 DEFAULT_PORTS = {"catan": 8001, "elasund": 8002, "elfenland": 8003, "elastium": 8004}
 WIDTH = 100
+MENU_LIMIT = 60           # beyond this many legal moves, play shows a summary (* lists them all)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -150,6 +151,36 @@ def numbered_moves(moves: list[dict[str, Any]], game: str, state: Any, width: in
                      for r in range(rows))
 
 
+def moves_menu(moves: list[dict[str, Any]], game: str, state: Any, limit: int = MENU_LIMIT) -> str:
+    """All the numbered moves, or (beyond ``limit``) a summary by move type and how to list them."""
+    if not moves:
+        return "  (none listed: type a JSON move)"
+    if len(moves) <= limit:
+        return numbered_moves(moves, game, state)
+    first: dict[str, list[int]] = {}
+    for i, move in enumerate(moves, 1):
+        first.setdefault(str(move.get("type")), []).append(i)
+    lines = [f"{len(moves)} moves:"]
+    for kind, numbers in first.items():
+        example = f"{numbers[0]}) {describe_move(moves[numbers[0] - 1], game, state)}"
+        if len(numbers) == 1:
+            lines.append(f"  {kind}: {example}")
+            continue
+        span = f"{numbers[0]}-{numbers[-1]}" if numbers[-1] - numbers[0] + 1 == len(numbers) \
+            else f"between {numbers[0]} and {numbers[-1]}"
+        lines.append(f"  {kind}: {len(numbers)} moves, {span}, e.g. {example}")
+    lines.append("Type * to list them all, or /text to list the moves whose description contains text.")
+    return "\n".join(lines)
+
+
+def filter_moves(moves: list[dict[str, Any]], text: str, game: str, state: Any) -> str:
+    """The numbered moves whose description contains ``text`` (numbers as in the full list)."""
+    needle = text.strip().lower()
+    lines = [f"{i:>3}) {line}" for i, line in enumerate((describe_move(m, game, state) for m in moves), 1)
+             if needle in line.lower()]
+    return "\n".join(lines) if lines else f"No move matches {text.strip()!r}."
+
+
 def parse_choice(text: str, moves: list[dict[str, Any]]) -> dict[str, Any] | str:
     """A move from what the player typed, or a message saying what is wrong with it."""
     text = text.strip()
@@ -178,6 +209,8 @@ HELP = """\
 Type the number of a move and Enter.  Also:
   {"type": ..., ...}  a raw JSON move (for free-form moves such as trade offers)
   <move type>         the move of that type, when there is only one (e.g. roll, end_turn)
+  *                   list every legal move
+  /text               list only the moves whose description contains text
   r or Enter          draw the game again
   q                   leave (the game goes on: resume with the command shown)"""
 
@@ -198,7 +231,7 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
         if not isinstance(options, dict):
             raise _Usage('--options takes a JSON object, e.g. \'{"board": "variable"}\'')
         bots = [b.strip() for b in args.bot.split(",") if b.strip()] or ["random"]
-        players = [{"name": args.name or env.get("USER") or "you", "bot": None}]
+        players = [{"name": args.name or env.get("USER") or "player", "bot": None}]
         players += [{"name": f"{bots[i % len(bots)]}-{i + 1}", "bot": bots[i % len(bots)]} for i in range(args.players - 1)]
         created = lobby.create_game(players, options, args.seed)
         gid, token = created["id"], created["players"][0]["token"]
@@ -227,7 +260,7 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
         term.say("")
         term.say(render_view(view))
         term.say("Your legal moves:")
-        term.say(numbered_moves(legal["moves"], args.game, view["state"]) or "  (none listed: type a JSON move)")
+        term.say(moves_menu(legal["moves"], args.game, view["state"]))
         while True:
             answer = term.ask(f"Your move [1-{len(legal['moves'])}, JSON, h=help, q=quit]: ")
             if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
@@ -238,6 +271,12 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
                 continue
             if answer.strip().lower() in ("", "r"):
                 break
+            if answer.strip() == "*":
+                term.say(numbered_moves(legal["moves"], args.game, view["state"]))
+                continue
+            if answer.startswith("/"):
+                term.say(filter_moves(legal["moves"], answer[1:], args.game, view["state"]))
+                continue
             choice = parse_choice(answer, legal["moves"])
             if isinstance(choice, str):
                 term.say(choice)

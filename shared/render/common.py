@@ -28,7 +28,7 @@ class Context:
             extras.append(str(player["name"]))
         if player and player.get("bot"):
             extras.append(f"bot:{player['bot']}")
-        if seat == self.you:
+        if seat == self.you and "you" not in extras:
             extras.append("you")
         return label + (f" ({', '.join(extras)})" if extras else "")
 

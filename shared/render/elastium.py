@@ -38,13 +38,30 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     return "\n".join(lines)
 
 
+def payment(value: Any) -> str:
+    """``[{"peg": "c6r0", "cards": ["bleu"], "energy": false, "to": null}, ...]`` -> ``"c6r0: bleu; ..."``."""
+    if not isinstance(value, list):
+        return counts(value)
+    parts = []
+    for item in value:
+        if not isinstance(item, dict):
+            parts.append(str(item))
+            continue
+        paid = "+".join(map(str, item.get("cards") or []))
+        if item.get("energy"):
+            paid = (paid + "+" if paid else "") + "energy"
+        to = f" to seat {item['to']}" if item.get("to") is not None else ""
+        parts.append(f"{item.get('peg', '?')}: {paid or 'nothing'}{to}")
+    return "; ".join(parts) or "nothing"
+
+
 def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
     kind = move.get("type")
     if kind == "take_cards":
         market = move.get("market") or []
         return "take cards: " + (", ".join(map(str, market)) + " from the market" if market else "from the deck")
     if kind == "place_band":
-        return f"place a band on {'+'.join(map(str, move.get('pegs') or []))}, pay {counts(move.get('payment'))}"
+        return f"place a band on {'+'.join(map(str, move.get('pegs') or []))}, pay {payment(move.get('payment'))}"
     if kind in ("buy_action", "end_turn") and len(move) == 1:
         return {"buy_action": "buy an extra action", "end_turn": "end your turn"}[kind]
     return describe_generic(move)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shared.cli import main, numbered_moves, parse_choice, service_url
+from shared.cli import filter_moves, main, moves_menu, numbered_moves, parse_choice, service_url
 from shared.client import GameClient
 
 pytestmark = pytest.mark.e2e
@@ -112,6 +112,14 @@ def test_choosing_moves() -> None:
     many = [{"type": "build_road", "edge": e} for e in range(40)]
     table = numbered_moves(many, "catan", None)
     assert len(table.splitlines()) == 20 and " 40) build a road on edge 39" in table
+    assert moves_menu(many, "catan", None) == table
+    lots = [{"type": "roll"}] + many * 2
+    menu = moves_menu(lots, "catan", None)
+    assert menu.splitlines()[:3] == ["81 moves:", "  roll: 1) roll the dice",
+                                     "  build_road: 80 moves, 2-81, e.g. 2) build a road on edge 0 (nodes 0-3)"]
+    assert filter_moves(lots, "edge 39 ", "catan", None).splitlines() == [
+        " 41) build a road on edge 39 (nodes 27-33)", " 81) build a road on edge 39 (nodes 27-33)"]
+    assert filter_moves(lots, "nothing like it", "catan", None) == "No move matches 'nothing like it'."
 
 
 def test_module_entry_point_runs() -> None:
