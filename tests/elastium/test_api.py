@@ -39,8 +39,9 @@ def test_every_listed_move_passes_its_schema_unchanged(scenario: str) -> None:
     played = play_random_game(GAME, 3, {"scenario": scenario}, seed=4, max_moves=150, check_every=50)
     state = GAME.replay(played.events[:40])
     checked = 0
-    for e in played.events[40:]:
-        for move in GAME.legal_moves(state, GAME.to_act(state)[0]) if GAME.to_act(state) else []:
+    for index, e in enumerate(played.events[40:]):
+        listed = GAME.legal_moves(state, GAME.to_act(state)[0]) if GAME.to_act(state) and index % 4 == 0 else []
+        for move in listed:
             fields = {k: v for k, v in move.items() if k != "type"}
             assert PLUGIN.move_schemas[move["type"]]().load(fields) == fields
             checked += 1

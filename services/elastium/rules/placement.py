@@ -178,14 +178,17 @@ def payments(state: State, seat: int, band: Band, limit: int = MAX_PAYMENTS_PER_
     b = board_of(state)
     due = pegs_to_pay(state, seat, band)
     hand = dict(state["hands"][seat])
+    if sum(hand.values()) < len(due):
+        return []          # not even one card per peg: skip the search (most bands, most turns)
     energy = state["energy"][seat]
     cursed = is_cursed(state)
+    joker_order = sorted(COLOURS, key=lambda c: (-hand[c], c))    # richest colour first
     found: list[list[dict[str, Any]]] = []
 
     def options(peg: str, others: list[int]) -> Iterator[tuple[list[str], int | None, bool]]:
         colour = b.colours[peg]
         card_sets = ([[colour]] if hand[colour] >= 1 else []) + [
-            [c, c] for c in sorted(COLOURS, key=lambda c: (-hand[c], c)) if hand[c] >= 2]
+            [c, c] for c in joker_order if hand[c] >= 2]
         for cards in card_sets:
             for to in (others or [None]):
                 yield cards, to, False
