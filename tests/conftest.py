@@ -14,8 +14,11 @@ TEST_DB = 9
 
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
-    """REDIS_URL, else 127.0.0.1:6379, else a private embedded server for this run."""
-    base = os.environ.get("TEST_REDIS_URL") or os.environ.get("REDIS_URL")
+    """TEST_REDIS_URL as given; else REDIS_URL or 127.0.0.1:6379 (database 9); else a private embedded server."""
+    if os.environ.get("TEST_REDIS_URL"):
+        yield os.environ["TEST_REDIS_URL"]
+        return
+    base = os.environ.get("REDIS_URL")
     proc = None
     if not base:
         if redis_server.answers(redis_server.DEFAULT_URL):

@@ -28,11 +28,15 @@ class Stack:
     base_url: str = ""
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
 
+    @property
+    def wsgi(self) -> str:
+        return "tests.shared.toy_wsgi:app" if self.game == "race" else f"services.{self.game}.wsgi:app"
+
     def start_web(self, name: str = "web", workers: int = 1) -> str:
         port = free_port()
         self.processes[name] = subprocess.Popen(
             [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "--bind", f"127.0.0.1:{port}",
-             "--workers", str(workers), f"services.{self.game}.wsgi:app"],
+             "--workers", str(workers), self.wsgi],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         url = f"http://127.0.0.1:{port}"
         wait_until(lambda: requests.get(url + "/healthz", timeout=1).ok, f"gunicorn on {port}")
@@ -72,7 +76,7 @@ def wait_until(check: Any, what: str, timeout: float = 20) -> None:
 @pytest.fixture()
 def stack_env(redis_url: str, redis_client: Any) -> dict[str, str]:
     return {**os.environ, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "ACCESS_LOG": "",
-            "WEB_CONCURRENCY": "1", "BOT_STUCK_SECONDS": "3"}
+            "WEB_CONCURRENCY": "1", "BOT_STUCK_SECONDS": "3", "GAME_SERVICES_EXTRA": "race=tests.shared.toygame"}
 
 
 @pytest.fixture()

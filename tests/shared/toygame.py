@@ -109,3 +109,14 @@ def hold_then_roll(game: Game, state: Any, seat: int, rng: random.Random) -> Mov
 PLUGIN = GamePlugin(game=RaceGame(), options_schema=RaceOptions,
                     move_schemas={"roll": Empty, "hold": Empty, "ack": Empty},
                     strategies={"random": random_strategy, "roller": hold_then_roll}, port=8999)
+
+
+def slow_roller(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
+    """A bot that thinks for a while: the fault tests kill its worker mid-thought."""
+    import os
+    import time
+    time.sleep(float(os.environ.get("SLOW_BOT_SECONDS", "2")))
+    return hold_then_roll(game, state, seat, rng)
+
+
+PLUGIN.strategies["slow"] = slow_roller

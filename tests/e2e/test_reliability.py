@@ -1,0 +1,218 @@
+"""Reliability under faults and races, with real gunicorn, RQ workers and Redis processes."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.e2e.conftest import ROOT, Stack, wait_until
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(base: str, players: list[dict[str, Any]], seed: int | None = None) -> dict[str, Any]:
+    resp = requests.post(f"{base}/games", json={"players": players, "seed": seed}, timeout=5)
+    assert resp.status_code == 201, resp.text
+    return resp.json()
+
+
+def full_log(base: str, gid: str) -> list[dict[str, Any]]:
+    resp = requests.get(f"{base}/games/{gid}/events", params={"limit": 1000}, timeout=5)
+    assert resp.status_code == 200, resp.text
+    return resp.json()["events"]
+
+
+def assert_log_is_whole(base: str, gid: str) -> list[dict[str, Any]]:
+    events = full_log(base, gid)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1)), "gap or duplicate in the log"
+    audit = requests.get(f"{base}/games/{gid}/audit", timeout=10).json()
+    assert audit["ok"], audit
+    return events
+
+
+def test_fifty_clients_same_move_same_version_one_wins(make_stack: Any) -> None:
+    stack: Stack = make_stack("race")
+    stack.env["WEB_CONCURRENCY"] = "2"
+    base = stack.start_web(workers=2)
+    game = create(base, [{"name": "a"}, {"name": "b"}], seed=4)
+    gid = game["id"]
+    view = requests.get(f"{base}/games/{gid}", timeout=5).json()
+    token = game["players"][view["to_act"][0]]["token"]
+    barrier = threading.Barrier(50)
+    statuses: list[int] = []
+    reasons: list[str] = []
+
+    def client() -> None:
+        session = requests.Session()
+        barrier.wait()
+        resp = session.post(f"{base}/games/{gid}/moves", json={"type": "hold"},
+                            headers={**auth(token), "If-Match": f'"{view["version"]}"'}, timeout=30)
+        statuses.append(resp.status_code)
+        if resp.status_code != 201:
+            reasons.append(resp.json()["reason"])
+
+    threads = [threading.Thread(target=client) for _ in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses.count(201) == 1 and statuses.count(409) == 49, statuses
+    assert set(reasons) == {"stale-version"}
+    events = assert_log_is_whole(base, gid)
+    assert sum(1 for e in events if e["type"] == "turn_passed") == 1
+
+
+def test_worker_killed_mid_bot_turn_the_turn_still_happens_once(make_stack: Any) -> None:
+    stack: Stack = make_stack("race")
+    stack.env.update({"SLOW_BOT_SECONDS": "1.5", "SWEEP_INTERVAL_SECONDS": "0.5", "BOT_STUCK_SECONDS": "2"})
+    base = stack.start_web()
+    worker = stack.start_worker()
+    game = create(base, [{"name": "human"}, {"name": "slowbot", "bot": "slow"}], seed=8)
+    gid, token = game["id"], game["players"][0]["token"]
+    wait_until(lambda: requests.get(f"{base}/games/{gid}", timeout=5).json()["to_act"] == [0], "the human's turn")
+    version = requests.post(f"{base}/games/{gid}/moves", json={"type": "hold"}, headers=auth(token),
+                            timeout=5).json()["version"]
+    import redis
+    from rq.job import Job, JobStatus
+    from rq.serializers import JSONSerializer
+
+    from shared.bots import job_id
+    conn = redis.Redis.from_url(stack.env["RQ_REDIS_URL"])
+    wait_until(lambda: Job.fetch(job_id("race", gid, version, 1), connection=conn, serializer=JSONSerializer)
+               .get_status() == JobStatus.STARTED, "the worker to take the bot's turn")
+    worker.send_signal(signal.SIGKILL)   # the bot is mid-thought
+    worker.wait(5)
+    now = requests.get(f"{base}/games/{gid}", timeout=5)
+    assert now.json()["version"] == version, ("killed before it moved", now.status_code, now.text)
+    stack.start_worker("worker-2")
+    stack.processes["sweeper"] = subprocess.Popen([sys.executable, "-m", "shared.sweeper", "race"], cwd=ROOT,
+                                                  env=stack.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_until(lambda: requests.get(f"{base}/games/{gid}", timeout=5).json()["version"] > version,
+               "the bot's turn after the restart", timeout=30)
+    time.sleep(2)                        # give any duplicate run the chance to show itself
+    events = assert_log_is_whole(base, gid)
+    bot_moves = [e for e in events if e["seq"] > version and e.get("cause", {}).get("seat") == 1]
+    assert len(bot_moves) == 1, bot_moves
+
+
+def test_redis_restart_with_aof_loses_no_accepted_move(tmp_path: Path, stack_env: dict[str, str]) -> None:
+    from shared import redis_server
+    proc, url, port = redis_server.start_server(data_dir=str(tmp_path), appendonly=True)
+    stack = Stack("race", {**stack_env, "REDIS_URL": url, "RQ_REDIS_URL": url})
+    try:
+        base = stack.start_web()
+        game = create(base, [{"name": "a"}, {"name": "b"}], seed=2)
+        gid = game["id"]
+        accepted = 0
+        for _ in range(20):
+            view = requests.get(f"{base}/games/{gid}", timeout=5).json()
+            if view["status"] == "finished":
+                break
+            seat = view["to_act"][0]
+            moves = requests.get(f"{base}/games/{gid}/legal-moves", headers=auth(game["players"][seat]["token"]),
+                                 timeout=5).json()["moves"]
+            resp = requests.post(f"{base}/games/{gid}/moves", json=moves[-1],
+                                 headers=auth(game["players"][seat]["token"]), timeout=5)
+            assert resp.status_code == 201
+            accepted = resp.json()["version"]
+        proc.send_signal(signal.SIGKILL)   # a crash, not a clean shutdown
+        proc.wait(5)
+        assert requests.get(f"{base}/readyz", timeout=5).status_code == 503
+        proc, _, _ = redis_server.start_server(port=port, data_dir=str(tmp_path), appendonly=True)
+        wait_until(lambda: requests.get(f"{base}/readyz", timeout=5).status_code == 200, "readiness after restart")
+        events = assert_log_is_whole(base, gid)
+        assert events[-1]["seq"] == accepted
+    finally:
+        stack.stop()
+        proc.terminate()
+        proc.wait(5)
+
+
+def test_gunicorn_worker_killed_mid_request_leaves_no_half_move(make_stack: Any) -> None:
+    stack: Stack = make_stack("race")
+    base = stack.start_web(workers=2)
+    master = stack.processes["web"].pid
+    games = [create(base, [{"name": "a"}, {"name": "b"}], seed=100 + i) for i in range(6)]
+    answered: dict[str, list[dict[str, Any]]] = {g["id"]: [] for g in games}
+    stop = time.monotonic() + 6
+
+    def player(game: dict[str, Any]) -> None:
+        session = requests.Session()
+        gid = game["id"]
+        while time.monotonic() < stop:
+            try:
+                view = session.get(f"{base}/games/{gid}", timeout=5).json()
+                if view["status"] == "finished":
+                    return
+                token = game["players"][view["to_act"][0]]["token"]
+                key = uuid.uuid4().hex
+                for _ in range(5):          # retry a dropped request with the same idempotency key
+                    try:
+                        resp = session.post(f"{base}/games/{gid}/moves", json={"type": "roll"},
+                                            headers={**auth(token), "Idempotency-Key": key,
+                                                     "If-Match": f'"{view["version"]}"'}, timeout=5)
+                        break
+                    except requests.ConnectionError:
+                        time.sleep(0.2)
+                else:
+                    continue
+                if resp.status_code == 201:
+                    answered[gid].append(resp.json())
+            except (requests.ConnectionError, ValueError):
+                time.sleep(0.1)
+
+    threads = [threading.Thread(target=player, args=(g,)) for g in games]
+    for t in threads:
+        t.start()
+    for _ in range(3):
+        time.sleep(1.2)
+        children = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()
+        if children:
+            os.kill(int(children[0]), signal.SIGKILL)
+    for t in threads:
+        t.join()
+    for game in games:
+        events = {e["seq"]: e for e in assert_log_is_whole(base, game["id"])}
+        for answer in answered[game["id"]]:
+            for e in answer["events"]:
+                assert events[e["seq"]]["hash"] == e["hash"], "an acknowledged move is missing or differs"
+
+
+def test_two_instances_serve_one_game_consistently(make_stack: Any) -> None:
+    stack: Stack = make_stack("race")
+    first = stack.start_web("web-a")
+    second = stack.start_web("web-b")
+    assert first != second
+    game = create(first, [{"name": "a"}, {"name": "b"}], seed=6)
+    gid = game["id"]
+    for i in range(10):
+        here, there = (first, second) if i % 2 else (second, first)
+        view = requests.get(f"{here}/games/{gid}", timeout=5).json()
+        assert view == requests.get(f"{there}/games/{gid}", timeout=5).json()
+        if view["status"] == "finished":
+            break
+        token = game["players"][view["to_act"][0]]["token"]
+        resp = requests.post(f"{here}/games/{gid}/moves", json={"type": "hold"}, headers=auth(token), timeout=5)
+        assert resp.status_code == 201
+        assert requests.get(f"{there}/games/{gid}", timeout=5).json()["version"] == resp.json()["version"]
+    # Both instances race for the same version: one wins, the other hears 409.
+    view = requests.get(f"{first}/games/{gid}", timeout=5).json()
+    token = game["players"][view["to_act"][0]]["token"]
+    headers = {**auth(token), "If-Match": f'"{view["version"]}"'}
+    answers = [requests.post(f"{url}/games/{gid}/moves", json={"type": "hold"}, headers=headers, timeout=5).status_code
+               for url in (first, second)]
+    assert sorted(answers) == [201, 409]
+    assert_log_is_whole(first, gid)
