@@ -12,6 +12,7 @@ from shared.plugin import GamePlugin
 # A game joins this list once its service passes the shared contract tests.
 SERVICES: dict[str, str] = {
     "catan": "services.catan.api",
+    "elasund": "services.elasund.api",
     "elfenland": "services.elfenland.api",
 }
 
