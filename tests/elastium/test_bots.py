@@ -1,0 +1,33 @@
+"""Bots play legal moves; greedy beats random; the self-play benchmark prints one JSON line."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from services.elastium import selfplay
+from services.elastium.bots import STRATEGIES
+from services.elastium.rules.board import SCENARIOS
+from shared.testing import play_random_game
+from tests.elastium.helpers import GAME
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_greedy_keeps_the_protocol_and_beats_random(scenario: str) -> None:
+    played = play_random_game(GAME, 2, {"scenario": scenario}, seed=3, max_moves=1500, check_every=40,
+                              strategies={0: STRATEGIES["greedy"]})
+    assert played.finished
+    assert 0 in GAME.result(played.state)["winners"]
+
+
+def test_selfplay_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
+    selfplay.main(["--games", "2", "--players", "3", "--bots", "random,greedy"])
+    line = json.loads(capsys.readouterr().out)
+    assert line["bench"] == "elastium-selfplay" and line["games"] == 2 and line["unfinished"] == 0
+    assert sum(line["wins_by_strategy"].values()) >= 2
+
+
+def test_versus_prints_the_win_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    selfplay.main(["--versus", "greedy", "--games", "2", "--scenario", "archipelago"])
+    line = json.loads(capsys.readouterr().out)
+    assert line["bench"] == "elastium-greedy-vs-random" and 0 <= line["win_rate"] <= 1
