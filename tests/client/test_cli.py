@@ -125,3 +125,22 @@ def test_choosing_moves() -> None:
 def test_module_entry_point_runs() -> None:
     done = subprocess.run([sys.executable, "-m", "shared.cli", "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "usage: boardgames" in done.stdout
+
+
+@pytest.mark.parametrize("game", ["elasund", "elfenland", "elastium"])
+def test_play_other_games_for_a_few_moves(make_stack: Any, game: str) -> None:
+    try:
+        __import__(f"services.{game}.api")
+    except Exception as exc:  # noqa: BLE001 - a game still being written
+        pytest.skip(f"services.{game} does not import yet: {exc!r}")
+    stack = make_stack(game)
+    extra = stack.env.get("GAME_SERVICES_EXTRA", "")
+    stack.env["GAME_SERVICES_EXTRA"] = ",".join(filter(None, [extra, f"{game}=services.{game}.api"]))
+    url = stack.start_web()
+    stack.start_worker()
+    code, out = run(["play", game, "--players", "3", "--seed", "2"], ["1"] * 6 + ["*", "/e", "q"],
+                    env={f"{game.upper()}_URL": url})
+    assert code == 0, out
+    assert out.count("Your legal moves:") >= 3 and out.count("You: ") >= 3, out
+    assert "Your hand:" in out and "<- your turn" in out
+    assert "Leaving; the game goes on" in out
