@@ -1,4 +1,27 @@
 """The client tests run real gunicorn and RQ worker processes: reuse the end-to-end fixtures."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
 from tests.e2e.conftest import make_stack, stack_env  # noqa: F401 - pytest fixtures
 
-__all__ = ["make_stack", "stack_env"]
+__all__ = ["make_stack", "stack_env", "serve"]
+
+
+def serve(make_stack: Any, game: str) -> str:
+    """gunicorn serving ``game`` plus an RQ worker playing its bots; returns the base URL."""
+    stack = make_stack(game)
+    # The registry may not list a game still being built yet: name it for the worker.
+    extra = stack.env.get("GAME_SERVICES_EXTRA", "")
+    stack.env["GAME_SERVICES_EXTRA"] = ",".join(filter(None, [extra, f"{game}=services.{game}.api"]))
+    base = stack.start_web()
+    stack.start_worker()
+    return base
+
+
+@pytest.fixture()
+def catan(make_stack: Any) -> str:
+    """A Catan service with its bot worker."""
+    return serve(make_stack, "catan")

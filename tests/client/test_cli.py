@@ -10,6 +10,7 @@ import pytest
 
 from shared.cli import filter_moves, main, moves_menu, numbered_moves, parse_choice, service_url
 from shared.client import GameClient
+from tests.client.conftest import serve
 
 pytestmark = pytest.mark.e2e
 
@@ -18,14 +19,6 @@ def run(argv: list[str], lines: list[str] | None = None, env: dict[str, str] | N
     out = io.StringIO()
     code = main(argv, stdin=io.StringIO("".join(line + "\n" for line in lines or [])), stdout=out, env=env or {})
     return code, out.getvalue()
-
-
-@pytest.fixture()
-def catan(make_stack: Any) -> str:
-    stack = make_stack("catan")
-    base = stack.start_web()
-    stack.start_worker()
-    return base
 
 
 def test_play_a_few_turns_against_bots(catan: str) -> None:
@@ -133,11 +126,7 @@ def test_play_other_games_for_a_few_moves(make_stack: Any, game: str) -> None:
         __import__(f"services.{game}.api")
     except Exception as exc:  # noqa: BLE001 - a game still being written
         pytest.skip(f"services.{game} does not import yet: {exc!r}")
-    stack = make_stack(game)
-    extra = stack.env.get("GAME_SERVICES_EXTRA", "")
-    stack.env["GAME_SERVICES_EXTRA"] = ",".join(filter(None, [extra, f"{game}=services.{game}.api"]))
-    url = stack.start_web()
-    stack.start_worker()
+    url = serve(make_stack, game)
     code, out = run(["play", game, "--players", "3", "--seed", "2"], ["1"] * 6 + ["*", "/e", "q"],
                     env={f"{game.upper()}_URL": url})
     assert code == 0, out

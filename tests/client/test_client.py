@@ -65,14 +65,6 @@ def wait_for_turn(client: GameClient, gid: str, seat: int = 0) -> dict[str, Any]
     raise AssertionError("the seat never got its turn")
 
 
-@pytest.fixture()
-def catan(make_stack: Any) -> str:
-    stack = make_stack("catan")
-    base = stack.start_web()
-    stack.start_worker()
-    return base
-
-
 def test_full_contract_for_a_human_seat(catan: str) -> None:
     lobby = GameClient(catan, backoff=0.01)
     created = lobby.create_game([{"name": "me"}, *BOTS], seed=5)
