@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from services.elastium.rules.board import COLOURS, Band, board
+from services.elastium.rules.legal import placement_moves
 from services.elastium.rules.placement import candidate_bands, pegs_to_pay
 from services.elastium.rules.scoring import Outcome, band_outcome
 from services.elastium.rules.state import own_pegs
@@ -20,6 +21,9 @@ Move = dict[str, Any]
 
 GIVEN_CARD_COST = 1.3      # a card given to an opponent also helps them
 MIN_VALUE_PER_CARD = 0.45  # below this a band is not worth its cards: draw instead
+EXTRA_ACTION_WORTH = 1.5   # 3 energy are 1 point at the end: buy an action only for more
+MOBILITY_WORTH = 0.0       # Labyrinth: per reachable peg (tried 0.1: placed aimless bands, won less)
+DEAD_END_WORTH = -1.0      # Labyrinth: a head no band can leave
 
 
 def greedy_strategy(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
@@ -28,9 +32,15 @@ def greedy_strategy(game: Game, state: Any, seat: int, rng: random.Random) -> Mo
     if kinds == {"take_bonus_card"}:
         return _bonus_card(state, seat, moves)
     if "buy_action" in kinds:
-        return _extra_action(state, seat, moves)
+        return _extra_action(state, seat)
+    best, _ = _best_placement(state, seat, moves)
+    return best if best is not None else _take_cards(state, seat, moves)
+
+
+def _best_placement(state: Any, seat: int, moves: list[Move]) -> tuple[Move | None, float]:
+    """The placement with the best value per card, if one clears the bar; and its band value."""
     # with a big hand cards are cheap: settle for thinner bands rather than hoard
-    best, best_rate = None, MIN_VALUE_PER_CARD * min(1.0, 6 / max(1, sum(state["hands"][seat].values())))
+    best, best_rate, best_value = None, MIN_VALUE_PER_CARD * min(1.0, 6 / max(1, sum(state["hands"][seat].values()))), 0.0
     values: dict[str, float] = {}       # one evaluation per band, whatever the payments listed
     b = board(state["scenario"], state["players"])
     for move in moves:
@@ -41,10 +51,8 @@ def greedy_strategy(game: Game, state: Any, seat: int, rng: random.Random) -> Mo
             values[band.key] = band_value(state, seat, band)
         rate = values[band.key] / (_cards_spent(move) + 0.5) if values[band.key] > 0 else 0.0
         if rate > best_rate:
-            best, best_rate = move, rate
-    if best is not None:
-        return best
-    return _take_cards(state, seat, moves)
+            best, best_rate, best_value = move, rate, values[band.key]
+    return best, best_value
 
 
 def band_value(state: Any, seat: int, band: Band) -> float:
@@ -110,7 +118,9 @@ def _maze_prospect(state: Any, seat: int, band: Band, out: Outcome) -> float:
                     seen.add(other)
                     following.append(other)
         frontier = following
-    return 0.8 * prospect if seen != {out.chain_heads[0]} else -3.0
+    if seen == {out.chain_heads[0]}:
+        return DEAD_END_WORTH        # a dead end: no band can follow
+    return 0.8 * prospect + MOBILITY_WORTH * min(len(seen), 20)   # room to grow
 
 
 def _progress(state: Any, seat: int, band: Band) -> float:
@@ -178,12 +188,16 @@ def _bonus_card(state: Any, seat: int, moves: list[Move]) -> Move:
     return next((m for m in moves if m["source"] == "deck"), moves[0])
 
 
-def _extra_action(state: Any, seat: int, moves: list[Move]) -> Move:
-    """Buy the third action when energy is plentiful (in the Volcano, keep 7 for the escape)."""
+def _extra_action(state: Any, seat: int) -> Move:
+    """Buy the third action only for a band worth more than the energy's end value.
+
+    In the Volcano it keeps the 7 energy the escape needs.
+    """
     keep = 7 if state["scenario"] == "volcano" else 0
-    if state["energy"][seat] - 3 >= keep:
-        return {"type": "buy_action"}
-    return {"type": "end_turn"}
+    if state["energy"][seat] - 3 < keep:
+        return {"type": "end_turn"}
+    _, value = _best_placement(state, seat, placement_moves(state, seat))
+    return {"type": "buy_action"} if value >= EXTRA_ACTION_WORTH else {"type": "end_turn"}
 
 
 STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_strategy}
