@@ -284,7 +284,7 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
             try:
                 accepted = me.post_move(gid, choice, expected_version=legal["version"])
             except ProblemError as exc:
-                term.say(f"Rejected ({exc.reason}): {exc.detail}")
+                term.say(f"Rejected ({exc.reason}): {explain(exc)}")
                 if exc.status == 409:      # stale, not your turn, over: look at the game again
                     break
                 continue
@@ -382,6 +382,15 @@ def cmd_audit(args: argparse.Namespace, term: Terminal, url: str) -> int:
     return 1
 
 
+def explain(problem: ProblemError) -> str:
+    """The problem's detail, with the schema errors it lists (``/players/1/bot: Must be one of...``)."""
+    errors = problem.body.get("errors")
+    if not isinstance(errors, list) or not errors:
+        return problem.detail
+    listed = "; ".join(f"{e.get('pointer') or '/'}: {e.get('detail')}" for e in errors[:5] if isinstance(e, dict))
+    return f"{problem.detail} {listed}".strip()
+
+
 # -- entry point ----------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None, *, stdin: IO[str] | None = None, stdout: IO[str] | None = None,
@@ -408,7 +417,7 @@ def main(argv: list[str] | None = None, *, stdin: IO[str] | None = None, stdout:
         term.say(f"boardgames: {exc}")
         return 2
     except ProblemError as exc:
-        term.say(f"error: {exc.status} {exc.reason}: {exc.detail}")
+        term.say(f"error: {exc.status} {exc.reason}: {explain(exc)}")
         return 1
     except requests.RequestException as exc:
         term.say(f"error: cannot reach {url or 'the service'} ({type(exc).__name__}); "

@@ -47,6 +47,9 @@ def test_play_a_few_turns_against_bots(catan: str) -> None:
     assert "Rejected (" in out and "Rejected (unknown-move-type)" in out
     assert "Leaving; the game goes on" in out
 
+    code, out = run(["play", "catan", "--url", catan, "--bot", "nobody"])
+    assert code == 1 and "error: 422 validation-error" in out and "/players/1/bot: Must be one of" in out, out
+
 
 def test_watch_live_then_replay_and_audit_a_bots_only_game(catan: str) -> None:
     client = GameClient(catan)
