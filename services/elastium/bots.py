@@ -22,7 +22,6 @@ Move = dict[str, Any]
 GIVEN_CARD_COST = 1.3      # a card given to an opponent also helps them
 MIN_VALUE_PER_CARD = 0.45  # below this a band is not worth its cards: draw instead
 EXTRA_ACTION_WORTH = 1.5   # 3 energy are 1 point at the end: buy an action only for more
-MOBILITY_WORTH = 0.0       # Labyrinth: per reachable peg (tried 0.1: placed aimless bands, won less)
 DEAD_END_WORTH = -1.0      # Labyrinth: a head no band can leave
 
 
@@ -92,8 +91,8 @@ def _goal_bonus(state: Any, seat: int, band: Band, out: Outcome) -> float:
 def _maze_prospect(state: Any, seat: int, band: Band, out: Outcome) -> float:
     """Labyrinth: what the chain can still reach from its new head (nearest items weigh most).
 
-    A breadth-first walk along the maze lines the player does not hold yet; a head with no way
-    on is a dead end and worth nothing more.
+    A breadth-first walk (9 steps) along the maze lines the player does not hold yet; a head
+    with no way on is a dead end, slightly penalised.
     """
     if out.chain_heads is None:
         return 0.0
@@ -120,7 +119,8 @@ def _maze_prospect(state: Any, seat: int, band: Band, out: Outcome) -> float:
         frontier = following
     if seen == {out.chain_heads[0]}:
         return DEAD_END_WORTH        # a dead end: no band can follow
-    return 0.8 * prospect + MOBILITY_WORTH * min(len(seen), 20)   # room to grow
+    # (a bonus for the room left to grow was tried: it placed aimless bands and won less)
+    return 0.8 * prospect
 
 
 def _progress(state: Any, seat: int, band: Band) -> float:
