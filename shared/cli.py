@@ -262,7 +262,8 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
         term.say("Your legal moves:")
         term.say(moves_menu(legal["moves"], args.game, view["state"]))
         while True:
-            answer = term.ask(f"Your move [1-{len(legal['moves'])}, JSON, h=help, q=quit]: ")
+            numbers = f"1-{len(legal['moves'])}, " if legal["moves"] else ""
+            answer = term.ask(f"Your move [{numbers}JSON, h=help, q=quit]: ")
             if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
                 term.say(f"Leaving; the game goes on. Resume with: {resume}")
                 return 0
