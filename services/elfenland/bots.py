@@ -195,6 +195,8 @@ def planner_strategy(game: Game, state: State, seat: int, rng: random.Random) ->
         return {"type": "secret_counter", "reveal": False}
     chooser = {"draft_counters": _draft_counters, "draft_cards": _draft_cards, "auction": _auction,
                "placement": _placement, "movement": _movement, "keep": _keep}.get(phase)
+    if legal and legal[0]["type"] == "keep_cards":
+        chooser = _keep              # Elfenland: the hand cut to 4 right after the move
     move = chooser(view, seat, legal) if chooser else legal[0]
     return move if move in legal else rng.choice(legal)
 

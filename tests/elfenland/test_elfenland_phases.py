@@ -96,29 +96,76 @@ def test_placement_goes_on_until_everyone_passes_in_a_row() -> None:
     assert state["phase"] == "movement" and types(events)[-1] == "phase_started"
 
 
-def test_end_of_round_keeps_one_counter_and_four_cards() -> None:
-    state = start_phase(new_game(2), "movement", first=0)
-    for kind in ("dragon", "unicorn"):
-        give_counter(state, 0, kind)
-    set_hand(state, 0, ["dragon"] * 3 + ["raft"] * 3)
-    set_hand(state, 1, ["unicorn"] * 2)
+def test_counter_limit_applies_when_placement_ends_before_movement() -> None:
+    # "Si, a la fin du placement des jetons, un joueur a plus d'un jeton, il doit en garder un"
+    state = start_phase(new_game(2), "placement", first=0)
     clear_counters(state, 1)
-    state, _ = play(state, 0, {"type": "finish_travel"})
-    state, events = play(state, 1, {"type": "finish_travel"})
+    secret = next(c for c in state["seats"][0]["counters"] if c["hidden"])
+    give_counter(state, 0, "dragon")
+    give_counter(state, 0, "unicorn")
+    state, _ = play(state, 0, {"type": "pass"})
+    state, events = play(state, 1, {"type": "pass"})
     assert state["phase"] == "keep" and GAME.to_act(state) == [0]
+    assert types(events)[-1] == "phase_started" and events[-1]["data"] == {"phase": "keep"}
     legal = GAME.legal_moves(state, 0)
+    assert legal and all(m["type"] == "keep_counters" for m in legal)      # hands are not cut here
+    assert {"type": "keep_counters", "counters": ["dragon"]} in legal
+    assert rejection(state, 0, {"type": "keep_counters", "counters": ["dragon", "unicorn"]}) == "wrong-count"
+    assert rejection(state, 0, {"type": "keep_counters", "counters": ["elfcycle"]}) in ("counter-not-held", "wrong-count")
+    assert rejection(state, 0, {"type": "keep_cards", "cards": []}) == "wrong-phase"
+    assert rejection(state, 1, {"type": "keep_counters", "counters": []}) == "not-your-turn"
+    bag = dict(state["bag"])
+    state, events = play(state, 0, {"type": "keep_counters", "counters": [secret["kind"]]})
+    assert state["seats"][0]["counters"] == [secret]                      # a hidden one stays hidden
+    assert state["bag"].get("dragon", 0) == bag.get("dragon", 0) + 1      # the others back to the pile
+    assert state["phase"] == "movement" and GAME.to_act(state) == [0]
+
+
+def test_no_counter_choice_in_the_last_round() -> None:
+    state = start_phase(new_game(2), "placement", first=0)
+    state["round"] = 4
+    give_counter(state, 0, "dragon")
+    state, _ = play(state, 0, {"type": "pass"})
+    state, _ = play(state, 1, {"type": "pass"})
+    assert state["phase"] == "movement"          # kept counters have no use after the last round
+
+
+def test_cards_cut_to_four_right_after_the_players_own_move() -> None:
+    # "Si un joueur a plus de quatre cartes en main a l'issue de ses deplacements, il doit se
+    # defausser des cartes en excedent": before the next player moves.
+    state = start_phase(new_game(2), "movement", first=0)
+    set_hand(state, 0, ["dragon"] * 3 + ["raft"] * 3)
+    set_hand(state, 1, ["unicorn"] * 5)
+    for seat in (0, 1):
+        clear_counters(state, seat)
+    state, events = play(state, 0, {"type": "finish_travel"})
+    assert state["phase"] == "movement" and GAME.to_act(state) == [0]
+    legal = GAME.legal_moves(state, 0)
+    assert legal and all(m["type"] == "keep_cards" for m in legal)
     assert {"type": "keep_cards", "cards": ["dragon", "dragon", "raft", "raft"]} in legal
+    assert rejection(state, 0, {"type": "travel", "road": 0, "cards": ["dragon"]}) == "must-keep-cards"
+    assert rejection(state, 0, {"type": "finish_travel"}) == "must-keep-cards"
     assert rejection(state, 0, {"type": "keep_cards", "cards": ["dragon"] * 4}) == "cards-not-in-hand"
     assert rejection(state, 0, {"type": "keep_cards", "cards": ["dragon"]}) == "wrong-count"
-    assert rejection(state, 1, {"type": "keep_cards", "cards": ["unicorn"]}) == "not-your-turn"
-    state, _ = play(state, 0, {"type": "keep_cards", "cards": ["dragon", "dragon", "raft", "raft"]})
-    secret = next(c for c in state["seats"][0]["counters"] if c["hidden"])
-    state, events = play(state, 0, {"type": "keep_counters", "counters": [secret["kind"]]})
-    kept, new_secret = state["seats"][0]["counters"]                  # + round 2's secret draw
-    assert kept == secret and new_secret["hidden"]                     # the kept one stays hidden
+    assert rejection(state, 1, {"type": "keep_cards", "cards": ["unicorn"] * 4}) == "not-your-turn"
+    state, events = play(state, 0, {"type": "keep_cards", "cards": ["dragon", "dragon", "raft", "raft"]})
+    assert events[0]["data"] == {"seat": 0, "kept": ["dragon", "dragon", "raft", "raft"],
+                                 "discarded": ["dragon", "raft"]}
+    assert state["seats"][0]["hand"] == {"dragon": 2, "raft": 2} and GAME.to_act(state) == [1]
+    assert rejection(state, 1, {"type": "keep_cards", "cards": ["unicorn"] * 4}) == "wrong-phase"
+    state, events = play(state, 1, {"type": "finish_travel"})
+    assert GAME.to_act(state) == [1]
+    state, events = play(state, 1, {"type": "keep_cards", "cards": ["unicorn"] * 4})
     assert "round_ended" in types(events) and state["round"] == 2
     assert state["first"] == 1                                         # the first player moves left
     assert size(state["seats"][0]["hand"]) == 4 + 8                    # 8 new cards (author's rules)
+
+
+def test_four_cards_or_fewer_need_no_discard() -> None:
+    state = start_phase(new_game(2), "movement", first=0)
+    set_hand(state, 0, ["dragon"] * 4)
+    state, events = play(state, 0, {"type": "finish_travel"})
+    assert GAME.to_act(state) == [1] and types(events) == ["travel_finished"]
 
 
 def test_used_obstacles_leave_the_game_and_counters_return_to_the_pile() -> None:

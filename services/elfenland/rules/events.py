@@ -12,7 +12,7 @@ from services.elfenland.rules.board import MARKER_TOWNS
 from services.elfenland.rules.components import (
     DOUBLE_SPELL, EXCHANGE_SPELL, GOLD_CARD, GOLD_COUNTER, OBSTACLE, SEA_MONSTER, TRANSPORTS)
 from services.elfenland.rules.multiset import add, remove
-from services.elfenland.rules.state import State, new_state, rules_of
+from services.elfenland.rules.state import State, new_state, over_card_limit, rules_of
 
 Data = dict[str, Any]
 
@@ -37,7 +37,7 @@ def _round_started(s: State, d: Data) -> None:
 
 
 def _phase_started(s: State, d: Data) -> None:
-    s["phase"], s["step"], s["passes"] = d["phase"], 0, 0
+    s["phase"], s["step"], s["passes"], s["discarding"] = d["phase"], 0, 0, False
 
 
 def _home_town_dealt(s: State, d: Data) -> None:
@@ -267,7 +267,11 @@ def _travel_finished(s: State, d: Data) -> None:
     seat_state = s["seats"][d["seat"]]
     seat_state["coins"] += d["coins"]
     seat_state["earned"] = 0
-    s["step"] += 1
+    if over_card_limit(s, d["seat"]):
+        # Elfenland: the player cuts his hand to 4 before the next player moves.
+        s["discarding"] = True
+    else:
+        s["step"] += 1
 
 
 def _counters_kept(s: State, d: Data) -> None:
@@ -279,6 +283,9 @@ def _cards_kept(s: State, d: Data) -> None:
     seat_state = s["seats"][d["seat"]]
     remove(seat_state["hand"], d["discarded"])
     add(s["discard"], d["discarded"])
+    if s["phase"] == "movement" and s["discarding"]:
+        s["discarding"] = False
+        s["step"] += 1
 
 
 def _round_ended(s: State, d: Data) -> None:

@@ -166,14 +166,22 @@ def next_events(rec: Recorder, rng: random.Random) -> bool:
         else:
             return _lot_outcome(rec)
     elif phase == "placement" and s["passes"] == n:
-        rec("phase_started", phase="movement")
+        # Elfenland: the 1-counter limit applies when placement ends (none in the last round,
+        # where a kept counter has no use); Elfengold keeps 2 at the end of the round.
+        if not gold and s["round"] < s["rounds"] and seats_to_keep(s):
+            rec("phase_started", phase="keep")
+        else:
+            rec("phase_started", phase="movement")
     elif phase == "movement" and step == n:
-        if seats_to_keep(s):
+        if gold and seats_to_keep(s):
             rec("phase_started", phase="keep")
         else:
             _end_round(rec)
     elif phase == "keep" and not seats_to_keep(s):
-        _end_round(rec)
+        if gold:
+            _end_round(rec)
+        else:
+            rec("phase_started", phase="movement")
     else:
         return False
     return True

@@ -14,7 +14,7 @@ from services.elfenland.rules.multiset import size, submultisets
 from services.elfenland.rules.placement import (
     double_error, exchange_error, placement_error, roads_with_transports)
 from services.elfenland.rules.state import (
-    State, held_counters, over_card_limit, over_counter_limit, rules_of, to_act)
+    State, held_counters, over_counter_limit, rules_of, to_act)
 from services.elfenland.rules.travel import payments
 
 
@@ -70,6 +70,9 @@ def _placement(state: State, seat: int) -> list[Move]:
 
 def _movement(state: State, seat: int) -> list[Move]:
     seat_state = state["seats"][seat]
+    if state["discarding"]:
+        return [{"type": "keep_cards", "cards": list(c)}
+                for c in submultisets(seat_state["hand"], rules_of(state).cards_kept or 0)]
     moves: list[Move] = []
     for road in ROADS_AT[seat_state["town"]]:
         moves += [{"type": "travel", "road": road.id, "cards": list(p)} for p in payments(state, seat, road)]
@@ -90,9 +93,6 @@ def _keep(state: State, seat: int) -> list[Move]:
     if over_counter_limit(state, seat):
         moves += [{"type": "keep_counters", "counters": list(c)}
                   for c in submultisets(held_counters(seat_state), rules_of(state).counters_kept)]
-    if over_card_limit(state, seat):
-        moves += [{"type": "keep_cards", "cards": list(c)}
-                  for c in submultisets(seat_state["hand"], rules_of(state).cards_kept or 0)]
     return moves
 
 

@@ -31,8 +31,8 @@ PHASE_MOVES: dict[str, tuple[str, ...]] = {
     "reveal_counter": ("reveal_counter",),
     "auction": ("bid", "pass"),
     "placement": ("place_counter", "place_double", "exchange", "pass"),
-    "movement": ("travel", "fly", "finish_travel"),
-    "keep": ("keep_counters", "keep_cards"),
+    "movement": ("travel", "fly", "finish_travel", "keep_cards"),
+    "keep": ("keep_counters",),
 }
 
 
@@ -264,5 +264,12 @@ def apply_move(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None
     phase = rec.state["phase"]
     if move_type not in PHASE_MOVES.get(phase, ()):
         _fail("wrong-phase", f"{move_type!r} is not a move of phase {phase!r}.", phase=phase)
+    if phase == "movement":
+        # Elfenland: after his move a player over 4 cards discards before anything else happens.
+        discarding = rec.state["discarding"]
+        if discarding and move_type != "keep_cards":
+            _fail("must-keep-cards", "Choose the 4 cards you keep before the next player moves.")
+        if move_type == "keep_cards" and not discarding:
+            _fail("wrong-phase", "Cards are cut to 4 only after your move (finish_travel).", phase=phase)
     HANDLERS[move_type](rec, seat, move, rng)
 

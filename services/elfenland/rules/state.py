@@ -5,6 +5,7 @@ Shape::
     {"edition", "options", "players", "rounds", "round", "first",
      "phase": one of PHASES, "step": actions taken in the phase (sequential phases),
      "passes": consecutive passes (placement),
+     "discarding": True while the movement phase's current seat cuts its hand (Elfenland),
      "gold_values": {town: coins}, "deck": multiset, "discard": multiset,
      "face_up_cards": [kind], "gold_pile": int, "bag": multiset, "face_up_counters": [kind],
      "board": {road id as str: {"transports": [kind], "obstacle": kind|None, "gold": bool,
@@ -47,6 +48,7 @@ def new_state(data: dict[str, Any]) -> State:
         "phase": "setup",
         "step": 0,
         "passes": 0,
+        "discarding": False,
         "gold_values": data["gold_values"],
         "deck": dict(data["deck"]),
         "discard": {},
@@ -92,9 +94,13 @@ def over_card_limit(state: State, seat: int) -> bool:
 
 
 def seats_to_keep(state: State) -> list[int]:
-    """Seats that must still choose what they keep at the end of the round."""
-    return [s for s in range(state["players"])
-            if over_counter_limit(state, s) or over_card_limit(state, s)]
+    """Seats that must still choose the counters they keep (phase "keep").
+
+    Elfenland: when placement ends ("a la fin du placement des jetons"); Elfengold: at the end
+    of the round.  The Elfenland card limit is applied to each player right after his own
+    move, inside the movement phase (``state["discarding"]``).
+    """
+    return [s for s in range(state["players"]) if over_counter_limit(state, s)]
 
 
 def to_act(state: State) -> list[int]:
