@@ -86,7 +86,9 @@ def test_year_of_plenty_takes_two_resources_from_the_bank() -> None:
     state = holding("year_of_plenty")
     to_main(state)
     moves = [m for m in GAME.legal_moves(state, 0) if m["type"] == "play_year_of_plenty"]
-    assert len(moves) == 15
+    assert len(moves) == 25                 # 5 doubles + 10 pairs, each pair in both orders
+    assert {"type": "play_year_of_plenty", "resources": ["ore", "brick"]} in moves
+    assert {"type": "play_year_of_plenty", "resources": ["brick", "ore"]} in moves
     give(state, 1, ore=19)
     assert illegal(state, 0, {"type": "play_year_of_plenty", "resources": ["ore", "brick"]}) == "bank-empty"
     play(state, 0, {"type": "play_year_of_plenty", "resources": ["brick", "brick"]})

@@ -21,8 +21,8 @@ def _candidates(state: dict[str, Any]) -> list[dict[str, Any]]:
               for h in range(HEX_COUNT) for v in (None, *range(state["players"]))]
     moves += [{"type": "bank_trade", "give": a, "get": b} for a in RESOURCES for b in RESOURCES]
     moves += [{"type": "play_monopoly", "resource": r} for r in RESOURCES]
-    moves += [{"type": "play_year_of_plenty", "resources": [a, b]}
-              for i, a in enumerate(RESOURCES) for b in RESOURCES[i:]]
+    # Both orders: decide takes ["ore", "brick"] as well as ["brick", "ore"].
+    moves += [{"type": "play_year_of_plenty", "resources": [a, b]} for a in RESOURCES for b in RESOURCES]
     moves += [{"type": "answer_trade", "accept": a} for a in (True, False)]
     moves += [{"type": "confirm_trade", "seat": s} for s in range(state["players"])]
     return moves

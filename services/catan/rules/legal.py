@@ -50,8 +50,9 @@ def _dev_card_moves(state: State, seat: int) -> list[Move]:
         moves.append({"type": "play_road_building"})
     if owned[YEAR_OF_PLENTY] > new[YEAR_OF_PLENTY]:
         bank = state["bank"]
+        # Both orders of a pair: decide accepts ["ore", "brick"] as well as ["brick", "ore"].
         for i in range(5):
-            for j in range(i, 5):
+            for j in range(5):
                 if bank[i] >= (2 if i == j else 1) and bank[j]:
                     moves.append({"type": "play_year_of_plenty", "resources": [RESOURCES[i], RESOURCES[j]]})
     if owned[MONOPOLY] > new[MONOPOLY]:
