@@ -34,12 +34,12 @@ class Outcome:
         return self.treasure + sum(p["points"] for p in self.points)
 
 
-def band_outcome(state: State, seat: int, band: Band, *, with_enclosure: bool = True) -> Outcome:
+def band_outcome(state: State, seat: int, band: Band) -> Outcome:
     b = board_of(state)
     explored = list(band.explores)
     enclosed: list[str] = []
     walls_after = set(state["walls"][seat]) | band.walls
-    if with_enclosure and b.rules.get("enclosures", True) and closes_a_loop(state["walls"][seat], band):
+    if b.rules.get("enclosures", True) and closes_a_loop(state["walls"][seat], band):
         before = set(state["enclosed"][seat])
         # a band always surrounds what it explores: report only what it closes beyond that
         enclosed = sorted(enclosed_segments(b, walls_after) - before - set(band.explores))
