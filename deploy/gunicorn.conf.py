@@ -15,6 +15,7 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 10
 keepalive = 5
 accesslog = os.environ.get("ACCESS_LOG", "-") or None
+logconfig_dict = __import__("shared.logs", fromlist=["LOGGING"]).LOGGING   # JSON lines with request ids
 access_log_format = '{"t":"%(t)s","req":"%(r)s","status":%(s)s,"ms":%(M)s,"request_id":"%({X-Request-Id}o)s"}'
 
 

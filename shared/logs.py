@@ -1,0 +1,51 @@
+"""JSON log lines with the request id, for the services and workers (``deploy/gunicorn.conf.py``)."""
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+
+class RequestIdFilter(logging.Filter):
+    """Stamp every record with the id of the request being served (``-`` outside requests)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            from flask import g, has_request_context
+            record.request_id = g.get("request_id", "-") if has_request_context() else "-"
+        except ImportError:  # pragma: no cover - flask is always installed with the services
+            record.request_id = "-"
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "t": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+            "request_id": getattr(record, "request_id", "-"),
+        }
+        if record.exc_info:
+            line["exc"] = self.formatException(record.exc_info)
+        return json.dumps(line)
+
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "shared.logs.RequestIdFilter"}},
+    "formatters": {"json": {"()": "shared.logs.JsonFormatter"},
+                   "access": {"format": "%(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "json", "filters": ["request_id"],
+                    "stream": "ext://sys.stderr"},
+        "access": {"class": "logging.StreamHandler", "formatter": "access", "stream": "ext://sys.stdout"},
+    },
+    "root": {"level": "INFO", "handlers": ["console"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["console"], "propagate": False},
+        "gunicorn.access": {"level": "INFO", "handlers": ["access"], "propagate": False},
+    },
+}
