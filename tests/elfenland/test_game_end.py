@@ -50,6 +50,14 @@ def test_all_twenty_towns_after_round_three_wins_at_once() -> None:
     assert result["winners"] == [2] and result["ended_early"] and state["round"] == 3
 
 
+def test_a_full_tour_before_round_three_does_not_end_elfenland() -> None:
+    # "Si des la fin du troisieme tour, un joueur a visite les 20 cites": not before round 3.
+    state = _last_movement(new_game(2), 2)
+    state["seats"][0]["visited"] = list(MARKER_TOWNS)
+    state = _finish_round(state)
+    assert GAME.result(state) is None and state["round"] == 3
+
+
 def test_elfenland_goes_on_after_round_three_without_a_full_tour() -> None:
     state = _last_movement(new_game(2), 3)
     state = _finish_round(state)

@@ -283,7 +283,7 @@ def _cards_kept(s: State, d: Data) -> None:
     seat_state = s["seats"][d["seat"]]
     remove(seat_state["hand"], d["discarded"])
     add(s["discard"], d["discarded"])
-    if s["phase"] == "movement" and s["discarding"]:
+    if s["phase"] == "movement" and s.get("discarding"):
         s["discarding"] = False
         s["step"] += 1
 

@@ -7,6 +7,8 @@ from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS
 from services.elfenland.rules.multiset import size
 from services.elfenland.rules.state import State, rules_of
 
+EARLY_WIN_ROUND = 3      # Elfenland: the exceptional victory is checked from the end of round 3
+
 
 def someone_visited_all(state: State) -> bool:
     return any(len(s["visited"]) == len(MARKER_TOWNS) for s in state["seats"])
@@ -15,10 +17,14 @@ def someone_visited_all(state: State) -> bool:
 def game_ends_now(state: State) -> bool:
     """Asked at the end of each round.
 
-    Elfenland: after the last round, or earlier when an elf has seen all 20 towns ("des la fin
-    du troisieme tour").  Elfengold: the round in which an elf completes the 20 towns is the last.
+    Elfenland: after the last round, or from the end of round 3 when an elf has seen all 20
+    towns ("des la fin du troisieme tour": not before).  Elfengold: the round in which an elf
+    completes the 20 towns is the last.
     """
-    return state["round"] >= state["rounds"] or someone_visited_all(state)
+    if state["round"] >= state["rounds"]:
+        return True
+    earliest = 1 if rules_of(state).gold_economy else EARLY_WIN_ROUND
+    return state["round"] >= earliest and someone_visited_all(state)
 
 
 def final_result(state: State) -> dict[str, Any]:

@@ -60,7 +60,7 @@ def _hide(value: Any) -> Any:
 def redact(e: Event, seat: int | None) -> Event:
     data = e["data"]
     owner = data.get("seat")
-    if owner == seat:
+    if seat is not None and owner == seat:
         return e
     if e["type"] in _PRIVATE_FIELDS:
         hidden = {f: _hide(data[f]) for f in _PRIVATE_FIELDS[e["type"]]}
