@@ -442,7 +442,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         """The log as the caller may see it; the full log once the game is over."""
         meta = require_meta(game_id)
         seat = authenticate(game_id, meta, required=False)
-        if wait > 0 and int(meta["version"]) <= after:
+        if wait > 0 and int(meta["version"]) <= after and meta["status"] != "finished":
             store.wait_for(game_id, after, int(min(wait, settings.max_wait_seconds) * 1000))
             meta = require_meta(game_id)
         records = store.read(game_id, after=after, limit=limit)

@@ -203,3 +203,19 @@ def test_audit_detects_tampering(client: FlaskClient, app: Any) -> None:
         store.redis.xadd(log_key, {"e": json.dumps(record)}, id="0-" + str(record["seq"]))
     report = client.get(f"/games/{gid}/audit").get_json()
     assert report["ok"] is False and report["first_bad_event"] == forged["seq"]
+
+
+def test_long_poll_on_a_finished_game_answers_at_once(client: FlaskClient) -> None:
+    import time
+    game = new_game(client)
+    gid = game["id"]
+    for _ in range(500):
+        view = client.get(f"/games/{gid}").get_json()
+        if view["status"] == "finished":
+            break
+        token = game["players"][view["to_act"][0]]["token"]
+        client.post(f"/games/{gid}/moves", json={"type": "roll"}, headers=auth(token))
+    start = time.monotonic()
+    page = client.get(f"/games/{gid}/events?after={view['version']}&wait=5").get_json()
+    assert page["events"] == [] and page["status"] == "finished"
+    assert time.monotonic() - start < 2
