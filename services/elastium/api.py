@@ -56,6 +56,9 @@ class PaymentSchema(Schema):
     to = fields.Int(load_default=None, allow_none=True, validate=validate.Range(min=0, max=3),
                     metadata={"description": "null for an empty peg (cards discarded); else the seat of "
                               "a player whose band is on the peg, who receives the cards."})
+    second_to = fields.Int(load_default=None, allow_none=True, validate=validate.Range(min=0, max=3),
+                           metadata={"description": "Joker only: the seat of a second player on the peg "
+                                     "who receives the second card (null: both cards go to `to`)."})
     energy = fields.Bool(load_default=False, metadata={"description": "Cursed Triangle only: give `to` "
                          "1 energy and discard the cards instead of giving them."})
 

@@ -14,8 +14,8 @@ from tests.elastium.helpers import events_of, give_hand, new_game, place, play, 
 # jungle-temples colours: c1r0 bleu, c2r0 vert, c3r0 rouge, c1r1 rouge, c2r1 jaune, c0r0 gris
 
 
-def pay(peg: str, *cards: str, to: int | None = None) -> dict:
-    return {"peg": peg, "cards": list(cards), "to": to, "energy": False}
+def pay(peg: str, *cards: str, to: int | None = None, second_to: int | None = None) -> dict:
+    return {"peg": peg, "cards": list(cards), "to": to, "second_to": second_to, "energy": False}
 
 
 def test_first_band_must_use_a_start_peg_of_ones_own_side() -> None:
@@ -109,6 +109,28 @@ def test_the_payer_chooses_which_owner_to_pay() -> None:
     state, _ = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
                                "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert", to=2)]})
     assert state["hands"][2]["vert"] == 1 + new_game(players=3)["hands"][2]["vert"]
+
+
+def test_a_joker_may_be_split_between_two_owners() -> None:
+    state = new_game(players=3)
+    state, _ = put(state, 1, ["c2r0", "c2r1"])
+    state, _ = put(state, 2, ["c2r0", "c3r0"])
+    give_hand(turn_to(state, 0), 0, bleu=1, jaune=2)
+    hands = [dict(h) for h in state["hands"]]
+    split = [pay("c1r0", "bleu"), pay("c2r0", "jaune", "jaune", to=1, second_to=2)]
+    move = {"type": "place_band", "pegs": ["c1r0", "c2r0"], "payment": split}
+    assert move in legal_moves(state, 0)
+    state, _ = play(state, 0, move)
+    assert state["hands"][1]["jaune"] == hands[1]["jaune"] + 1
+    assert state["hands"][2]["jaune"] == hands[2]["jaune"] + 1
+    with pytest.raises(IllegalMove) as exc:          # a single card cannot be split
+        state2 = give_hand(turn_to(new_game(players=3), 0), 0, bleu=1, vert=1)
+        state2, _ = put(state2, 1, ["c2r0", "c2r1"])
+        state2, _ = put(state2, 2, ["c2r0", "c3r0"])
+        turn_to(state2, 0)
+        play(state2, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                         "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert", to=1, second_to=2)]})
+    assert exc.value.reason == "wrong-recipient"
 
 
 def test_legal_moves_list_jokers_and_cap_the_payment_variants() -> None:

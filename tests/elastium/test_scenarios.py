@@ -207,9 +207,9 @@ def test_cursed_pay_another_player_one_energy_instead_of_the_card() -> None:
     state["energy"] = [1, 0]
     hand_1 = dict(state["hands"][1])
     move = {"type": "place_band", "pegs": ["c2r4", "c3r4", "c2r5"], "payment": [   # bleu, rouge, gris
-        {"peg": "c2r4", "cards": ["bleu"], "to": None, "energy": False},
-        {"peg": "c3r4", "cards": ["rouge"], "to": 1, "energy": True},
-        {"peg": "c2r5", "cards": ["gris"], "to": None, "energy": False}]}
+        {"peg": "c2r4", "cards": ["bleu"], "to": None, "second_to": None, "energy": False},
+        {"peg": "c3r4", "cards": ["rouge"], "to": 1, "second_to": None, "energy": True},
+        {"peg": "c2r5", "cards": ["gris"], "to": None, "second_to": None, "energy": False}]}
     assert move in legal_moves(state, 0)
     state, events = play(state, 0, move)
     collected = events_of(events, "items_collected")

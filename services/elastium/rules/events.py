@@ -92,8 +92,9 @@ def _band_placed(state: State, data: dict[str, Any]) -> State:
             hand[card] -= 1
         to = pay["to"]
         if to is not None and not pay.get("energy"):
-            for card in pay["cards"]:
-                state["hands"][to][card] += 1
+            second = pay.get("second_to")
+            for index, card in enumerate(pay["cards"]):
+                state["hands"][second if index == 1 and second is not None else to][card] += 1
         else:
             (state["own_discards"][seat] if is_cursed(state) else state["discard"]).extend(pay["cards"])
         if pay.get("energy"):

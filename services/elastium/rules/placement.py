@@ -4,11 +4,13 @@ Payment, per peg of the band (the rules' "règles de défausse"):
 * a peg already holding one of the payer's bands is free;
 * an empty peg costs one card of its colour, discarded;
 * a peg holding other players' bands costs one card given to one of them (payer's choice);
-* two cards of one colour are a joker for any peg;
+* two cards of one colour are a joker for any peg; on a peg held by several other players the
+  two cards may go to one of them or be split between two (``second_to``);
 * Cursed Triangle: on another player's peg the payer may instead give that player 1 energy and
   discard the card.
 
-A payment is a list ``[{"peg", "cards", "to", "energy"}]``, one entry per peg that costs something.
+A payment is a list ``[{"peg", "cards", "to", "second_to", "energy"}]``, one entry per peg that
+costs something.
 """
 from __future__ import annotations
 
@@ -160,10 +162,15 @@ def check_payment(state: State, seat: int, band: Band, payment: list[dict[str, A
         if pays_energy and not (is_cursed(state) and to is not None):
             raise IllegalMove("energy-payment-not-allowed", "Only in the Cursed Triangle, and only for "
                               "another player's peg, may energy be given instead of the card.", peg=peg)
+        second = entry.get("second_to")
+        if second is not None and (len(cards) != 2 or pays_energy or to is None or second == to
+                                   or second not in others):
+            raise IllegalMove("wrong-recipient", "Only the two cards of a joker may be split, between "
+                              "two different players on the peg.", peg=peg, owners=others)
         for card in cards:
             needed[card] += 1
         energy += pays_energy
-        normalised.append({"peg": peg, "cards": cards, "to": to, "energy": pays_energy})
+        normalised.append({"peg": peg, "cards": cards, "to": to, "second_to": second, "energy": pays_energy})
     hand = state["hands"][seat]
     if any(hand[c] < n for c, n in needed.items()):
         raise IllegalMove("cards-not-in-hand", "The payment uses cards this player does not hold.",
@@ -185,15 +192,19 @@ def payments(state: State, seat: int, band: Band, limit: int = MAX_PAYMENTS_PER_
     joker_order = sorted(COLOURS, key=lambda c: (-hand[c], c))    # richest colour first
     found: list[list[dict[str, Any]]] = []
 
-    def options(peg: str, others: list[int]) -> Iterator[tuple[list[str], int | None, bool]]:
+    def options(peg: str, others: list[int]) -> Iterator[tuple[list[str], int | None, int | None, bool]]:
         colour = b.colours[peg]
         card_sets = ([[colour]] if hand[colour] >= 1 else []) + [
             [c, c] for c in joker_order if hand[c] >= 2]
         for cards in card_sets:
             for to in (others or [None]):
-                yield cards, to, False
+                yield cards, to, None, False
                 if cursed and to is not None and energy >= 1:
-                    yield cards, to, True
+                    yield cards, to, None, True
+            if len(cards) == 2:           # a joker split between two owners (either order)
+                for i, to in enumerate(others):
+                    for second in others[i + 1:]:
+                        yield cards, to, second, False
 
     def walk(index: int, chosen: list[dict[str, Any]], energy_left: int) -> None:
         if len(found) >= limit:
@@ -202,14 +213,14 @@ def payments(state: State, seat: int, band: Band, limit: int = MAX_PAYMENTS_PER_
             found.append(list(chosen))
             return
         peg, others = due[index]
-        for cards, to, pays_energy in options(peg, others):
+        for cards, to, second, pays_energy in options(peg, others):
             if pays_energy and energy_left < 1:
                 continue
             if any(hand[c] < cards.count(c) for c in cards):
                 continue
             for c in cards:
                 hand[c] -= 1
-            chosen.append({"peg": peg, "cards": cards, "to": to, "energy": pays_energy})
+            chosen.append({"peg": peg, "cards": cards, "to": to, "second_to": second, "energy": pays_energy})
             walk(index + 1, chosen, energy_left - pays_energy)
             chosen.pop()
             for c in cards:
