@@ -14,6 +14,7 @@ SERVICES: dict[str, str] = {
     "catan": "services.catan.api",
     "elasund": "services.elasund.api",
     "elfenland": "services.elfenland.api",
+    "elastium": "services.elastium.api",
 }
 
 
