@@ -118,7 +118,27 @@ def test_a_gold_card_drawn_blind_joins_the_pile_and_the_player_draws_again() -> 
     for e in events:
         state = GAME.evolve(state, e)
     assert state["gold_pile"] == 1 and GAME.to_act(state) == [0]
-    assert {"type": "take_gold"} in GAME.legal_moves(state, 0)
+    # "Il peut ensuite soit piocher une autre carte pour la remplacer, soit prendre le tas d'or."
+    assert GAME.legal_moves(state, 0) == [{"type": "draw_card"}, {"type": "take_gold"}]
+    face_up = state["face_up_cards"][0]
+    assert rejection(state, 0, {"type": "take_card", "card": face_up}) == "must-draw-or-take-gold"
+    state, events = play(state, 0, {"type": "take_gold"})
+    assert events[0]["data"] == {"seat": 0, "cards": 1, "coins": 3} and GAME.to_act(state) == [1]
+    assert {"type": "take_card", "card": face_up} in GAME.legal_moves(state, 1)
+
+
+def test_a_gold_card_turned_up_by_a_refill_does_not_bind_the_next_pick() -> None:
+    state = _draft()
+    state["deck"] = {"gold": 1, "dragon": 1}
+    card = state["face_up_cards"][0]
+    for seed in range(20):
+        events = GAME.decide(state, 0, {"type": "take_card", "card": card}, random.Random(seed))
+        if "gold_card_found" in types(events):
+            break
+    for e in events:
+        state = GAME.evolve(state, e)
+    assert state["gold_pile"] == 1 and GAME.to_act(state) == [1]
+    assert any(m["type"] == "take_card" for m in GAME.legal_moves(state, 1))
 
 
 def test_income_of_two_from_round_two_after_the_draft() -> None:

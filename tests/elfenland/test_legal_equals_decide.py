@@ -91,8 +91,8 @@ def test_listed_moves_are_exactly_the_accepted_ones(players: int, options: dict,
     while GAME.result(state) is None and step < 2500:
         acting = GAME.to_act(state)
         seat = acting[rng.randrange(len(acting))]
-        phase = state["phase"]
-        # Every phase the first time it comes, then a sample.
+        phase = (state["phase"], state["discarding"], state["redraw"])
+        # Every phase (and sub-step) the first time it comes, then a sample.
         if phase not in seen_phases or rng.random() < 0.03:
             seen_phases.add(phase)
             check_exact(state, seat)

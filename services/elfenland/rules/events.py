@@ -37,7 +37,7 @@ def _round_started(s: State, d: Data) -> None:
 
 
 def _phase_started(s: State, d: Data) -> None:
-    s["phase"], s["step"], s["passes"], s["discarding"] = d["phase"], 0, 0, False
+    s["phase"], s["step"], s["passes"], s["discarding"], s["redraw"] = d["phase"], 0, 0, False, False
 
 
 def _home_town_dealt(s: State, d: Data) -> None:
@@ -61,6 +61,9 @@ def _face_up_card_added(s: State, d: Data) -> None:
 def _gold_card_found(s: State, d: Data) -> None:
     remove(s["deck"], [GOLD_CARD])
     s["gold_pile"] += 1
+    if d.get("seat") is not None:
+        # Drawn blind in the draft: the player draws again or takes the gold pile.
+        s["redraw"] = True
 
 
 def _deck_reshuffled(s: State, d: Data) -> None:
@@ -73,6 +76,7 @@ def _card_taken(s: State, d: Data) -> None:
     s["face_up_cards"].remove(d["card"])
     add(s["seats"][d["seat"]]["hand"], [d["card"]])
     s["step"] += 1
+    s["redraw"] = False
 
 
 def _card_drawn(s: State, d: Data) -> None:
@@ -80,6 +84,7 @@ def _card_drawn(s: State, d: Data) -> None:
     add(s["seats"][d["seat"]]["hand"], [d["card"]])
     if d["draft"]:
         s["step"] += 1
+        s["redraw"] = False
 
 
 def _gold_taken(s: State, d: Data) -> None:
@@ -87,6 +92,7 @@ def _gold_taken(s: State, d: Data) -> None:
     add(s["discard"], [GOLD_CARD] * d["cards"])
     s["seats"][d["seat"]]["coins"] += d["coins"]
     s["step"] += 1
+    s["redraw"] = False
 
 
 def _income(s: State, d: Data) -> None:

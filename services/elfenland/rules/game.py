@@ -50,7 +50,7 @@ class ElfenlandGame(Game):
     title = "Elfenland (with Elfengold and Elfenroads)"
     min_players = 2
     max_players = 6
-    engine_version = "2"
+    engine_version = "3"
 
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULT_OPTIONS)

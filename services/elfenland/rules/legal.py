@@ -32,7 +32,8 @@ def _draft_counters(state: State, seat: int) -> list[Move]:
 
 
 def _draft_cards(state: State, seat: int) -> list[Move]:
-    moves: list[Move] = [{"type": "take_card", "card": c} for c in sorted(set(state["face_up_cards"]))]
+    moves: list[Move] = [] if state["redraw"] else [
+        {"type": "take_card", "card": c} for c in sorted(set(state["face_up_cards"]))]
     if size(state["deck"]) or size(state["discard"]):
         moves.append({"type": "draw_card"})
     if state["gold_pile"]:

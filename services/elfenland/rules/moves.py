@@ -85,6 +85,8 @@ def draw_counter(rec: Recorder, seat: int, move: Move, rng: random.Random) -> No
 
 def take_card(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None:
     card = move.get("card")
+    if rec.state["redraw"]:
+        _fail("must-draw-or-take-gold", "After a gold card drawn blind: draw again or take the gold pile.")
     if card not in rec.state["face_up_cards"]:
         _fail("card-not-face-up", f"No face-up {card} card to take.")
     rec("card_taken", seat=seat, card=card)
