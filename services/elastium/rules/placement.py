@@ -189,7 +189,7 @@ def payments(state: State, seat: int, band: Band, limit: int = MAX_PAYMENTS_PER_
         return []          # not even one card per peg: skip the search (most bands, most turns)
     energy = state["energy"][seat]
     cursed = is_cursed(state)
-    joker_order = sorted(COLOURS, key=lambda c: (-hand[c], c))    # richest colour first
+    joker_order = sorted(COLOURS, key=hand.__getitem__, reverse=True)    # richest colour first (stable)
     found: list[list[dict[str, Any]]] = []
 
     def options(peg: str, others: list[int]) -> Iterator[tuple[list[str], int | None, int | None, bool]]:
