@@ -3,9 +3,11 @@
 The greedy bot reads only what its own view shows: the board, every building, its own hand and
 development cards, the others' card counts and public points.  It picks a build target
 (city > settlement > road toward a good spot > development card), builds it when it can,
-otherwise bank-trades surplus toward it, and ends the turn.  It never opens domestic offers; it
-accepts one that brings a card its target lacks for no more cards than it gets, paid from surplus,
-unless the offerer shows 8 points or more.
+otherwise bank-trades surplus toward it, and ends the turn.  When a bank trade cannot help and it
+lacks one or two cards of its target, it offers one surplus card for one missing card, at most
+once per turn (the state counts the offers made this turn), and confirms the acceptor with the
+fewest public points.  It accepts an offer that brings a card its target lacks for no more cards
+than it gets, paid from surplus, unless the offerer shows 8 points or more.
 """
 from __future__ import annotations
 
@@ -139,6 +141,31 @@ class _Plan:
                       for name, count in offer["get"].items())
         return gains and surplus and sum(offer["get"].values()) <= sum(offer["give"].values())
 
+    def offer(self, target: tuple[int, ...] | None) -> Move | None:
+        """One card of our biggest surplus for one card the target lacks: only the first offer
+        of the turn, only when the target is one or two cards away."""
+        if self.state["offers"] or target is None:
+            return None
+        missing = _missing(self.hand, target)
+        if not 1 <= sum(missing) <= 2:
+            return None
+        surplus = [have - need for have, need in zip(self.hand, target)]
+        give = max(range(5), key=lambda i: surplus[i])
+        if surplus[give] <= 0:
+            return None
+        get = max(range(5), key=lambda i: (missing[i], target[i]))
+        return {"type": "offer_trade", "give": {RESOURCES[give]: 1}, "get": {RESOURCES[get]: 1}}
+
+    def close_offer(self) -> Move:
+        """As the offerer, once everybody answered: trade with the acceptor with the fewest
+        public points, unless every acceptor is close to winning."""
+        state = self.state
+        partners = [m for m in self.by_type.get("confirm_trade", ())
+                    if victory_points(state, m["seat"], hidden=False) < 8]
+        if partners:
+            return min(partners, key=lambda m: (victory_points(state, m["seat"], hidden=False), m["seat"]))
+        return {"type": "cancel_trade"}
+
     # -- phases ---------------------------------------------------------------------------------
     def setup(self) -> Move:
         state, seat = self.state, self.seat
@@ -238,6 +265,10 @@ class _Plan:
                 return trade
         elif "build_road" in self.by_type:
             return self.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], self.have))  # type: ignore[return-value]
+        # Ask the table before spending the cards on a development card (once a turn).
+        offer = self.offer(target)
+        if offer:
+            return offer
         buy = self.first("buy_dev_card")
         if buy and (target is not SETTLEMENT_COST or sum(self.hand) > 7):
             return buy
@@ -268,8 +299,8 @@ def greedy_strategy(game: Game, state: State, seat: int, rng: random.Random) -> 
     if phase == "road_building":
         return plan.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], plan.have))  # type: ignore[return-value]
     if phase == "trade":
-        if seat == state["current"]:
-            return {"type": "cancel_trade"}
+        if seat == state["offer"]["seat"]:
+            return plan.close_offer()
         return {"type": "answer_trade", "accept": plan.offer_helps()}
     return random_strategy(game, state, seat, rng)
 

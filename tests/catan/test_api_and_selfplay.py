@@ -76,7 +76,72 @@ def test_greedy_accepts_only_offers_that_help_its_next_build() -> None:
     give(state, 1, wool=2)                 # seat 1 saves for a city: wool is surplus, ore is missing
     play(state, 0, {"type": "offer_trade", "give": {"ore": 1}, "get": {"wool": 1}})
     assert greedy(GAME, state, 1, random.Random(0)) == {"type": "answer_trade", "accept": True}
-    play(state, 0, {"type": "cancel_trade"})
+    for seat in (1, 2, 3):
+        play(state, seat, {"type": "answer_trade", "accept": False})
     play(state, 0, {"type": "offer_trade", "give": {"brick": 1}, "get": {"wool": 1}})
     assert greedy(GAME, state, 1, random.Random(0)) == {"type": "answer_trade", "accept": False}
     assert greedy(GAME, state, 2, random.Random(0)) == {"type": "answer_trade", "accept": False}
+
+
+def test_greedy_offers_one_surplus_card_for_a_missing_one_once_per_turn() -> None:
+    from tests.catan.helpers import give, play, set_up, to_main
+    greedy = STRATEGIES["greedy"]
+    state = to_main(set_up())
+    # Seat 0 saves for a city (2 grain 3 ore): one ore short, two wool to spare, no bank trade.
+    give(state, 0, grain=2, ore=2, wool=2)
+    give(state, 2, ore=1)
+    move = greedy(GAME, state, 0, random.Random(0))
+    assert move == {"type": "offer_trade", "give": {"wool": 1}, "get": {"ore": 1}}
+    play(state, 0, move)
+    assert GAME.view(state, 1)["offers_this_turn"] == 1
+    for seat, accept in ((1, False), (2, True), (3, False)):
+        play(state, seat, {"type": "answer_trade", "accept": accept})
+    assert greedy(GAME, state, 0, random.Random(0)) == {"type": "confirm_trade", "seat": 2}
+    play(state, 0, {"type": "confirm_trade", "seat": 2})
+    assert greedy(GAME, state, 0, random.Random(0))["type"] == "build_city"
+    # Everybody refuses: no second offer this turn (it falls back to a development card).
+    state = to_main(set_up())
+    give(state, 0, grain=2, ore=2, wool=2)
+    play(state, 0, move)
+    for seat in (1, 2, 3):
+        play(state, seat, {"type": "answer_trade", "accept": False})
+    assert state["phase"] == "main" and state["offers"] == 1
+    assert greedy(GAME, state, 0, random.Random(0)) == {"type": "buy_dev_card"}
+    play(state, 0, {"type": "end_turn"})
+    assert state["offers"] == 0 and GAME.view(state, None)["offers_this_turn"] == 0
+
+
+def test_greedy_offerer_never_trades_with_a_player_close_to_winning() -> None:
+    from tests.catan.helpers import fold, give, play, set_up, to_main
+    greedy = STRATEGIES["greedy"]
+    state = to_main(set_up())
+    for node in (3, 48):
+        fold(state, "settlement_built", seat=2, node=node, free=True)
+    give(state, 2, grain=8, ore=13)
+    for node in (3, 48, 28, 47):
+        fold(state, "city_built", seat=2, node=node)          # seat 2 shows 8 points
+    assert GAME.view(state, 0)["seats"][2]["public_points"] == 8
+    give(state, 0, grain=2, ore=2, wool=2)
+    play(state, 0, {"type": "offer_trade", "give": {"wool": 1}, "get": {"ore": 1}})
+    for seat, accept in ((1, False), (2, True), (3, False)):
+        play(state, seat, {"type": "answer_trade", "accept": accept})
+    assert greedy(GAME, state, 0, random.Random(0)) == {"type": "cancel_trade"}
+
+
+def test_greedy_offers_at_most_once_a_turn_through_whole_games() -> None:
+    strategies = {0: STRATEGIES["greedy"], 2: STRATEGIES["greedy"]}       # random bots at 1 and 3
+    offers = confirmed = 0
+    for seed in range(3):
+        played = play_random_game(GAME, 4, {"board": "variable"}, seed=seed, strategies=strategies,
+                                  check_every=50)
+        assert played.finished
+        this_turn = 0
+        for e in played.events:
+            if e["type"] == "turn_ended":
+                this_turn = 0
+            elif e["type"] == "trade_offered":
+                this_turn += 1
+                offers += 1
+                assert this_turn == 1
+            confirmed += e["type"] == "trade_confirmed"
+    assert offers and confirmed

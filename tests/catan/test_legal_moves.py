@@ -67,8 +67,13 @@ def test_listed_moves_during_an_open_offer_and_road_building() -> None:
     fold(state, "starting_resources", seat=2, resources={"ore": 1})
     play(state, 0, {"type": "offer_trade", "give": {"brick": 1}, "get": {"ore": 1}})
     play(state, 2, {"type": "answer_trade", "accept": True})
-    for seat in GAME.to_act(state):
+    for seat in range(4):                       # seats 1 and 3 still answer; 0 and 2 have nothing
         _assert_exact(state, seat)
+    play(state, 1, {"type": "answer_trade", "accept": False})
+    play(state, 3, {"type": "answer_trade", "accept": False})
+    for seat in range(4):                       # now only the offerer: confirm with 2 or withdraw
+        _assert_exact(state, seat)
+    assert GAME.legal_moves(state, 0) == [{"type": "cancel_trade"}, {"type": "confirm_trade", "seat": 2}]
     play(state, 0, {"type": "cancel_trade"})
     play(state, 0, {"type": "play_road_building"})
     _assert_exact(state, 0)

@@ -53,17 +53,25 @@ def test_domestic_offer_answers_and_confirmation() -> None:
     give(state, 1, ore=2)
     give(state, 2, ore=1)
     assert OFFER not in GAME.legal_moves(state, 0)          # free-form: described by the schema
-    play(state, 0, OFFER)
-    assert state["phase"] == "trade" and GAME.to_act(state) == [0, 1, 2, 3]
-    assert illegal(state, 0, {"type": "end_turn"}) == "offer-open"
+    events = play(state, 0, OFFER)
+    assert events == [{"type": "trade_offered", "data": {"seat": 0, "give": {"brick": 1}, "get": {"ore": 1}}}]
+    # The others answer first (simultaneously); the offerer waits for every answer.
+    assert state["phase"] == "trade" and GAME.to_act(state) == [1, 2, 3]
+    assert illegal(state, 0, {"type": "end_turn"}) == "not-your-turn"
+    assert illegal(state, 0, {"type": "confirm_trade", "seat": 1}) == "not-your-turn"
+    assert GAME.legal_moves(state, 0) == []
     assert illegal(state, 1, {"type": "roll"}) == "answer-the-offer"
-    assert illegal(state, 0, {"type": "answer_trade", "accept": True}) == "own-offer"
     assert GAME.legal_moves(state, 3) == [{"type": "answer_trade", "accept": False}]
     assert illegal(state, 3, {"type": "answer_trade", "accept": True}) == "not-enough-resources"
+    assert illegal(state, 3, {"type": "answer_trade", "accept": "yes"}) == "invalid-answer"
     play(state, 1, {"type": "answer_trade", "accept": True})
     play(state, 2, {"type": "answer_trade", "accept": False})
-    assert GAME.to_act(state) == [0, 3]
+    assert GAME.to_act(state) == [3]
     assert illegal(state, 1, {"type": "answer_trade", "accept": False}) == "not-your-turn"
+    play(state, 3, {"type": "answer_trade", "accept": False})
+    assert GAME.to_act(state) == [0] and state["offer"]["answers"] == [False, True, False, False]
+    assert illegal(state, 0, {"type": "end_turn"}) == "offer-open"
+    assert illegal(state, 0, {"type": "answer_trade", "accept": True}) == "own-offer"
     assert GAME.legal_moves(state, 0) == [{"type": "cancel_trade"}, {"type": "confirm_trade", "seat": 1}]
     assert illegal(state, 0, {"type": "confirm_trade", "seat": 2}) == "not-accepted"
     events = play(state, 0, {"type": "confirm_trade", "seat": 1})
@@ -79,9 +87,13 @@ def test_an_offer_everybody_rejects_lapses_and_the_offerer_may_withdraw() -> Non
     for seat in (1, 2, 3):
         play(state, seat, {"type": "answer_trade", "accept": False})
     assert state["phase"] == "main" and state["offer"] is None
+    give(state, 2, ore=1)
     play(state, 0, OFFER)
+    for seat, accept in ((1, False), (2, True), (3, False)):
+        play(state, seat, {"type": "answer_trade", "accept": accept})
     play(state, 0, {"type": "cancel_trade"})
     assert state["phase"] == "main" and state["hands"][0] == [1, 0, 0, 0, 0]
+    assert state["hands"][2] == [0, 0, 0, 0, 1] and state["offers"] == 2
     assert illegal(state, 0, {"type": "cancel_trade"}) == "no-open-offer"
     assert illegal(state, 1, {"type": "answer_trade", "accept": True}) == "not-your-turn"
 

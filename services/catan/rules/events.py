@@ -253,6 +253,7 @@ def _trade_offered(state: State, data: dict[str, Any]) -> State:
     answers[seat] = False     # the offerer does not answer their own offer
     state["offer"] = {"seat": seat, "give": dict(data["give"]), "get": dict(data["get"]),
                       "answers": answers}
+    state["offers"] += 1
     state["phase"] = TRADE
     return state
 
@@ -291,6 +292,7 @@ def _turn_ended(state: State, data: dict[str, Any]) -> State:
     seat = data["seat"]
     state["dev_new"][seat] = [0] * 5
     state["dev_played"] = False
+    state["offers"] = 0
     state["rolled"] = False
     state["dice"] = None
     state["current"] = (seat + 1) % state["players"]

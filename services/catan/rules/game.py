@@ -30,7 +30,7 @@ class CatanGame(Game):
     title = "The Settlers of Catan"
     min_players = 3
     max_players = 4
-    engine_version = "1"
+    engine_version = "2"      # 2: "offers" (domestic offers this turn) in the state
 
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULT_OPTIONS)

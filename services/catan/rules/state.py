@@ -100,6 +100,7 @@ def new_state(data: dict[str, Any]) -> State:
         "discards": [0] * players,    # cards each seat still has to discard after a 7
         "free_roads": 0,
         "offer": None,
+        "offers": 0,                  # domestic offers made this turn (public; bots offer once)
         "winner": None,
     }
 
@@ -133,8 +134,10 @@ def to_act(state: State) -> list[int]:
     if phase == DISCARD:
         return [seat for seat, count in enumerate(state["discards"]) if count]
     if phase == TRADE:
-        answers = state["offer"]["answers"]
-        return [state["current"], *(seat for seat, answer in enumerate(answers) if answer is None)]
+        # Everybody else answers first; then the offerer confirms an acceptance or withdraws.
+        # (Keeping the offerer out until then means a bot offerer never races the answers.)
+        pending = [seat for seat, answer in enumerate(state["offer"]["answers"]) if answer is None]
+        return pending or [state["offer"]["seat"]]
     return [state["current"]]
 
 

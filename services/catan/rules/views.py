@@ -76,6 +76,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "largest_army": state["largest_army"],
         "offer": ({"seat": offer["seat"], "give": dict(offer["give"]), "get": dict(offer["get"]),
                    "answers": list(offer["answers"])} if offer else None),
+        "offers_this_turn": state["offers"],
         "winner": state["winner"],
         "seats": [_player_view(state, seat, viewer) for seat in range(state["players"])],
     }
