@@ -10,7 +10,7 @@ from services.elfenland.rules.components import COUNTER_KINDS
 from shared.engine import GameOver, IllegalMove, NotYourTurn
 from shared.testing import play_random_game
 
-from tests.elfenland.positions import GAME, give_counter, new_game, place, rejection, road_between, start_phase
+from tests.elfenland.positions import GAME, give_counter, new_game, place, play, rejection, road_between, start_phase
 
 
 def _accepted(state: dict, seat: int, move: dict) -> bool:
@@ -67,3 +67,18 @@ def test_a_finished_game_accepts_nothing() -> None:
     with pytest.raises(GameOver):
         GAME.decide(played.state, 0, {"type": "pass"}, random.Random(0))
     assert GAME.to_act(played.state) == [] and GAME.legal_moves(played.state, 0) == []
+
+
+def test_malformed_moves_are_rejected_with_a_reason_never_a_crash() -> None:
+    state = start_phase(new_game(2), "placement", first=0)
+    give_counter(state, 0, "dragon")
+    assert rejection(state, 0, {"type": ["pass"]}) == "unknown-move"
+    assert rejection(state, 0, {"type": "place_counter", "counter": "dragon", "road": True}) == "unknown-road"
+    state, _ = play(state, 0, {"type": "pass"})
+    state, _ = play(state, 1, {"type": "pass"})
+    assert state["phase"] == "keep"
+    assert rejection(state, 0, {"type": "keep_counters", "counters": [["dragon"]]}) == "counter-not-held"
+    gold = new_game(2, edition="elfengold")
+    gold["auction"] = {"lots": ["dragon"], "high": 0, "bidder": None, "passed": [], "turn": 0}
+    start_phase(gold, "auction", first=0)
+    assert rejection(gold, 0, {"type": "bid", "amount": True}) == "bid-too-low"

@@ -42,7 +42,7 @@ def _fail(reason: str, detail: str, **extra: Any) -> None:
 
 def _road(move: Move, field: str = "road") -> Road:
     road_id = move.get(field)
-    if not isinstance(road_id, int) or not 0 <= road_id < len(ROADS):
+    if not isinstance(road_id, int) or isinstance(road_id, bool) or not 0 <= road_id < len(ROADS):
         _fail("unknown-road", f"There is no road {road_id!r}.")
     return ROADS[road_id]
 
@@ -120,7 +120,7 @@ def reveal_counter(rec: Recorder, seat: int, move: Move, rng: random.Random) -> 
 
 def bid(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None:
     amount, auction = move.get("amount"), rec.state["auction"]
-    if not isinstance(amount, int) or amount <= auction["high"]:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= auction["high"]:
         _fail("bid-too-low", f"A bid must exceed {auction['high']}.", high=auction["high"])
     if rec.state["seats"][seat]["coins"] == 0:
         # Over-bidding costs all one's gold: with none it would stall the auction for free.
@@ -219,6 +219,8 @@ def _check_keep(over_limit: bool, chosen: Any, limit: int, held: dict[str, int],
         _fail("nothing-to-keep", "You hold no more than you may keep.")
     if not isinstance(chosen, list) or len(chosen) != limit:
         _fail("wrong-count", f"Keep exactly {limit}.")
+    if not all(isinstance(kind, str) for kind in chosen):
+        _fail(not_held, "Name the kinds kept.")
     if not contains(held, chosen):
         _fail(not_held, "You do not hold these.")
 
@@ -261,7 +263,7 @@ HANDLERS: dict[str, Handler] = {
 
 def apply_move(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None:
     move_type = move.get("type")
-    if move_type not in HANDLERS:
+    if not isinstance(move_type, str) or move_type not in HANDLERS:
         _fail("unknown-move", f"Unknown move type {move_type!r}.")
     phase = rec.state["phase"]
     if move_type not in PHASE_MOVES.get(phase, ()):
