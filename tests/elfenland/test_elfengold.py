@@ -161,14 +161,15 @@ def test_gold_after_moving_doubled_by_a_gold_counter_elvenhold_pays_nothing() ->
     state = _moving()
     plain, forest = lay_pig_path(state)
     place(state, 1, "gold", forest.id)
-    set_hand(state, 0, ["giant_pig"] * 3)
+    set_hand(state, 0, ["giant_pig"] * 4)
     for road in (plain, forest, forest):
         state, _ = play(state, 0, {"type": "travel", "road": road.id, "cards": ["giant_pig"]})
     # Lapphalya 2 + Rivinia 3 x2 + Lapphalya 2 x2 (every passage of the gold road doubles)
     assert state["seats"][0]["earned"] == 2 + 6 + 4
+    state, events = play(state, 0, {"type": "travel", "road": plain.id, "cards": ["giant_pig"]})
+    assert events[0]["data"]["earned"] == 0 and state["seats"][0]["earned"] == 12    # Elvenhold: 0
     state, events = play(state, 0, {"type": "finish_travel", "take": "gold"})
-    assert state["seats"][0]["coins"] == 12 + 12
-    assert GOLD_VALUES["Elvenhold"] == 0
+    assert events[0]["data"]["coins"] == 12 and state["seats"][0]["coins"] == 12 + 12
 
 
 def test_cards_instead_of_gold_and_no_gold_without_moving() -> None:
@@ -292,7 +293,14 @@ def test_random_gold_values_shuffle_the_twenty_discs() -> None:
 
 
 def test_elfenroads_has_no_caravans_spells_or_sea_monsters() -> None:
-    state = new_game(2, edition="elfenroads")
+    events = GAME.setup(2, {**GAME.default_options(), "edition": "elfenroads"}, random.Random(1))
+    assert events[0]["data"]["deck"] == {k: 9 for k in ("giant_pig", "elfcycle", "magic_cloud", "unicorn",
+                                                        "troll_wagon", "dragon", "raft")}
+    assert [e["data"]["count"] for e in events if e["type"] == "gold_cards_added"] == [7]   # 63 + 7 = 70
+    assert events[0]["data"]["bag"] == {"dragon": 4, "magic_cloud": 4, "unicorn": 5, "elfcycle": 8,
+                                        "troll_wagon": 8, "giant_pig": 9, "gold": 2, "obstacle": 2}
+    assert events[0]["data"]["gold_values"]["Al'Baran"] == 7 and "Elvenhold" not in events[0]["data"]["gold_values"]
+    state = GAME.replay(events)
     assert size(state["bag"]) + sum(len(s["pending"]) for s in state["seats"]) == 42
     assert not {"double", "exchange", "sea_monster"} & set(state["bag"])
     start_phase(state, "movement", first=0)

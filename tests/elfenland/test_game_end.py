@@ -50,6 +50,18 @@ def test_all_twenty_towns_after_round_three_wins_at_once() -> None:
     assert result["winners"] == [2] and result["ended_early"] and state["round"] == 3
 
 
+def test_several_full_tours_after_round_three_most_cards_wins() -> None:
+    state = _last_movement(new_game(3), 3)
+    for seat in (0, 1):
+        state["seats"][seat]["visited"] = list(MARKER_TOWNS)
+    state["seats"][2]["visited"] = MARKER_TOWNS[:19]
+    set_hand(state, 0, ["raft"] * 2)
+    set_hand(state, 1, ["raft"] * 3)
+    set_hand(state, 2, ["raft"] * 4)                 # more cards, but not all 20 towns
+    result = GAME.result(_finish_round(state))
+    assert result["winners"] == [1] and result["ended_early"] and result["tiebreak_values"] == [2, 3, 4]
+
+
 def test_a_full_tour_before_round_three_does_not_end_elfenland() -> None:
     # "Si des la fin du troisieme tour, un joueur a visite les 20 cites": not before round 3.
     state = _last_movement(new_game(2), 2)

@@ -75,6 +75,10 @@ def test_lakes_under_the_authors_and_the_german_rules() -> None:
     assert ["dragon", "unicorn", "unicorn"] in _costs(state, nebulae.id)
     move_elf(state, 0, "Grangor")
     assert _costs(state, magnum.id) == [["raft", "raft"]]          # no boatmen on Mare Magnum
+    assert rejection(state, 0, {"type": "travel", "road": magnum.id, "cards": ["dragon", "unicorn", "unicorn"]}) == "wrong-cards"
+    river = road_between("Mah'Davikia", "Grangor", "river")
+    assert rejection(state, 0, {"type": "travel", "road": river.id, "cards": ["dragon", "unicorn", "unicorn"]}) == "wrong-cards"
+    assert _costs(state, river.id) == [["raft", "raft"]]            # upstream, no caravan on rivers
     german = _moving(lake_rules="german")
     set_hand(german, 0, ["raft", "raft", "dragon", "unicorn", "unicorn"])
     assert _costs(german, nebulae.id) == [["raft", "raft"]]
