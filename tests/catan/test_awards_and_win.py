@@ -199,3 +199,56 @@ def test_road_lengths_match_a_brute_force_search_through_random_games() -> None:
             GAME.evolve(state, e)
             if e["type"] in ("road_built", "settlement_built"):
                 assert state["road_length"] == [_brute_force_road_length(state, s) for s in range(4)]
+
+
+def _eight_points_for_seat_0(state: dict) -> None:
+    """Seat 0: three cities and two settlements on the board (crafted): 3*2 + 2 = 8."""
+    for node in (3, 48, 50):
+        fold(state, "settlement_built", seat=0, node=node, free=True)
+    give(state, 0, grain=6, ore=9)
+    for node in (12, 40, 3):
+        fold(state, "city_built", seat=0, node=node)
+    assert GAME.view(state, 0)["seats"][0]["points"] == 8
+
+
+def test_the_knight_that_brings_largest_army_and_the_tenth_point_wins_at_once() -> None:
+    state = holding("knight")
+    _eight_points_for_seat_0(state)
+    state["knights"][0] = 2                     # two knights played on earlier turns (crafted)
+    assert GAME.result(state) is None
+    events = play(state, 0, {"type": "play_knight"})
+    assert events == [{"type": "knight_played", "data": {"seat": 0}}]
+    assert state["largest_army"] == 0 and state["phase"] == "over"
+    assert GAME.result(state)["winners"] == [0] and GAME.to_act(state) == []
+    assert illegal(state, 0, {"type": "move_robber", "hex": 4, "victim": None}) == "game-over"
+
+
+def test_the_road_that_brings_longest_road_and_the_tenth_point_wins_at_once() -> None:
+    state = to_main(set_up())
+    _eight_points_for_seat_0(state)
+    _roads(state, 0, CHAIN[:3])
+    assert GAME.result(state) is None and state["road_length"][0] == 4
+    _roads(state, 0, CHAIN[3:])
+    assert state["longest_road"] == 0 and GAME.result(state) == {
+        "winners": [0], "scores": [10, 2, 2, 2], "turns": 1}
+
+
+def test_a_cut_that_hands_the_builder_longest_road_can_win_the_game() -> None:
+    # Seat 0 holds Longest Road with 5; seat 1 (8 points, a road of 5) cuts it at 18 and wins.
+    state = to_main(set_up())
+    _roads(state, 0, CHAIN)
+    assert state["longest_road"] == 0
+    play(state, 0, {"type": "end_turn"})
+    to_main(state, 1)
+    for node in (3, 48):
+        fold(state, "settlement_built", seat=1, node=node, free=True)
+    give(state, 1, grain=6, ore=9)
+    for node in (3, 48, 36):
+        fold(state, "city_built", seat=1, node=node)      # three cities and settlement 14: 7
+    _roads(state, 1, [(19, 24), (24, 18), (14, 10), (10, 15)])
+    assert state["road_length"][1] == 5 and state["longest_road"] == 0
+    assert GAME.view(state, 0)["seats"][1]["public_points"] == 7
+    give(state, 1, brick=1, lumber=1, wool=1, grain=1)
+    play(state, 1, {"type": "build_settlement", "node": 18})       # 8 points, and the cut
+    assert state["road_length"][0] == 3 and state["longest_road"] == 1
+    assert GAME.result(state) == {"winners": [1], "scores": [2, 10, 2, 2], "turns": 2}

@@ -76,3 +76,28 @@ def test_the_stolen_card_is_seen_by_thief_and_victim_only() -> None:
     for viewer in (2, 3, None):
         assert GAME.redact(stolen, viewer)["data"] == {"seat": 0, "victim": 1, "resource": None}
     assert stolen["data"]["resource"] == "ore"        # redact returns a copy
+
+
+def test_the_roller_discards_too_and_then_moves_the_robber() -> None:
+    state = set_up()
+    give(state, 0, grain=5, ore=6)          # 11 cards: discards 5
+    roll(state, 0, 7)
+    assert state["phase"] == "discard" and GAME.to_act(state) == [0]
+    assert illegal(state, 0, {"type": "move_robber", "hex": 4, "victim": None}) == "discard-pending"
+    play(state, 0, {"type": "discard", "resources": {"ore": 5}})
+    assert state["hands"][0] == [0, 0, 0, 5, 1] and state["bank"][4] == 19 - 1
+    assert state["phase"] == "robber" and GAME.to_act(state) == [0]
+
+
+def test_a_knight_moves_the_robber_away_from_the_desert_and_steals_like_a_seven() -> None:
+    from tests.catan.helpers import holding
+    state = holding("knight")
+    give(state, 3, wool=2)
+    play(state, 0, {"type": "play_knight"})
+    # Hex 6 (Hills 10): seat 1 (node 14, no cards) and seat 3 (node 20, two wool).
+    assert [m for m in GAME.legal_moves(state, 0) if m["hex"] == 6] == [
+        {"type": "move_robber", "hex": 6, "victim": 3}]
+    events = play(state, 0, {"type": "move_robber", "hex": 6, "victim": 3}, seed=5)
+    assert events == [{"type": "robber_moved", "data": {"seat": 0, "hex": 6, "victim": 3}},
+                      {"type": "card_stolen", "data": {"seat": 0, "victim": 3, "resource": "wool"}}]
+    assert state["hands"][3] == [0, 0, 1, 0, 0] and state["phase"] == "roll"

@@ -108,5 +108,7 @@ def test_only_the_player_on_turn_trades_and_never_for_nothing() -> None:
     assert illegal(state, 0, {"type": "offer_trade", "give": {"brick": 1}, "get": {"brick": 1}}) == "invalid-trade"
     assert illegal(state, 0, {"type": "offer_trade", "give": {"brick": 2}, "get": {"ore": 1}}) == "not-enough-resources"
     state = set_up()
-    give(state, 0, brick=1)
+    give(state, 0, brick=4)
     assert illegal(state, 0, OFFER) == "must-roll-first"
+    assert illegal(state, 0, {"type": "bank_trade", "give": "brick", "get": "ore"}) == "must-roll-first"
+    assert not [m for m in GAME.legal_moves(state, 0) if "trade" in m["type"]]
