@@ -23,6 +23,8 @@ GIVEN_CARD_COST = 1.3      # a card given to an opponent also helps them
 MIN_VALUE_PER_CARD = 0.45  # below this a band is not worth its cards: draw instead
 EXTRA_ACTION_WORTH = 1.5   # 3 energy are 1 point at the end: buy an action only for more
 DEAD_END_WORTH = -1.0      # Labyrinth: a head no band can leave
+MAZE_DEPTH = 10             # Labyrinth look-ahead, in lines
+MAZE_DISCOUNT = 0.7        # Labyrinth: an item one line further is worth this much less
 
 
 def greedy_strategy(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
@@ -89,38 +91,38 @@ def _goal_bonus(state: Any, seat: int, band: Band, out: Outcome) -> float:
 
 
 def _maze_prospect(state: Any, seat: int, band: Band, out: Outcome) -> float:
-    """Labyrinth: what the chain can still reach from its new head (nearest items weigh most).
+    """Labyrinth: the best run of items the chain can still collect from its new head.
 
-    A breadth-first walk (9 steps) along the maze lines the player does not hold yet; a head
-    with no way on is a dead end, slightly penalised.
+    A depth-first walk over simple paths (up to ``MAZE_DEPTH`` lines) along maze lines the
+    player does not hold yet; items further along are discounted.  A head with no way on is a
+    dead end, slightly penalised.
     """
     if out.chain_heads is None:
         return 0.0
     b = board(state["scenario"], state["players"])
     blocked = set(state["walls"][seat]) | band.walls
-    seen = {out.chain_heads[0]}
-    frontier = list(out.chain_heads)
-    prospect = 0.0
-    for distance in range(1, 10):
-        following = []
-        for peg in frontier:
-            for line in b.bands_by_peg.get(peg, ()):
-                key = line.lines[0]
-                if key in blocked:
-                    continue
-                item = b.line_items.get(key)
-                if item and key not in state["collected"]:
-                    worth = item.get("treasure", 0) + item.get("energy", 0) / 3 + (2.5 if item.get("artefact") else 0)
-                    prospect = max(prospect, worth / distance)
-                other = line.pegs[0] if line.pegs[1] == peg else line.pegs[1]
-                if other not in seen:
-                    seen.add(other)
-                    following.append(other)
-        frontier = following
-    if seen == {out.chain_heads[0]}:
+    collected = state["collected"]
+
+    def walk(peg: str, depth: int, visited: frozenset[str]) -> float:
+        if depth == MAZE_DEPTH:
+            return 0.0
+        best = 0.0
+        for line in b.bands_by_peg.get(peg, ()):
+            key = line.lines[0]
+            if key in blocked or key in visited:
+                continue
+            item = b.line_items.get(key)
+            worth = 0.0
+            if item and key not in collected:
+                worth = item.get("treasure", 0) + item.get("energy", 0) / 3 + (2.5 if item.get("artefact") else 0)
+            other = line.pegs[0] if line.pegs[1] == peg else line.pegs[1]
+            best = max(best, worth + MAZE_DISCOUNT * walk(other, depth + 1, visited | {key}))
+        return best
+
+    heads = out.chain_heads
+    if not any(line.lines[0] not in blocked for head in heads for line in b.bands_by_peg.get(head, ())):
         return DEAD_END_WORTH        # a dead end: no band can follow
-    # (a bonus for the room left to grow was tried: it placed aimless bands and won less)
-    return 0.8 * prospect
+    return MAZE_DISCOUNT * max(walk(head, 0, frozenset()) for head in heads)
 
 
 def _progress(state: Any, seat: int, band: Band) -> float:
