@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import random
 
+from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from shared.testing import assert_views_hide, play_random_game
 
@@ -75,3 +77,51 @@ def test_pirate_discards_and_the_loot_are_private_in_kind() -> None:
     assert GAME.redact(loot, 1)["data"] == {"seat": 0, "gold": None, "influence": None, "influence_count": 1,
                                             "count": 1}
     assert GAME.redact(loot, 0) == loot
+
+
+def _scramble_secrets(state: dict, viewer: int | None, rng: random.Random) -> dict:
+    """The same position with every secret the viewer must not see redrawn: other seats' colour
+    splits, the deck and discard-pile splits, the pirates' pool split, the church stack, the two
+    tiles another seat drew and the tile another seat buried."""
+    state = GAME.copy(state)
+
+    def split(total: int) -> dict[str, int]:
+        cuts = sorted(rng.randint(0, total) for _ in range(2))
+        return dict(zip(board.INFLUENCE_COLOURS, [cuts[0], cuts[1] - cuts[0], total - cuts[1]]))
+
+    for seat, hand in enumerate(state["hands"]):
+        if seat != viewer:
+            hand["influence"] = split(sum(hand["influence"].values()))
+    for name in ("influence_deck", "influence_discard"):
+        state[name] = split(sum(state[name].values()))
+    pool = state["pending"].get("pool")
+    if pool:
+        pool["influence"] = split(sum(pool["influence"].values()))
+    church = state["church"]
+    if church["bottom_seat"] != viewer and church["bottom"] is not None:
+        church["bottom"] = rng.choice(church["pool"])
+    rng.shuffle(church["pool"])
+    if church["drawn"] and not (viewer == state["current"] and state["phase"] == "church_choice"):
+        church["drawn"] = rng.sample(range(1, 10), len(church["drawn"]))
+    return state
+
+
+def test_views_do_not_change_when_the_secrets_of_others_change() -> None:
+    rng = random.Random(4)
+    seen = set()
+    for players, seed in [(2, 1), (4, 2)]:
+        state = GAME.replay(GAME.setup(players, GAME.default_options(), random.Random(seed)))
+        for step in range(900):
+            if GAME.result(state):
+                break
+            if step % 3 == 0 or state["phase"] in ("church_choice", "discard"):
+                seen.add(state["phase"])
+                seen.update(name for name in ("pool",) if state["pending"].get(name))
+                seen.update(name for name in ("bottom",) if state["church"]["bottom"] is not None)
+                for viewer in [None, *range(players)]:
+                    assert GAME.view(_scramble_secrets(state, viewer, rng), viewer) == GAME.view(state, viewer), \
+                        (step, state["phase"], viewer)
+            seat = rng.choice(GAME.to_act(state))
+            for e in GAME.decide(state, seat, rng.choice(GAME.legal_moves(state, seat)), random.Random(step)):
+                state = GAME.evolve(state, e)
+    assert {"church_choice", "discard", "pool", "bottom"} <= seen
