@@ -23,7 +23,7 @@ GIVEN_CARD_COST = 1.3      # a card given to an opponent also helps them
 MIN_VALUE_PER_CARD = 0.45  # below this a band is not worth its cards: draw instead
 EXTRA_ACTION_WORTH = 1.5   # 3 energy are 1 point at the end: buy an action only for more
 DEAD_END_WORTH = -1.0      # Labyrinth: a head no band can leave
-MAZE_DEPTH = 10             # Labyrinth look-ahead, in lines
+MAZE_DEPTH = 10            # Labyrinth look-ahead, in lines
 MAZE_DISCOUNT = 0.7        # Labyrinth: an item one line further is worth this much less
 
 
