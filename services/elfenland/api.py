@@ -121,12 +121,14 @@ class FinishTravelMove(Schema):
 
 class KeepCountersMove(Schema):
     counters = fields.List(fields.Str(validate=_counter), required=True,
-                           metadata={"description": "Counters kept for next round: 1 (Elfenland) "
-                                     "or 2 (Elfengold); the others go back to the pile."})
+                           metadata={"description": "Counters kept for next round: 1 (Elfenland, "
+                                     "chosen when placement ends) or 2 (Elfengold, at the end of "
+                                     "the round); the others go back to the pile."})
 
 
 class KeepCardsMove(Schema):
-    cards = _cards_field("Elfenland: the 4 cards kept for the next round.")
+    cards = _cards_field("Elfenland: the 4 cards kept for the next round, chosen right after "
+                         "your own move (finish_travel) when you hold more than 4.")
 
 
 PLUGIN = GamePlugin(

@@ -73,8 +73,10 @@ def _key(move: dict) -> str:
 
 
 def check_exact(state: dict, seat: int) -> None:
-    listed = {_key(m) for m in GAME.legal_moves(state, seat)}
-    accepted = {_key(m) for m in candidates(state, seat) if _accepted(state, seat, m)}
+    legal = GAME.legal_moves(state, seat)
+    listed = {_key(m) for m in legal}
+    # The listed moves join the candidates: every one of them must be accepted too.
+    accepted = {_key(m) for m in candidates(state, seat) + legal if _accepted(state, seat, m)}
     assert accepted == listed, (state["phase"], sorted(accepted - listed)[:5], sorted(listed - accepted)[:5])
 
 
