@@ -115,3 +115,31 @@ def test_malformed_moves_are_rejected_with_a_reason_and_never_touch_the_state() 
             assert json.dumps(state, sort_keys=True) == before
         for e in GAME.decide(state, seat, move, random.Random(seed)):
             GAME.evolve(state, e)
+
+
+def test_listed_moves_are_exactly_the_accepted_ones_with_offers_and_discards() -> None:
+    """Greedy bots make offers: the trade phase is checked too, and so are discards."""
+    from services.catan.bots import STRATEGIES
+    from services.catan.rules.legal import discard_choices
+
+    strategies = {0: STRATEGIES["greedy"], 2: STRATEGIES["greedy"]}
+    played = play_random_game(GAME, 4, {"board": "variable"}, seed=8, strategies=strategies,
+                              check_every=200)
+    state = GAME.replay(played.events[:1])
+    phases = set()
+    for step, (seat, move, seed) in enumerate(played.moves):
+        if step % 11 == 0 or state["phase"] in ("trade", "discard", "road_building"):
+            for other in range(4):
+                _assert_exact(state, other)
+                owed = state["discards"][other]
+                if owed and other in GAME.to_act(state):
+                    hand = tuple(state["hands"][other])
+                    listed = [m for m in GAME.legal_moves(state, other) if m["type"] == "discard"]
+                    assert len(listed) == len(discard_choices(hand, owed))
+                    assert all(_accepted(state, other, m) for m in listed)
+                    wrong = [{"type": "discard", "resources": dict(c)} for c in discard_choices(hand, owed - 1)]
+                    assert not any(_accepted(state, other, m) for m in wrong)
+            phases.add(state["phase"])
+        for e in GAME.decide(state, seat, move, random.Random(seed)):
+            GAME.evolve(state, e)
+    assert {"setup", "roll", "main", "robber", "discard", "trade"} <= phases
