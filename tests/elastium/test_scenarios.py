@@ -339,3 +339,25 @@ def test_labyrinth_two_bright_pegs_let_the_second_band_choose_the_direction() ->
     with pytest.raises(IllegalMove) as exc:
         place(state, 1, ["c0r5", "c0r6"])
     assert exc.value.reason == "band-not-from-chain-head"
+
+
+@pytest.mark.parametrize("image, bonus", [("A", 3), ("C", 2), ("E", 1)])
+def test_engraved_majority_bonus_by_image_size(image: str, bonus: int) -> None:
+    state = new_game("engraved-plateau")
+    b = board("engraved-plateau", 2)
+    segments = b.images[image]["segments"]
+    for seg in segments:
+        state, events = put(state, 0, b.segments[seg]["pegs"])
+    assert events_of(events, "image_completed") == [{"image": image, "seat": 0}]
+    assert points(events, "image-majority") == [(0, bonus)]
+    assert b.images[image]["size"] == len(segments) == {3: 6, 2: 5, 1: 4}[bonus]
+
+
+@pytest.mark.parametrize("players, images", [(3, 7), (4, 9)])
+def test_engraved_image_count_ending_depends_on_players(players: int, images: int) -> None:
+    state = new_game("engraved-plateau", players=players)
+    state["images_completed"] = list("BCDEFGHIJKL")[:images - 1]
+    b = board("engraved-plateau", players)
+    for seg in b.images["A"]["segments"]:
+        state, events = put(state, 0, b.segments[seg]["pegs"])
+    assert events_of(events, "end_triggered")[0]["reason"] == "images-completed"
