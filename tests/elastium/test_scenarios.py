@@ -361,3 +361,17 @@ def test_engraved_image_count_ending_depends_on_players(players: int, images: in
     for seg in b.images["A"]["segments"]:
         state, events = put(state, 0, b.segments[seg]["pegs"])
     assert events_of(events, "end_triggered")[0]["reason"] == "images-completed"
+
+
+def test_deities_an_enclosed_idol_counts_for_the_encloser() -> None:
+    state = new_game("two-deities")
+    b = board("two-deities", 2)
+    # an idol away from the board edge, enclosed by a ring of lines around one of its pegs
+    idol = next(s for s, seg in b.segments.items() if seg.get("idol") and
+                all(0 < int(p[1:].split("r")[0]) < 7 and 0 < int(p.split("r")[1]) < 9 for p in seg["pegs"]))
+    centre = b.segments[idol]["pegs"][0]
+    for pegs in ring_lines(b, centre):
+        state, events = put(state, 1, pegs)
+    assert idol in events_of(events, "band_placed")[0]["enclosed"]
+    assert state["collected"][idol] == 1
+    assert final_breakdown(state)[1]["idol_points"] == 6
