@@ -41,7 +41,9 @@ def greedy_strategy(game: Game, state: Any, seat: int, rng: random.Random) -> Mo
 def _best_placement(state: Any, seat: int, moves: list[Move]) -> tuple[Move | None, float]:
     """The placement with the best value per card, if one clears the bar; and its band value."""
     # with a big hand cards are cheap: settle for thinner bands rather than hoard
-    best, best_rate, best_value = None, MIN_VALUE_PER_CARD * min(1.0, 6 / max(1, sum(state["hands"][seat].values()))), 0.0
+    hand_size = sum(state["hands"][seat].values())
+    best, best_value = None, 0.0
+    best_rate = MIN_VALUE_PER_CARD * min(1.0, 6 / max(1, hand_size))
     values: dict[str, float] = {}       # one evaluation per band, whatever the payments listed
     b = board(state["scenario"], state["players"])
     for move in moves:
