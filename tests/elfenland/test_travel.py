@@ -1,8 +1,11 @@
 """Phase 5: travel costs, water, caravans, boatmen and the town markers."""
 from __future__ import annotations
 
+from services.elfenland.rules.board import ROADS
+
 from tests.elfenland.positions import (
-    GAME, lay_pig_path, move_elf, new_game, place, play, rejection, road_between, set_hand, start_phase)
+    GAME, give_counter, lay_pig_path, move_elf, new_game, place, play, rejection, road_between, set_hand,
+    start_phase)
 
 
 def _moving(players: int = 2, **options) -> dict:
@@ -123,3 +126,36 @@ def test_markers_for_every_town_reached_and_roads_reused() -> None:
     assert state["seats"][0]["hand"] == {}
     state, events = play(state, 0, {"type": "finish_travel"})
     assert GAME.to_act(state) == [1]
+
+
+# The transport table as the French text words it: "ne peuvent pas traverser" = None, "lents" = 2.
+_TEXT_TABLE = {
+    "giant_pig": {"plain": 1, "forest": 1, "mountain": None, "desert": None},
+    "troll_wagon": {"plain": 1, "forest": 2, "mountain": 2, "desert": 2},
+    "elfcycle": {"plain": 1, "forest": 1, "mountain": 2, "desert": None},
+    "unicorn": {"plain": None, "forest": 1, "mountain": 1, "desert": 2},
+    "magic_cloud": {"plain": 2, "forest": 2, "mountain": 1, "desert": None},
+    "dragon": {"plain": 1, "forest": 2, "mountain": 1, "desert": 1},
+}
+
+
+def test_every_transport_on_every_terrain_follows_the_table() -> None:
+    for transport, costs in _TEXT_TABLE.items():
+        for terrain, cost in costs.items():
+            road = next(r for r in ROADS if r.terrain == terrain)
+            state = start_phase(new_game(2), "placement", first=0)
+            if cost is None:
+                give_counter(state, 0, transport)
+                move = {"type": "place_counter", "counter": transport, "road": road.id}
+                assert rejection(state, 0, move) == "terrain-forbids-transport", (transport, terrain)
+                assert move not in GAME.legal_moves(state, 0)
+                continue
+            place(state, 1, transport, road.id)
+            start_phase(state, "movement", first=0)
+            move_elf(state, 0, road.a)
+            set_hand(state, 0, [transport] * 3)
+            same_kind = [c for c in _costs(state, road.id) if set(c) == {transport} and len(c) < 3]
+            assert same_kind == [[transport] * cost], (transport, terrain)
+            state, events = play(state, 0, {"type": "travel", "road": road.id, "cards": [transport] * cost})
+            assert events[0]["data"]["to"] == road.b and state["seats"][0]["hand"] == (
+                {transport: 3 - cost} if cost < 3 else {})
