@@ -92,3 +92,19 @@ def test_elfengold_twenty_towns_end_the_game_after_that_round_richest_wins() -> 
     state["seats"][2].update(visited=MARKER_TOWNS[:3], coins=50)
     state = _finish_round(state)
     assert GAME.result(state)["winners"] == [1]
+
+
+def test_the_map_and_the_rules_example_distance() -> None:
+    from collections import Counter
+
+    from services.elfenland.rules.board import ROADS, TOWNS
+    assert len(TOWNS) == 21 and len(MARKER_TOWNS) == 20 and len(ROADS) == 48
+    assert Counter(r.terrain for r in ROADS) == {"plain": 8, "forest": 12, "mountain": 8, "desert": 7,
+                                                  "river": 7, "lake": 6}
+    rivers = {(r.other_end(r.flows_to), r.flows_to) for r in ROADS if r.terrain == "river"}
+    assert rivers == {("Wylhien", "Usselen"), ("Virst", "Jxara"), ("Jxara", "Mah'Davikia"),
+                      ("Mah'Davikia", "Grangor"), ("Beata", "Elvenhold"), ("Elvenhold", "Rivinia"),
+                      ("Rivinia", "Tichih")}
+    # "Pierre ... termine le jeu a Rivinia. Son village natal est Tichih, qui n'est qu'a une route"
+    assert DISTANCES["Rivinia"]["Tichih"] == 1 and DISTANCES["Elvenhold"]["Elvenhold"] == 0
+    assert DISTANCES["Elvenhold"]["Kihromah"] == 3       # Lapphalya, Dag'Amura, Kihromah
