@@ -147,3 +147,18 @@ def test_seven_with_the_ship_off_the_board_allows_every_row() -> None:
     state = _start()
     state, _ = play(state, 0, {"type": "roll"}, roll_seed(state, 7))
     assert len(state["pending"]["rows"]) == 10
+
+
+def test_discards_take_whole_counts_of_real_colours_only() -> None:
+    # Review fix: 2.0 or True compared equal to 2 or 1, so decide accepted them and crashed on
+    # the loot (range over a float) or wrote True into the events.
+    state = give(_pirate_state(), 1, influence=["red"])
+    state, _ = play(state, 0, {"type": "roll"}, roll_seed(state, 7))
+    state, _ = play(state, 0, {"type": "move_pirates", "row": 5})
+    assert state["pending"]["owed"] == {"1": 2}
+    for move in ({"gold": 2.0}, {"gold": True, "influence": {"red": 1}}, {"gold": 1, "influence": {"red": 1.0}},
+                 {"gold": 1, "influence": {"red": True}}, {"gold": 1, "influence": {"red": 1, "purple": 0}},
+                 {"gold": 2, "influence": []}, {"gold": -1, "influence": {"red": 3}}):
+        assert refusal(state, 1, {"type": "discard", **move}) == "invalid-field", move
+    state, events = play(state, 1, {"type": "discard", "gold": 1, "influence": {"red": 1}})
+    assert of_type(events, "cards_discarded")[0]["gold"] == 1 and state["phase"] == "build"

@@ -75,11 +75,21 @@ def _choose_row(then: Callable[[Ctx, int], None]) -> MoveHandler:
     return handler
 
 
+def _is_count(value: Any) -> bool:
+    # Exactly an int: 1.0 or True compare equal to 1 but would reach the events and the state.
+    return type(value) is int and value >= 0
+
+
 def _discard(ctx: Ctx, seat: int, move: dict[str, Any]) -> None:
-    influence = move.get("influence") or {}
-    if not isinstance(influence, dict):
+    influence = move.get("influence")
+    influence = {} if influence is None else influence
+    gold = move.get("gold", 0)
+    if not isinstance(influence, dict) or not set(influence) <= set(board.INFLUENCE_COLOURS) \
+            or not all(_is_count(n) for n in influence.values()):
         raise IllegalMove("invalid-field", "Move field 'influence' must map colours to counts.")
-    choice = {"gold": move.get("gold", 0), "influence": {c: influence.get(c, 0) for c in board.INFLUENCE_COLOURS}}
+    if not _is_count(gold):
+        raise IllegalMove("invalid-field", "Move field 'gold' must be a count.")
+    choice = {"gold": gold, "influence": {c: influence.get(c, 0) for c in board.INFLUENCE_COLOURS}}
     if choice not in flow.discard_options_for(ctx.state, seat):
         owed = ctx.state["pending"]["owed"][str(seat)]
         raise IllegalMove("wrong-discard", f"Discard exactly {owed} cards you hold"
