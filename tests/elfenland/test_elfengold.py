@@ -83,6 +83,23 @@ def test_overbidding_pays_everything_and_reopens_the_lot() -> None:
     assert {"type": "bid", "amount": 1} not in GAME.legal_moves(state, 0)
 
 
+def test_bids_are_listed_up_to_one_above_the_richest_purse() -> None:
+    # An over-bid above every purse stops anyone outbidding within his means: bids differ up to
+    # the richest player's coins + 1, and any higher amount has the same effect.
+    state = _auction()
+    state["seats"][1]["coins"] = 30
+    bids = [m["amount"] for m in GAME.legal_moves(state, 0) if m["type"] == "bid"]
+    assert bids == list(range(1, 32))
+    state, _ = play(state, 0, {"type": "bid", "amount": 31})
+    assert [m["amount"] for m in GAME.legal_moves(state, 1) if m["type"] == "bid"] == [32]
+    state, _ = play(state, 1, {"type": "pass"})
+    state, events = play(state, 2, {"type": "pass"})
+    assert events[-1]["data"] == {"seat": 0, "amount": 31, "paid": 12}
+    assert state["seats"][0]["coins"] == 0 and state["seats"][1]["coins"] == 30
+    state, _ = play(state, 0, {"type": "pass"})
+    state, _ = play(state, 1, {"type": "bid", "amount": 1})         # the reopened lot, cheaply
+
+
 def test_the_auction_ends_with_the_lots_then_placement() -> None:
     state = _auction(2)
     while state["phase"] == "auction":

@@ -3,8 +3,8 @@
 Along random games of every edition, a candidate space is built from the move schemas (every
 counter kind on every road, every card combination up to five cards on every road, every bid up
 to coins + 3, every keep choice...).  At sampled steps each candidate is decided: the accepted
-ones must be exactly the listed ones (bids above coins + 1 are accepted but not listed: they
-have the same effect as coins + 1, see NOTES.md).
+ones must be exactly the listed ones (bids above the richest purse + 1 are accepted but not
+listed: they have the same effect, see NOTES.md).
 """
 from __future__ import annotations
 
@@ -40,7 +40,9 @@ def candidates(state: dict, seat: int) -> list[dict]:
     moves += [{"type": "take_counter", "counter": k} for k in COUNTER_KINDS]
     moves += [{"type": "take_card", "card": c} for c in (*HAND_CARDS, "gold")]
     moves += [{"type": "reveal_counter", "counter": k} for k in COUNTER_KINDS]
-    moves += [{"type": "bid", "amount": a} for a in range(0, me["coins"] + 2)]
+    richest = max(s["coins"] for s in state["seats"])
+    high = state["auction"]["high"] if state["auction"] else 0
+    moves += [{"type": "bid", "amount": a} for a in range(0, max(richest, high) + 2)]
     phase = state["phase"]
     if phase == "placement":
         moves += [{"type": "place_counter", "counter": k, "road": r.id} for k in COUNTER_KINDS for r in ROADS]

@@ -1,7 +1,9 @@
 """``legal_moves``: every move a seat may make now, each exactly as ``decide`` accepts it.
 
-Bids are listed from the lowest raise up to everything the bidder owns plus one (an over-bid:
-any higher amount has the same effect); higher amounts are accepted but not listed.
+Bids are listed from the lowest raise up to the richest player's coins plus one (or the lowest
+raise alone when it is higher already): a bid above
+every purse already stops anyone outbidding within his means, so any higher amount has the same
+effect (it is accepted, not listed).
 """
 from __future__ import annotations
 
@@ -47,7 +49,9 @@ def _reveal_counter(state: State, seat: int) -> list[Move]:
 
 def _auction(state: State, seat: int) -> list[Move]:
     coins, high = state["seats"][seat]["coins"], state["auction"]["high"]
-    bids = range(high + 1, coins + 2) if coins else range(0)
+    richest = max(s["coins"] for s in state["seats"])
+    # At least the lowest raise, even when it is above every purse (an over-bid).
+    bids = range(high + 1, max(richest, high) + 2) if coins else range(0)
     return [{"type": "pass"}] + [{"type": "bid", "amount": a} for a in bids]
 
 
