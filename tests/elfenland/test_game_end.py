@@ -108,3 +108,10 @@ def test_the_map_and_the_rules_example_distance() -> None:
     # "Pierre ... termine le jeu a Rivinia. Son village natal est Tichih, qui n'est qu'a une route"
     assert DISTANCES["Rivinia"]["Tichih"] == 1 and DISTANCES["Elvenhold"]["Elvenhold"] == 0
     assert DISTANCES["Elvenhold"]["Kihromah"] == 3       # Lapphalya, Dag'Amura, Kihromah
+
+
+def test_elfengold_and_elfenroads_go_on_until_round_six() -> None:
+    for edition in ("elfengold", "elfenroads"):
+        state = _last_movement(new_game(2, edition=edition), 5)
+        state = _finish_round(state)
+        assert GAME.result(state) is None and state["round"] == 6 and state["rounds"] == 6
