@@ -63,6 +63,7 @@ def _key(move: dict) -> str:
 
 def _assert_listing_is_exact(state: dict) -> None:
     acting = GAME.to_act(state)
+    before = json.dumps(state, sort_keys=True)
     candidates = list(_candidates(state))
     for seat in range(state["players"]):
         listed = [_key(m) for m in GAME.legal_moves(state, seat)]
@@ -76,6 +77,7 @@ def _assert_listing_is_exact(state: dict) -> None:
             accepted.add(_key(move))
         assert set(listed) == accepted, (state["phase"], seat, sorted(set(listed) ^ accepted)[:5])
         assert bool(listed) == (seat in acting)
+    assert json.dumps(state, sort_keys=True) == before, "decide (accepting or refusing) changed the state"
 
 
 def _positions() -> dict[str, list[dict]]:
