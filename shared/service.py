@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 import redis
 from flask import Flask, Response, g, request
+from apispec import BasePlugin
 from flask_smorest import Api, Blueprint
 from flask_smorest.utils import prepare_response
 from marshmallow import Schema, ValidationError, fields, validate
@@ -217,6 +218,28 @@ def problems(*codes: int) -> dict[str, Any]:
     return {str(code): PROBLEM_RESPONSE for code in (*codes, 503)}
 
 
+# OpenAPI links: a created game's id feeds every operation on it (clients and schemathesis's
+# stateful tests follow them from create to view, legal moves, moves, events, replay and audit).
+CREATED_LINKS = {
+    name: {"operationId": operation, "parameters": {"game_id": "$response.body#/id"}}
+    for name, operation in [("GetGame", "get_game"), ("GetLegalMoves", "legal_moves"),
+                            ("PostMove", "post_move"), ("GetEvents", "events"),
+                            ("GetReplay", "replay"), ("GetAudit", "audit")]
+}
+
+class ContractPlugin(BasePlugin):
+    """Give every operation a stable operationId (its view's name) and link created games."""
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
+                         **kwargs: Any) -> None:
+        rule = kwargs.get("rule")
+        for method, operation in (operations or {}).items():
+            if rule is not None:
+                operation.setdefault("operationId", rule.endpoint.rsplit(".", 1)[-1])
+            if path == "/games" and method == "post":
+                operation["responses"][201]["links"] = CREATED_LINKS
+
+
 BEARER = [{"bearerAuth": []}]
 OPTIONAL_BEARER = [{}, {"bearerAuth": []}]
 
@@ -249,6 +272,9 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     app.extensions["runtime"] = runtime
 
     api = ProblemApi(app)
+    contract_plugin = ContractPlugin()
+    contract_plugin.init_spec(api.spec)
+    api.spec.plugins.append(contract_plugin)
     api.problem_base = settings.problem_base
     app.extensions["openapi"] = api
     move_schemas = move_component_schemas(plugin)

@@ -31,22 +31,77 @@ def test_no_server_errors_and_answers_match_the_spec(game: str, redis_url: str) 
     created = app.test_client().post("/games", json={"players": players, "seed": 1}).get_json()
     token, game_id = created["players"][0]["token"], created["id"]
     schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
+
+    @schema.auth()
+    class SeatToken:
+        def get(self, case: Any, context: Any) -> str:
+            return token
+
+        def set(self, case: Any, data: str, context: Any) -> None:
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
+
     failures: list[str] = []
+    seen: set[tuple[str, int]] = set()
     for result in schema.get_all_operations():
         operation = result.ok()
 
         @given(case=operation.as_strategy())
         @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         def check(case: Any) -> None:
-            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
             if case.path_parameters and len(str(case.path_parameters.get("game_id", ""))) % 4:
                 case.path_parameters["game_id"] = game_id   # most cases hit the real game, some a random id
             # A schema-valid move can still break a game rule: that is a 422 by design, so the
             # "schema-valid request rejected" check does not apply to this API.
-            case.call_and_validate(excluded_checks=[positive_data_acceptance])
+            response = case.call_and_validate(excluded_checks=[positive_data_acceptance])
+            seen.add((case.operation.path, response.status_code))
 
         try:
             check()
         except Exception as exc:  # noqa: BLE001 - collect every operation's failure, then report
             failures.append(f"{operation.method.upper()} {operation.path}: {exc}"[:3000])
     assert not failures, "\n\n".join(failures)
+    # The seat token really was used: authenticated operations answered past authentication.
+    assert ("/games/{game_id}/legal-moves", 200) in seen
+    assert any(path == "/games/{game_id}/moves" and status in (201, 409, 422) for path, status in seen)
+
+
+@pytest.mark.parametrize("game", registry.available())
+def test_stateful_create_then_play_follows_the_links(game: str, redis_url: str) -> None:
+    """Schemathesis chains operations through the OpenAPI links: create -> view, moves, events, ..."""
+    from hypothesis.stateful import run_state_machine_as_test
+
+    url = redis_url.rsplit("/", 1)[0] + "/10"
+    redis.Redis.from_url(url).flushdb()
+    cfg = dataclasses.replace(Settings.from_env(), redis_url=url, rq_redis_url=url, enqueue_bots=False,
+                              max_wait_seconds=0)
+    app = create_app(registry.plugin(game), cfg)
+    schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
+    tokens: dict[str, str] = {}
+
+    @schema.auth()
+    class SeatTokens:
+        """The token of the game a call targets, as its creation answered it."""
+
+        def get(self, case: Any, context: Any) -> str:
+            return tokens.get((case.path_parameters or {}).get("game_id", ""), "")
+
+        def set(self, case: Any, data: str, context: Any) -> None:
+            if data:
+                case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
+
+    class Workflow(schema.as_state_machine()):  # type: ignore[misc]
+        def after_call(self, response: Any, case: Any) -> None:
+            super().after_call(response, case)
+            if case.method.upper() == "POST" and case.path == "/games" and response.status_code == 201:
+                body = response.json()
+                humans = [p["token"] for p in body["players"] if p["token"]]
+                if humans:
+                    tokens[body["id"]] = humans[0]
+
+        def validate_response(self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any) -> None:
+            case.validate_response(response, excluded_checks=[positive_data_acceptance])
+
+    run_state_machine_as_test(Workflow, settings=settings(
+        max_examples=12, stateful_step_count=6, deadline=None, database=None,
+        suppress_health_check=list(HealthCheck)))
+    assert tokens, "no game was created along the links"
