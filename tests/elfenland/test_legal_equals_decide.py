@@ -107,3 +107,30 @@ def test_listed_moves_are_exactly_the_accepted_ones(players: int, options: dict,
             state = GAME.evolve(state, e)
         step += 1
     assert GAME.result(state) is not None
+
+
+def test_keep_phases_list_exactly_the_accepted_choices() -> None:
+    from tests.elfenland.positions import give_counter, play, set_hand, start_phase
+    state = start_phase(new_game(3), "placement", first=0)
+    for kind in ("dragon", "dragon", "unicorn"):
+        give_counter(state, 0, kind)
+    give_counter(state, 2, "elfcycle")
+    for seat in range(3):
+        state, _ = play(state, seat, {"type": "pass"})
+    assert state["phase"] == "keep" and GAME.to_act(state) == [0, 2]
+    for seat in (0, 1, 2):
+        check_exact(state, seat)
+    moving = start_phase(new_game(2), "movement", first=0)
+    set_hand(moving, 0, ["raft", "raft", "dragon", "unicorn", "unicorn", "elfcycle"])
+    moving, _ = play(moving, 0, {"type": "finish_travel"})
+    assert moving["discarding"]
+    check_exact(moving, 0)
+    check_exact(moving, 1)
+    gold = start_phase(new_game(2, edition="elfengold"), "movement", first=0)
+    for kind in ("gold", "double", "exchange"):
+        give_counter(gold, 1, kind)
+    gold, _ = play(gold, 0, {"type": "finish_travel", "take": "cards"})
+    gold, _ = play(gold, 1, {"type": "finish_travel", "take": "cards"})
+    assert gold["phase"] == "keep"
+    for seat in (0, 1):
+        check_exact(gold, seat)
