@@ -71,12 +71,12 @@ def ensure(env_url: str | None) -> tuple[str, subprocess.Popen[bytes] | None]:
         return DEFAULT_URL, None
     data_dir = Path(".run/redis")
     data_dir.mkdir(parents=True, exist_ok=True)
-    proc, url, _ = start_server(port=6379 if _port_free(6379) else None, data_dir=str(data_dir),
+    proc, url, _ = start_server(port=6379 if port_is_free(6379) else None, data_dir=str(data_dir),
                                 appendonly=True)
     return url, proc
 
 
-def _port_free(port: int) -> bool:
+def port_is_free(port: int) -> bool:
     with socket.socket() as s:
         try:
             s.bind(("127.0.0.1", port))

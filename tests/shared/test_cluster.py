@@ -25,9 +25,20 @@ pytestmark = pytest.mark.slow
 SLOTS = 16384
 
 
+def cluster_ports(count: int) -> list[int]:
+    """Ports whose cluster-bus twins (port + 10000) are free too: ephemeral ports are too high."""
+    rng = random.Random()
+    ports: list[int] = []
+    while len(ports) < count:
+        port = rng.randrange(20000, 30000)
+        if port not in ports and redis_server.port_is_free(port) and redis_server.port_is_free(port + 10000):
+            ports.append(port)
+    return ports
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
-    ports = [redis_server.free_port() for _ in range(3)]
+    ports = cluster_ports(3)
     procs: list[subprocess.Popen[bytes]] = []
     try:
         for port in ports:
