@@ -29,7 +29,7 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     for seat in range(int(state.get("players") or len(state.get("score") or []))):
         bits = [f"score {_at(state.get('score'), seat)}", f"energy {_at(state.get('energy'), seat)}",
                 f"{_at(state.get('hand_counts'), seat)} cards", f"{bands.get(seat, 0)} bands on the board",
-                f"{pegs.get(seat, 0)} pegs", f"{len(_at(state.get('enclosed'), seat) or [])} spaces enclosed"]
+                f"{pegs.get(seat, 0)} pegs", f"{len(_at(state.get('enclosed'), seat) or [])} segments inside own bands"]
         lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(b for b in bits if "None" not in b))
         if seat == you and state.get("hand") is not None:
             lines.append(f"Your hand: {counts(state.get('hand'), 'empty')}")
