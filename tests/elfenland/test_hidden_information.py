@@ -70,6 +70,19 @@ def test_random_game_views_and_events_never_leak_other_hands() -> None:
                 assert not any(f'"{kind}"' in text for kind in HAND_CARDS)
 
 
+def test_everything_is_shown_once_the_game_is_over() -> None:
+    # "Tous les joueurs revelent leur carte de village natal"; the platform then serves events
+    # unredacted, so the views show the hands, home towns and hidden counters too.
+    played = play_random_game(GAME, 3, {"edition": "elfenland"}, seed=3, check_every=50)
+    state = played.state
+    assert GAME.result(state) is not None
+    for viewer in (None, 0, 1, 2):
+        view = GAME.view(state, viewer)
+        assert [s["home"] for s in view["seats"]] == [s["home"] for s in state["seats"]]
+        assert [s["hand"] for s in view["seats"]] == [s["hand"] for s in state["seats"]]
+        assert [s["counters"] for s in view["seats"]] == [s["counters"] for s in state["seats"]]
+
+
 def test_no_seat_sees_another_seats_home_town() -> None:
     state = new_game(4)
     for viewer in (None, 0, 1, 2, 3):

@@ -31,7 +31,10 @@ def _seat_view(seat_state: dict[str, Any], own: bool) -> dict[str, Any]:
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     copy = json.loads(json.dumps(state))
-    copy["seats"] = [_seat_view(s, own=(i == seat)) for i, s in enumerate(copy["seats"])]
+    # Once the game is over every card is turned up ("Tous les joueurs revelent leur carte de
+    # village natal"), as the platform then serves the events unredacted.
+    over = state["result"] is not None
+    copy["seats"] = [_seat_view(s, own=(over or i == seat)) for i, s in enumerate(copy["seats"])]
     copy["deck_size"], copy["bag_size"] = size(state["deck"]), size(state["bag"])
     del copy["deck"], copy["bag"]
     copy["discard_size"] = size(state["discard"])
