@@ -348,3 +348,29 @@ def test_an_empty_deck_is_refilled_from_the_discard_pile() -> None:
     state["deck"] = {}
     state, events = play(state, 0, {"type": "draw_card"})
     assert types(events)[0] == "deck_reshuffled" and state["discard"] == {}
+
+
+def test_every_counter_played_goes_back_to_the_bag_at_the_end_of_the_round() -> None:
+    # "Tous les jetons joues (transport, obstacles, or et sortileges) sont retires de la carte et
+    # mis dans le sac."
+    state = start_phase(_gold(), "placement", first=0)
+    road = road_between("Elvenhold", "Erg'Eren")
+    river = road_between("Elvenhold", "Rivinia", "river")
+    place(state, 1, "dragon", road.id)
+    place(state, 1, "gold", road.id)
+    place(state, 1, "obstacle", road.id)
+    place(state, 1, "sea_monster", river.id)
+    give_counter(state, 0, "double")
+    give_counter(state, 0, "giant_pig")
+    state, _ = play(state, 0, {"type": "place_double", "road": road.id, "counter": "giant_pig"})
+    start_phase(state, "movement", first=0)
+    for seat in (0, 1):
+        clear_counters(state, seat)
+    bag = dict(state["bag"])
+    state, _ = play(state, 0, {"type": "finish_travel", "take": "cards"})
+    events = GAME.decide(state, 1, {"type": "finish_travel", "take": "cards"}, random.Random(0))
+    for e in events[:types(events).index("round_ended") + 1]:
+        state = GAME.evolve(state, e)
+    assert state["board"] == {}
+    for kind in ("dragon", "giant_pig", "gold", "obstacle", "sea_monster", "double"):
+        assert state["bag"].get(kind, 0) == bag.get(kind, 0) + 1, kind
