@@ -110,6 +110,15 @@ def test_the_map_and_the_rules_example_distance() -> None:
     assert DISTANCES["Elvenhold"]["Kihromah"] == 3       # Lapphalya, Dag'Amura, Kihromah
 
 
+def test_no_counter_choice_when_the_elfengold_game_ends() -> None:
+    from tests.elfenland.positions import give_counter
+    state = _last_movement(new_game(2, edition="elfengold"), 6)
+    for kind in ("dragon", "unicorn", "gold"):
+        give_counter(state, 0, kind)
+    state = _finish_round(state)
+    assert GAME.result(state) is not None and state["phase"] == "over"
+
+
 def test_elfengold_and_elfenroads_go_on_until_round_six() -> None:
     for edition in ("elfengold", "elfenroads"):
         state = _last_movement(new_game(2, edition=edition), 5)

@@ -173,7 +173,8 @@ def next_events(rec: Recorder, rng: random.Random) -> bool:
         else:
             rec("phase_started", phase="movement")
     elif phase == "movement" and step == n:
-        if gold and seats_to_keep(s):
+        # No counter choice when the game ends with this round: it could not change anything.
+        if gold and seats_to_keep(s) and not game_ends_now(s):
             rec("phase_started", phase="keep")
         else:
             _end_round(rec)
