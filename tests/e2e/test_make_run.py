@@ -1,0 +1,59 @@
+"""``make run`` (the runner): every service up, bots playing, Ctrl-C stops everything it started."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+import requests
+
+from shared import redis_server, registry
+from tests.e2e.conftest import ROOT, wait_until
+
+pytestmark = pytest.mark.e2e
+
+
+def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str]) -> None:
+    ports = {name: redis_server.free_port() for name in registry.available()}
+    env = {**stack_env, **{f"{name.upper()}_PORT": str(port) for name, port in ports.items()}}
+    runner = subprocess.Popen([sys.executable, "-m", "shared.runner"], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              start_new_session=True)
+    try:
+        for name, port in ports.items():
+            wait_until(lambda: requests.get(f"http://127.0.0.1:{port}/readyz", timeout=1).ok, f"{name} on {port}")
+        base = f"http://127.0.0.1:{ports['catan']}"
+        game = requests.post(f"{base}/games", json={"players": [
+            {"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}, {"name": "c", "bot": "random"}]},
+            timeout=5).json()
+        # The runner's RQ worker plays the bots: the log grows without anyone posting.
+        wait_until(lambda: requests.get(f"{base}/games/{game['id']}", timeout=5).json()["version"] > 10,
+                   "the bots to play")
+    finally:
+        runner.send_signal(signal.SIGINT)
+        out, _ = runner.communicate(timeout=30)
+    assert runner.returncode == 0
+    for name, port in ports.items():
+        assert f"http://127.0.0.1:{port}" in out
+        with pytest.raises(requests.ConnectionError):
+            requests.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+    leftovers = subprocess.run(["pgrep", "-g", str(runner.pid)], capture_output=True, text=True).stdout.split()
+    assert leftovers == [], f"processes left behind: {leftovers}"
+
+
+def test_no_redis_on_the_machine_starts_the_embedded_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch.setattr(redis_server, "DEFAULT_URL", f"redis://127.0.0.1:{redis_server.free_port()}/0")
+    monkeypatch.chdir(tmp_path)
+    url, proc = redis_server.ensure(None)
+    try:
+        assert proc is not None and "valkey" in proc.args[0]
+        assert redis_server.answers(url)
+        assert os.path.isdir(tmp_path / ".run" / "redis")
+    finally:
+        proc.terminate()
+        proc.wait(5)
+    assert redis_server.ensure("redis://example.invalid:1/0") == ("redis://example.invalid:1/0", None)
