@@ -222,3 +222,14 @@ def test_long_poll_on_a_finished_game_answers_at_once(client: FlaskClient) -> No
     page = client.get(f"/games/{gid}/events?after={view['version']}&wait=5").get_json()
     assert page["events"] == [] and page["status"] == "finished"
     assert time.monotonic() - start < 2
+
+
+def test_metrics_count_moves_by_outcome_and_reason(client: FlaskClient) -> None:
+    game = new_game(client)
+    seat, token = whose_turn(client, game)
+    client.post(f"/games/{game['id']}/moves", json={"type": "ack"}, headers=auth(token))
+    client.post(f"/games/{game['id']}/moves", json={"type": "hold"}, headers=auth(token))
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'moves_total{game="race",outcome="rejected",reason="nothing-to-acknowledge"}' in text
+    assert 'moves_total{game="race",outcome="accepted",reason=""}' in text
+    assert "http_request_seconds_bucket" in text and "bot_queue_depth" in text
