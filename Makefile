@@ -24,8 +24,8 @@ bench: $(STAMP)        ## benchmarks, one JSON line per figure
 spec: $(STAMP)         ## regenerate api-spec/*.yaml from the code
 	$(PY) -m shared.spec write
 
-lint: $(STAMP)
-	$(PY) -m compileall -q shared services tests
+lint: $(STAMP)        ## unused imports, undefined names
+	$(PY) -m pyflakes shared services tests
 
 clean:
 	rm -rf $(VENV) .run .pytest_cache

@@ -12,7 +12,6 @@ import http.client
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import threading

@@ -6,7 +6,7 @@ Under gunicorn with several workers set ``PROMETHEUS_MULTIPROC_DIR`` (``make run
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from typing import Any
 
 from flask import Flask, Request, Response
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
@@ -32,7 +32,7 @@ def record_problem(problem: Any) -> None:
     PROBLEMS.labels(str(problem.status), problem.reason).inc()
 
 
-def install(app: Flask, game: str, redis_client: Callable[[], Any], settings: Any) -> None:
+def install(app: Flask, game: str, settings: Any) -> None:
     import redis as redis_lib
 
     from shared.bots import queue_name

@@ -26,10 +26,7 @@ from typing import Any, Callable
 
 import redis
 from flask import Flask, Response, g, request
-from apispec import BasePlugin
-from flask_smorest import Api, Blueprint
-from flask_smorest.utils import prepare_response
-from marshmallow import Schema, ValidationError, fields, validate
+from flask_smorest import Blueprint
 from werkzeug.exceptions import HTTPException
 
 from shared import metrics
@@ -37,20 +34,20 @@ from shared.auth import bearer_token, seat_for_token
 from shared.bots import BotQueue
 from shared.config import Settings
 from shared.engine import IllegalMove
-from shared.eventstore import EventStore, canonical
+from shared.eventstore import EventStore
+from shared.http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, ProblemApi, load_with, parse_if_match,
+                         problem_response, read_json_body)
+from shared.openapi import (BEARER, OPTIONAL_BEARER, ContractPlugin, create_game_schema, move_component_schemas,
+                            problems)
 from shared.plugin import GamePlugin
-from shared.problems import PROBLEM_MEDIA_TYPE, Problem, flatten_errors, json_pointer
+from shared.problems import Problem
 from shared.replay import audit_log, served_record
 from shared.runtime import GAME_ID, GameRuntime, LoadedGame
 from shared.schemas import (AuditSchema, EventsPageSchema, EventsQuerySchema, GameCreatedSchema,
                             GameViewSchema, HealthSchema, LegalMovesSchema, MoveAcceptedSchema,
-                            PlayerInSchema, ProblemSchema, ReplayQuerySchema, ReplaySchema)
+                            ReplayQuerySchema, ReplaySchema)
 
 log = logging.getLogger("service")
-
-MAX_JSON_DEPTH = 32
-IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
-IF_MATCH_PATTERN = re.compile(r'^(\*|(W/)?"?[0-9]{1,15}"?)$')
 
 
 def connect_event_store(settings: Settings) -> EventStore:
@@ -58,190 +55,6 @@ def connect_event_store(settings: Settings) -> EventStore:
         from redis.cluster import RedisCluster
         return EventStore(RedisCluster.from_url(settings.redis_url))
     return EventStore(redis.Redis.from_url(settings.redis_url))
-
-
-class ProblemApi(Api):
-    """flask-smorest's Api, speaking RFC 9457 for every error and documenting it so."""
-
-    ERROR_SCHEMA = ProblemSchema
-    problem_base = "https://boardgames.example/problems/"
-
-    def _register_responses(self) -> None:
-        import http
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
-            if status >= 400:
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
-
-    def handle_http_exception(self, error: HTTPException) -> Response:
-        data = getattr(error, "data", None) or {}
-        code = error.code or 500
-        if code == 422 and "messages" in data:
-            problem = Problem("validation-error", "The request does not match the schema.",
-                              errors=_webargs_errors(data["messages"]))
-        else:
-            kind = {400: "malformed-request", 401: "unauthenticated", 404: "not-found",
-                    405: "method-not-allowed", 406: "not-acceptable", 413: "payload-too-large",
-                    415: "unsupported-media-type", 428: "precondition-required"}.get(code)
-            if kind is None:
-                kind = "internal-error" if code >= 500 else "malformed-request"
-            detail = data.get("message") or error.description or error.name
-            problem = Problem(kind, str(detail), status=code)
-        return problem_response(problem, self.problem_base)
-
-
-def _webargs_errors(messages: dict[str, Any]) -> list[dict[str, str]]:
-    """webargs nests errors under their location (``json``, ``query``); point into the request."""
-    out: list[dict[str, str]] = []
-    for location, errors in messages.items():
-        for item in flatten_errors(errors):
-            prefix = "" if location == "json" else "/" + location
-            out.append({"detail": item["detail"], "pointer": prefix + item["pointer"]})
-    return out
-
-
-def problem_response(problem: Problem, base: str) -> Response:
-    body = problem.body(base)
-    if getattr(g, "request_id", None):
-        body.setdefault("instance", "urn:request:" + g.request_id)
-    metrics.record_problem(problem)
-    return Response(json.dumps(body), status=problem.status, mimetype=PROBLEM_MEDIA_TYPE)
-
-
-# -- request parsing --------------------------------------------------------------------------
-
-def _json_depth(value: Any) -> int:
-    depth, stack = 0, [(value, 1)]
-    while stack:
-        item, d = stack.pop()
-        depth = max(depth, d)
-        if isinstance(item, dict):
-            stack.extend((v, d + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, d + 1) for v in item)
-    return depth
-
-
-def read_json_body() -> Any:
-    """The request's JSON body, or a 400/413/415 problem that says what is wrong with it."""
-    if "parsed_body" in g:
-        return g.parsed_body
-    mimetype = request.mimetype or ""
-    if mimetype != "application/json" and not mimetype.endswith("+json"):
-        raise Problem("unsupported-media-type",
-                      f"Send the body as application/json, not {mimetype or 'no content type'}.")
-    raw = request.get_data(cache=True)
-    try:
-        body = json.loads(raw)
-    except RecursionError:
-        raise Problem("malformed-request", "The JSON body is nested too deeply.") from None
-    except ValueError as exc:
-        raise Problem("malformed-request", f"The body is not valid JSON: {exc}.") from None
-    if _json_depth(body) > MAX_JSON_DEPTH:
-        raise Problem("malformed-request", f"The JSON body is nested deeper than {MAX_JSON_DEPTH} levels.")
-    try:
-        canonical(body).encode("utf-8")
-    except UnicodeEncodeError:
-        raise Problem("malformed-request", "The body holds text that is not valid Unicode "
-                      "(a lone surrogate).") from None
-    g.parsed_body = body
-    return body
-
-
-def load_with(schema: Schema, data: Any, prefix: list[str | int] | None = None) -> Any:
-    try:
-        return schema.load(data)
-    except ValidationError as exc:
-        errors = [{"detail": e["detail"], "pointer": json_pointer(prefix or []) + e["pointer"]}
-                  for e in flatten_errors(exc.messages)]
-        raise Problem("validation-error", "The request does not match the schema.",
-                      errors=errors) from None
-
-
-def parse_if_match(header: str | None) -> int | None:
-    """``If-Match: "12"`` (or ``W/"12"``, ``12``, ``*``) -> 12 / None."""
-    if header is None or header.strip() == "*":
-        return None
-    value = header.strip()
-    if not IF_MATCH_PATTERN.fullmatch(value):
-        raise Problem("malformed-request", 'If-Match takes the version as an entity tag: If-Match: "12".')
-    return int(value.removeprefix("W/").strip('"'))
-
-
-# -- OpenAPI helpers --------------------------------------------------------------------------
-
-def move_component_schemas(plugin: GamePlugin) -> dict[str, type[Schema]]:
-    """One documented schema per move type: its fields plus the ``type`` discriminator."""
-    title = "".join(part.capitalize() for part in plugin.game.name.split("-"))
-    out: dict[str, type[Schema]] = {}
-    for move_type, schema_cls in plugin.move_schemas.items():
-        name = title + "Move" + "".join(p.capitalize() for p in re.split(r"[_\-]", move_type))
-        out[move_type] = type(name + "Schema", (schema_cls,), {
-            "type": fields.Str(required=True, validate=validate.OneOf([move_type])),
-            "Meta": type("Meta", (), {"title": name}),
-        })
-    return out
-
-
-def create_game_schema(plugin: GamePlugin) -> type[Schema]:
-    game = plugin.game
-    bots = sorted(plugin.strategies)
-
-    class Player(PlayerInSchema):
-        bot = fields.Str(load_default=None, allow_none=True, validate=validate.OneOf(bots),
-                         metadata={"description": "null for a human seat, or a bot strategy: "
-                                   + ", ".join(bots)})
-
-    name = "".join(p.capitalize() for p in game.name.split("-"))
-    return type(name + "CreateGameSchema", (Schema,), {
-        "players": fields.List(fields.Nested(type(name + "PlayerSchema", (Player,), {})), required=True,
-                               validate=validate.Length(min=game.min_players, max=game.max_players)),
-        "options": fields.Nested(plugin.options_schema, load_default=dict),
-        "seed": fields.Int(load_default=None, allow_none=True,
-                           validate=validate.Range(min=0, max=2**63 - 1),
-                           metadata={"description": "Makes the game's randomness reproducible; "
-                                     "whoever knows it can predict the game."}),
-    })
-
-
-PROBLEM_RESPONSE = {"description": "A problem (RFC 9457)",
-                    "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
-
-
-def problems(*codes: int) -> dict[str, Any]:
-    """Document these problem statuses, and 503 (the event store is down), on an operation."""
-    return {str(code): PROBLEM_RESPONSE for code in (*codes, 503)}
-
-
-# OpenAPI links: a created game's id feeds every operation on it (clients and schemathesis's
-# stateful tests follow them from create to view, legal moves, moves, events, replay and audit).
-CREATED_LINKS = {
-    name: {"operationId": operation, "parameters": {"game_id": "$response.body#/id"}}
-    for name, operation in [("GetGame", "get_game"), ("GetLegalMoves", "legal_moves"),
-                            ("PostMove", "post_move"), ("GetEvents", "events"),
-                            ("GetReplay", "replay"), ("GetAudit", "audit")]
-}
-
-class ContractPlugin(BasePlugin):
-    """Give every operation a stable operationId (its view's name) and link created games."""
-
-    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
-                         **kwargs: Any) -> None:
-        rule = kwargs.get("rule")
-        for method, operation in (operations or {}).items():
-            if rule is not None:
-                operation.setdefault("operationId", rule.endpoint.rsplit(".", 1)[-1])
-            if path == "/games" and method == "post":
-                operation["responses"][201]["links"] = CREATED_LINKS
-
-
-BEARER = [{"bearerAuth": []}]
-OPTIONAL_BEARER = [{}, {"bearerAuth": []}]
 
 
 # -- the app ----------------------------------------------------------------------------------
@@ -321,7 +134,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         metrics.record_request(game.name, request, response, time.perf_counter() - g.get("started", time.perf_counter()))
         return response
 
-    metrics.install(app, game.name, lambda: runtime.store.redis, settings)
+    metrics.install(app, game.name, settings)
 
     # -- helpers bound to this app --------------------------------------------------------------
     def authenticate(game_id: str, meta: dict[str, str], required: bool) -> int | None:

@@ -1,0 +1,132 @@
+"""HTTP plumbing shared by every route: reading bodies and headers, answering with problems.
+
+Every error leaves the service as RFC 9457 ``application/problem+json`` (:mod:`shared.problems`),
+including flask-smorest's own (webargs validation, 404, 405, 413, ...).
+"""
+from __future__ import annotations
+
+import http
+import json
+import re
+from typing import Any
+
+from flask import Response, g, request
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import HTTPException
+
+from shared import metrics
+from shared.eventstore import canonical
+from shared.problems import PROBLEM_MEDIA_TYPE, Problem, flatten_errors
+from shared.schemas import ProblemSchema
+
+MAX_JSON_DEPTH = 32
+IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
+IF_MATCH_PATTERN = re.compile(r'^(\*|(W/)?"?[0-9]{1,15}"?)$')
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api, speaking RFC 9457 for every error and documenting it so."""
+
+    ERROR_SCHEMA = ProblemSchema
+    problem_base = "https://boardgames.example/problems/"
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        data = getattr(error, "data", None) or {}
+        code = error.code or 500
+        if code == 422 and "messages" in data:
+            problem = Problem("validation-error", "The request does not match the schema.",
+                              errors=_webargs_errors(data["messages"]))
+        else:
+            kind = {400: "malformed-request", 401: "unauthenticated", 404: "not-found",
+                    405: "method-not-allowed", 406: "not-acceptable", 413: "payload-too-large",
+                    415: "unsupported-media-type", 428: "precondition-required"}.get(code)
+            if kind is None:
+                kind = "internal-error" if code >= 500 else "malformed-request"
+            detail = data.get("message") or error.description or error.name
+            problem = Problem(kind, str(detail), status=code)
+        return problem_response(problem, self.problem_base)
+
+
+def _webargs_errors(messages: dict[str, Any]) -> list[dict[str, str]]:
+    """webargs nests errors under their location (``json``, ``query``); point into the request."""
+    out: list[dict[str, str]] = []
+    for location, errors in messages.items():
+        for item in flatten_errors(errors):
+            prefix = "" if location == "json" else "/" + location
+            out.append({"detail": item["detail"], "pointer": prefix + item["pointer"]})
+    return out
+
+
+def problem_response(problem: Problem, base: str) -> Response:
+    body = problem.body(base)
+    if getattr(g, "request_id", None):
+        body.setdefault("instance", "urn:request:" + g.request_id)
+    metrics.record_problem(problem)
+    return Response(json.dumps(body), status=problem.status, mimetype=PROBLEM_MEDIA_TYPE)
+
+
+def _json_depth(value: Any) -> int:
+    depth, stack = 0, [(value, 1)]
+    while stack:
+        item, d = stack.pop()
+        depth = max(depth, d)
+        if isinstance(item, dict):
+            stack.extend((v, d + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, d + 1) for v in item)
+    return depth
+
+
+def read_json_body() -> Any:
+    """The request's JSON body, or a 400/413/415 problem that says what is wrong with it."""
+    mimetype = request.mimetype or ""
+    if mimetype != "application/json" and not mimetype.endswith("+json"):
+        raise Problem("unsupported-media-type",
+                      f"Send the body as application/json, not {mimetype or 'no content type'}.")
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw)
+    except RecursionError:
+        raise Problem("malformed-request", "The JSON body is nested too deeply.") from None
+    except ValueError as exc:
+        raise Problem("malformed-request", f"The body is not valid JSON: {exc}.") from None
+    if _json_depth(body) > MAX_JSON_DEPTH:
+        raise Problem("malformed-request", f"The JSON body is nested deeper than {MAX_JSON_DEPTH} levels.")
+    try:
+        canonical(body).encode("utf-8")
+    except UnicodeEncodeError:
+        raise Problem("malformed-request", "The body holds text that is not valid Unicode "
+                      "(a lone surrogate).") from None
+    return body
+
+
+def load_with(schema: Schema, data: Any) -> Any:
+    """``schema.load(data)``, or a 422 problem pointing at every field that is wrong."""
+    try:
+        return schema.load(data)
+    except ValidationError as exc:
+        raise Problem("validation-error", "The request does not match the schema.",
+                      errors=flatten_errors(exc.messages)) from None
+
+
+def parse_if_match(header: str | None) -> int | None:
+    """``If-Match: "12"`` (or ``W/"12"``, ``12``, ``*``) -> 12 / None."""
+    if header is None or header.strip() == "*":
+        return None
+    value = header.strip()
+    if not IF_MATCH_PATTERN.fullmatch(value):
+        raise Problem("malformed-request", 'If-Match takes the version as an entity tag: If-Match: "12".')
+    return int(value.removeprefix("W/").strip('"'))
