@@ -4,11 +4,16 @@ Threaded workers (gthread): a client long-polling ``/events?wait=S`` holds one t
 whole process, so waiting clients do not starve the others.  With WEB_CONCURRENCY processes of
 WEB_THREADS threads, up to processes x threads requests run at once; size WEB_THREADS for the
 number of concurrent long-polls you expect (MAX_WAIT_SECONDS bounds each one).
+
+One process per instance by default: each process keeps its own copy of the games it serves,
+and a move decided on a warm copy costs one Redis round trip (a copy that is behind costs a
+retry, never a wrong answer).  Scale out by instances, ideally routing by game id (consistent
+hashing on the ``/games/{id}`` path) so each game's moves meet a warm copy.
 """
 import os
 
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "16"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))

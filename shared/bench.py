@@ -124,6 +124,18 @@ class Server:
                     raise
                 time.sleep(0.1)
 
+    def cpu_seconds(self) -> float:
+        """CPU used so far by the gunicorn workers (steadier than throughput on a busy machine)."""
+        total = 0
+        children = subprocess.run(["pgrep", "-P", str(self.proc.pid)], capture_output=True, text=True).stdout.split()
+        for pid in children:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])      # utime + stime, in clock ticks
+        return total / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(10)
@@ -176,7 +188,7 @@ def post_many(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]]) ->
     return time.perf_counter() - start, latencies
 
 
-def bench_http(url: str, clients: int = 16, moves_per_client: int = 60) -> None:
+def bench_http(url: str, clients: int = 16, moves_per_client: int = 150) -> None:
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0"}
     plugin = registry.plugin("catan")
     bare = Server("shared.bench_bare:app", env)
@@ -184,10 +196,13 @@ def bench_http(url: str, clients: int = 16, moves_per_client: int = 60) -> None:
         body = json.dumps({"type": "roll"}).encode()
         jobs = [[("/moves", {"Content-Type": "application/json"}, body)] * moves_per_client
                 for _ in range(clients)]
+        cpu_before = bare.cpu_seconds()
         seconds, lat = post_many(bare.port, jobs)
         bare_rate = len(lat) / seconds
+        bare_cpu = (bare.cpu_seconds() - cpu_before) / len(lat)
         emit({"bench": "http-bare-flask", "clients": clients, "requests_per_second": round(bare_rate),
-              "p50_ms": round(percentile(lat, 0.5) * 1000, 2), "p99_ms": round(percentile(lat, 0.99) * 1000, 2)})
+              "p50_ms": round(percentile(lat, 0.5) * 1000, 2), "p99_ms": round(percentile(lat, 0.99) * 1000, 2),
+              "server_cpu_ms_per_request": round(bare_cpu * 1000, 3)})
     finally:
         bare.stop()
     server = Server("services.catan.wsgi:app", env)
@@ -205,11 +220,14 @@ def bench_http(url: str, clients: int = 16, moves_per_client: int = 60) -> None:
                           {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[seat]}"},
                           json.dumps(move).encode())
                          for seat, move in scripted_game(plugin, 4, seed, moves_per_client)])
+        cpu_before = server.cpu_seconds()
         seconds, lat = post_many(server.port, jobs)
         rate = len(lat) / seconds
+        cpu = (server.cpu_seconds() - cpu_before) / len(lat)
         emit({"bench": "http-catan-post-moves", "clients": clients, "moves_per_second": round(rate),
               "p50_ms": round(percentile(lat, 0.5) * 1000, 2), "p99_ms": round(percentile(lat, 0.99) * 1000, 2),
-              "vs_bare": round(rate / bare_rate, 2), "target_vs_bare": 0.5})
+              "vs_bare": round(rate / bare_rate, 2), "target_vs_bare": 0.5,
+              "server_cpu_ms_per_move": round(cpu * 1000, 3), "cpu_vs_bare": round(bare_cpu / cpu, 2)})
     finally:
         server.stop()
 

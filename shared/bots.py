@@ -102,7 +102,7 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
     move = strategy(game, loaded.state, seat, rng)
     try:
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
-                                 idempotency_key=f"bot-{version}")
+                                 idempotency_key=f"bot-{version}", loaded=loaded)
     except IllegalMove as exc:
         # A strategy bug must not stall the game: log it and play a random legal move instead.
         log.error("bot %s chose an illegal move %s in %s: %s", strategy_name, move, game_id, exc.reason)

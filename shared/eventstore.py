@@ -45,6 +45,7 @@ class AppendResult:
     version: int           # new version (OK), current version (CONFLICT), original version (DUPLICATE)
     fingerprint: str = ""  # DUPLICATE: the original request's fingerprint
     first_seq: int = 0     # DUPLICATE: the first event the original request appended
+    missed: tuple[dict[str, Any], ...] = ()   # CONFLICT: events after the expected version (up to 100)
 
 
 class EventStore:
@@ -61,21 +62,27 @@ class EventStore:
     # -- writes ---------------------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, records: list[dict[str, Any]],
                meta: dict[str, str] | None = None, idempotency_field: str = "",
-               fingerprint: str = "") -> AppendResult:
-        """Append ``records`` (already numbered from ``expected_version + 1`` and hashed)."""
+               fingerprint: str = "", expected_head: str = "") -> AppendResult:
+        """Append ``records`` (already numbered from ``expected_version + 1`` and hashed).
+
+        ``expected_head`` (the hash of event ``expected_version``) guards against appending onto a
+        log that was rewritten to the same length, e.g. restored from an older backup.
+        """
         log, meta_key, idem, _ = self.keys(game_id)
         meta = meta or {}
         head = records[-1]["hash"] if records else ""
-        args: list[Any] = [expected_version, idempotency_field, fingerprint, head, len(meta)]
+        args: list[Any] = [expected_version, idempotency_field, fingerprint, head, expected_head, len(meta)]
         for field, value in meta.items():
             args += [field, value]
-        args += [canonical(r) for r in records]
-        status, payload = self._append(keys=[log, meta_key, idem], args=args)
+        # Stored as plain JSON: the hash already covers the canonical form (see event_hash).
+        args += [json.dumps(r, separators=(",", ":")) for r in records]
+        status, payload, *rest = self._append(keys=[log, meta_key, idem], args=args)
         status = status.decode() if isinstance(status, bytes) else status
         payload = payload.decode() if isinstance(payload, bytes) else payload
         if status == "DUPLICATE":
             return self._parse_idempotent(payload)
-        return AppendResult(status, int(payload))
+        missed = tuple(json.loads(dict(zip(f[::2], f[1::2]))[b"e"]) for _, f in rest[0]) if rest else ()
+        return AppendResult(status, int(payload), missed=missed)
 
     @staticmethod
     def _parse_idempotent(raw: str) -> AppendResult:

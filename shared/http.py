@@ -17,7 +17,6 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
 from shared import metrics
-from shared.eventstore import canonical
 from shared.problems import PROBLEM_MEDIA_TYPE, Problem, flatten_errors
 from shared.schemas import ProblemSchema
 
@@ -78,16 +77,34 @@ def problem_response(problem: Problem, base: str) -> Response:
     return Response(json.dumps(body), status=problem.status, mimetype=PROBLEM_MEDIA_TYPE)
 
 
-def _json_depth(value: Any) -> int:
-    depth, stack = 0, [(value, 1)]
+def check_json_shape(value: Any) -> None:
+    """Refuse bodies nested deeper than MAX_JSON_DEPTH or holding lone surrogates (not storable as UTF-8).
+
+    One iterative walk: a recursive one would itself overflow on the bodies it is meant to refuse.
+    """
+    stack = [(value, 1)]
     while stack:
-        item, d = stack.pop()
-        depth = max(depth, d)
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise Problem("malformed-request", f"The JSON body is nested deeper than {MAX_JSON_DEPTH} levels.")
         if isinstance(item, dict):
-            stack.extend((v, d + 1) for v in item.values())
+            stack.extend((k, depth + 1) for k in item)
+            stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):
-            stack.extend((v, d + 1) for v in item)
-    return depth
+            stack.extend((v, depth + 1) for v in item)
+        elif isinstance(item, str) and not item.isascii():
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise Problem("malformed-request", "The body holds text that is not valid Unicode "
+                              "(a lone surrogate).") from None
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """A JSON answer built directly: the hot routes skip marshmallow's dump (their schemas still
+    document the shape, and schemathesis checks the answers against them)."""
+    return Response(json.dumps(body, separators=(",", ":")), status=status, headers=headers,
+                    mimetype="application/json")
 
 
 def read_json_body() -> Any:
@@ -103,13 +120,7 @@ def read_json_body() -> Any:
         raise Problem("malformed-request", "The JSON body is nested too deeply.") from None
     except ValueError as exc:
         raise Problem("malformed-request", f"The body is not valid JSON: {exc}.") from None
-    if _json_depth(body) > MAX_JSON_DEPTH:
-        raise Problem("malformed-request", f"The JSON body is nested deeper than {MAX_JSON_DEPTH} levels.")
-    try:
-        canonical(body).encode("utf-8")
-    except UnicodeEncodeError:
-        raise Problem("malformed-request", "The body holds text that is not valid Unicode "
-                      "(a lone surrogate).") from None
+    check_json_shape(body)
     return body
 
 

@@ -43,9 +43,10 @@ def new_game_id() -> str:
 class LoadedGame:
     game_id: str
     version: int
-    state: Any
+    state: Any                 # a private copy: the holder may evolve it
     meta: dict[str, str]
     head: str
+    fresh: bool = True         # read from Redis just now (False: this process's copy, maybe behind)
 
     @property
     def players(self) -> list[dict[str, Any]]:
@@ -69,33 +70,34 @@ class MoveOutcome:
 
 
 class StateCache:
-    """A small per-process LRU of ``game_id -> (version, head, pickled state)``.
+    """A small per-process LRU of ``game_id -> (version, head, pickled state, meta)``.
 
-    It only saves replay work: every load still asks Redis for the current version and folds
-    whatever the cache lacks, so it can never serve an outdated state.
+    Reads never trust it alone: ``load`` asks Redis for the current version and folds what the
+    cache lacks.  Moves may start from it (``peek``): the append's version check catches a copy
+    that is behind.  It keeps pickled bytes, never live objects, so every caller gets its own copy.
     """
 
     def __init__(self, size: int = 512) -> None:
         self.size = size
-        self._entries: OrderedDict[str, tuple[int, str, bytes]] = OrderedDict()
+        self._entries: OrderedDict[str, tuple[int, str, bytes, dict[str, str]]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> tuple[int, str, Any] | None:
+    def get(self, game_id: str) -> tuple[int, str, Any, dict[str, str]] | None:
         with self._lock:
             entry = self._entries.get(game_id)
             if entry is None:
                 return None
             self._entries.move_to_end(game_id)
-        version, head, blob = entry
-        return version, head, pickle.loads(blob)
+        version, head, blob, meta = entry
+        return version, head, pickle.loads(blob), meta
 
-    def put(self, game_id: str, version: int, head: str, state: Any) -> None:
+    def put(self, game_id: str, version: int, head: str, state: Any, meta: dict[str, str]) -> None:
         blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
             current = self._entries.get(game_id)
             if current is not None and current[0] > version:
                 return
-            self._entries[game_id] = (version, head, blob)
+            self._entries[game_id] = (version, head, blob, meta)
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
@@ -155,7 +157,7 @@ class GameRuntime:
         if result.status != "OK":   # a random 12-character id collided: practically impossible
             raise Problem("internal-error", "Could not create the game; try again.")
         self.store.index_active(game.name, game_id, game.result(state) is None)
-        self.cache.put(game_id, result.version, records[-1]["hash"], state)
+        self.cache.put(game_id, result.version, records[-1]["hash"], state, meta)
         self._after_append(game_id, result.version, state, public_players)
         return game_id, result.version, seats
 
@@ -173,28 +175,45 @@ class GameRuntime:
             raise Problem("game-not-found", f"There is no {self.game.name} game {game_id!r}.",
                           game_id=game_id)
         target = int(meta["version"])
-        if cached is not None and self._cache_fits(cached, target, meta, tail):
-            version, head, state = cached
+        fits = cached is not None and self._cache_fits(cached[0], cached[1], target, meta.get("head"), tail)
+        if fits:
+            version, head, state, _ = cached
         else:
             version, head, state = self._from_snapshot(game_id, target)
             tail = self.store.read(game_id, after=version) if version < target else []
-        for record in tail:
-            state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
-            version, head = record["seq"], record["hash"]
-        if tail:
+        version, head, state = self._fold(tail, version, head, state)
+        if tail or not fits:
             # ``state`` stays ours: the cache keeps a pickled copy, never the object.
-            self.cache.put(game_id, version, head, state)
+            self.cache.put(game_id, version, head, state, meta)
         return LoadedGame(game_id, version, state, meta, head)
 
+    def peek(self, game_id: str) -> LoadedGame:
+        """This process's copy of the game, without a round trip when it has one (else ``load``).
+
+        Only for moves: the append checks the version and head, so a copy that is behind costs a
+        retry, never a wrong answer.  Reads use ``load``.
+        """
+        cached = self.cache.get(game_id)
+        if cached is None:
+            return self.load(game_id)
+        version, head, state, meta = cached
+        return LoadedGame(game_id, version, state, meta, head, fresh=False)
+
+    def _fold(self, records: list[dict[str, Any]] | tuple[dict[str, Any], ...], version: int, head: str,
+              state: Any) -> tuple[int, str, Any]:
+        for record in records:
+            state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
+            version, head = record["seq"], record["hash"]
+        return version, head, state
+
     @staticmethod
-    def _cache_fits(cached: tuple[int, str, Any], target: int, meta: dict[str, str],
-                    tail: list[dict[str, Any]]) -> bool:
-        """The cached state is a prefix of this very log (not of a log Redis has since lost)."""
-        version, head, _ = cached
+    def _cache_fits(version: int, head: str, target: int, target_head: str | None,
+                    tail: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> bool:
+        """A copy at (version, head) is a prefix of this very log (not of a log Redis has since lost)."""
         if version > target:
             return False
         if version == target:
-            return meta.get("head") == head
+            return target_head == head
         return bool(tail) and tail[0]["seq"] == version + 1 and event_hash(head, tail[0]) == tail[0]["hash"]
 
     def _from_snapshot(self, game_id: str, target: int) -> tuple[int, str, Any]:
@@ -213,46 +232,73 @@ class GameRuntime:
     def submit(self, game_id: str, seat: int, move: Move, expected_version: int | None = None,
                idempotency_key: str | None = None, attempts: int = 5,
                loaded: LoadedGame | None = None) -> MoveOutcome:
-        """Decide and append ``move``; retried on a conflict unless the caller pinned a version.
+        """Decide and append ``move``; after a conflict, catch up and decide again (unless the
+        caller pinned ``expected_version``: then the conflict is the caller's 409).
 
-        ``loaded`` (the caller's fresh load) saves the first attempt a round trip.
+        ``loaded`` may be the caller's ``peek``: this process's copy, possibly behind.  Nothing is
+        trusted from such a copy: a refusal decided on it is decided again on the log, and the
+        append's version and head check turns a late copy into a retry.  So with a warm copy an
+        accepted move costs one round trip, and an idempotency key costs nothing extra.
         """
         idem_field = f"{seat}:{idempotency_key}" if idempotency_key else ""
         fingerprint = hashlib.sha256(canonical({"seat": seat, "move": move}).encode()).hexdigest()
-        for attempt in range(attempts):
-            if attempt or loaded is None:
+        for _ in range(attempts):
+            if loaded is None:
                 loaded = self.load(game_id)
-            if idem_field:
-                prior = self._prior_outcome(game_id, idem_field, fingerprint)
+            try:
+                if expected_version is not None and expected_version != loaded.version:
+                    raise self._stale(expected_version, loaded.version)
+                self._check_may_act(loaded, seat)
+                move_seed = derive_seed(loaded.seed, loaded.version, seat)
+                events = self.game.decide(loaded.state, seat, move, random.Random(move_seed))
+            except (IllegalMove, Problem):
+                if not loaded.fresh:
+                    loaded = None          # judged on this process's copy: judge again on the log
+                    continue
+                prior = self._prior_outcome(game_id, idem_field, fingerprint) if idem_field else None
                 if prior is not None:
-                    return prior
-            if expected_version is not None and expected_version != loaded.version:
-                raise self._stale(expected_version, loaded.version)
-            self._check_may_act(loaded, seat)
-            move_seed = derive_seed(loaded.seed, loaded.version, seat)
-            events = self.game.decide(loaded.state, seat, move, random.Random(move_seed))
+                    return prior           # the retry of a move that was accepted
+                raise
             cause = {"kind": "move", "seat": seat, "move": move, "seed": move_seed}
             records = self._records(events, loaded.version, loaded.head, cause)
+            before_version, before_head = loaded.version, loaded.head
             state = loaded.state
             for e in events:
                 state = self.game.evolve(state, e)
-            result = self.store.append(game_id, loaded.version, records,
-                                       meta=self._status_fields(state),
-                                       idempotency_field=idem_field, fingerprint=fingerprint)
+            result = self.store.append(game_id, before_version, records, meta=self._status_fields(state),
+                                       idempotency_field=idem_field, fingerprint=fingerprint,
+                                       expected_head=before_head if before_version else "")
             if result.status == "OK":
-                self.cache.put(game_id, result.version, records[-1]["hash"], state)
-                if self.game.result(state) is not None:
+                head = records[-1]["hash"]
+                self.cache.put(game_id, result.version, head, state, loaded.meta)
+                finished = self.game.result(state) is not None
+                if finished:
                     self.store.index_active(self.game.name, game_id, False)
-                self._maybe_snapshot(game_id, loaded.version, result.version, records[-1]["hash"], state)
+                self._maybe_snapshot(game_id, before_version, result.version, head, state)
                 self._after_append(game_id, result.version, state, loaded.players)
-                return MoveOutcome(result.version, records, finished=self.game.result(state) is not None)
+                return MoveOutcome(result.version, records, finished=finished)
             if result.status == "DUPLICATE":
                 return self._duplicate(game_id, result, fingerprint)
             if expected_version is not None:
                 raise self._stale(expected_version, result.version)
-            # Somebody else moved first and the client did not pin a version: decide again.
+            # Somebody else moved first and the client did not pin a version: catch up, decide again.
+            loaded = self._catch_up(game_id, result)
         raise Problem("stale-version", "The game kept moving while this move was decided; retry.",
                       current_version=self.store.version(game_id))
+
+    def _catch_up(self, game_id: str, conflict: AppendResult) -> LoadedGame | None:
+        """This process's copy plus the events the refused append sent back; None: load instead."""
+        cached = self.cache.get(game_id)
+        if cached is None:
+            return None
+        version, head, state, meta = cached
+        missed = [r for r in conflict.missed if r["seq"] > version]
+        if not missed or missed[-1]["seq"] != conflict.version \
+                or not self._cache_fits(version, head, conflict.version, None, missed):
+            return None
+        version, head, state = self._fold(missed, version, head, state)
+        self.cache.put(game_id, version, head, state, meta)
+        return LoadedGame(game_id, version, state, meta, head)
 
     def _check_may_act(self, loaded: LoadedGame, seat: int) -> None:
         if self.game.result(loaded.state) is not None:

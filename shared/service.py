@@ -35,8 +35,8 @@ from shared.bots import BotQueue
 from shared.config import Settings
 from shared.engine import IllegalMove
 from shared.eventstore import EventStore
-from shared.http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, ProblemApi, load_with, parse_if_match,
-                         problem_response, read_json_body)
+from shared.http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, ProblemApi, json_response, load_with,
+                         parse_if_match, problem_response, read_json_body)
 from shared.openapi import (BEARER, OPTIONAL_BEARER, ContractPlugin, create_game_schema, move_component_schemas,
                             problems)
 from shared.plugin import GamePlugin
@@ -209,22 +209,22 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @games.doc(security=OPTIONAL_BEARER, responses=problems(401, 403, 404))
     @games.response(200, GameViewSchema, headers={"ETag": {"schema": {"type": "string"},
                                                              "description": "The version, quoted."}})
-    def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    def get_game(game_id: str) -> Response:
         """The game as the caller may see it: a seat's view with its token, a spectator's without."""
         loaded = runtime.load(game_id)
         seat = authenticate(game_id, loaded.meta, required=False)
-        return view_of(loaded, seat), 200, {"ETag": f'"{loaded.version}"'}
+        return json_response(view_of(loaded, seat), headers={"ETag": f'"{loaded.version}"'})
 
     @games.route("/games/<game_id>/legal-moves")
     @games.doc(security=BEARER, responses=problems(401, 403, 404))
     @games.response(200, LegalMovesSchema)
-    def legal_moves(game_id: str) -> dict[str, Any]:
+    def legal_moves(game_id: str) -> Response:
         """Every move the caller's seat may make now (free-form moves are described by the schema)."""
         loaded = runtime.load(game_id)
         seat = authenticate(game_id, loaded.meta, required=True)
         acting = game.result(loaded.state) is None and seat in game.to_act(loaded.state)
         moves = game.legal_moves(loaded.state, seat) if acting else []
-        return {"version": loaded.version, "seat": seat, "moves": moves}
+        return json_response({"version": loaded.version, "seat": seat, "moves": moves})
 
     @games.route("/games/<game_id>/moves", methods=["POST"])
     @games.doc(
@@ -242,9 +242,11 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         ],
         responses=problems(400, 401, 403, 404, 409, 413, 415, 422))
     @games.response(201, MoveAcceptedSchema)
-    def post_move(game_id: str) -> tuple[dict[str, Any], int]:
+    def post_move(game_id: str) -> Response:
         """Play a move. A rejected move changes nothing and says which rule it breaks."""
-        loaded = runtime.load(game_id)
+        # This process's copy of the game is enough to authenticate (tokens never change) and to
+        # decide: the append's version check catches a copy that is behind (runtime.submit).
+        loaded = runtime.peek(game_id)
         seat = authenticate(game_id, loaded.meta, required=True)
         body = read_json_body()
         if not isinstance(body, dict) or not isinstance(body.get("type"), str):
@@ -271,13 +273,13 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
             raise
         metrics.MOVES.labels(game.name, "accepted", "").inc()
         events = [served_record(game, r, seat, outcome.finished) for r in outcome.records]
-        return {"version": outcome.version, "events": events}, 201
+        return json_response({"version": outcome.version, "events": events}, status=201)
 
     @games.route("/games/<game_id>/events")
     @games.doc(security=OPTIONAL_BEARER, responses=problems(401, 403, 404, 422))
     @games.arguments(EventsQuerySchema, location="query", as_kwargs=True)
     @games.response(200, EventsPageSchema)
-    def events(game_id: str, after: int, limit: int, wait: float) -> dict[str, Any]:
+    def events(game_id: str, after: int, limit: int, wait: float) -> Response:
         """The log as the caller may see it; the full log once the game is over."""
         meta = require_meta(game_id)
         seat = authenticate(game_id, meta, required=False)
@@ -286,8 +288,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
             meta = require_meta(game_id)
         records = store.read(game_id, after=after, limit=limit)
         finished = meta.get("status") == "finished"
-        return {"version": int(meta["version"]), "status": meta["status"],
-                "events": [served_record(game, r, seat, finished) for r in records]}
+        return json_response({"version": int(meta["version"]), "status": meta["status"],
+                              "events": [served_record(game, r, seat, finished) for r in records]})
 
     @games.route("/games/<game_id>/replay")
     @games.doc(responses=problems(404, 422))

@@ -1,0 +1,92 @@
+"""The move path with several processes' copies of one game (two runtimes, one Redis).
+
+A process decides on its own copy when it has one (``peek``); the append's version and head
+check is what keeps that honest.  These tests make the copies go stale on purpose.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from shared.eventstore import EventStore
+from shared.problems import Problem
+from shared.replay import audit_log
+from shared.runtime import GameRuntime, StateCache
+from tests.shared.toygame import RaceGame
+
+
+@pytest.fixture()
+def two_processes(redis_client: Any) -> tuple[GameRuntime, GameRuntime]:
+    store = EventStore(redis_client)
+    return (GameRuntime(RaceGame(), store, cache=StateCache()),
+            GameRuntime(RaceGame(), store, cache=StateCache()))
+
+
+def seat_to_act(runtime: GameRuntime, game_id: str) -> int:
+    loaded = runtime.load(game_id)
+    return runtime.game.to_act(loaded.state)[0]
+
+
+def test_a_copy_that_is_behind_catches_up_from_the_refused_append(two_processes: Any) -> None:
+    a, b = two_processes
+    game_id, _, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
+    b.load(game_id)                                   # b's copy: version 3
+    first = seat_to_act(a, game_id)
+    a.submit(game_id, first, {"type": "hold"})        # the log moves on without b
+    second = seat_to_act(a, game_id)
+    stale = b.peek(game_id)
+    assert not stale.fresh and stale.version < a.store.version(game_id)
+    # On b's copy it is still `first`'s turn; the log says `second`: b must judge on the log.
+    outcome = b.submit(game_id, second, {"type": "hold"}, loaded=stale)
+    assert outcome.version == a.store.version(game_id)
+    assert audit_log(a.game, a.store.read(game_id)).ok
+
+
+def test_a_move_legal_only_on_a_stale_copy_is_refused_after_catching_up(two_processes: Any) -> None:
+    a, b = two_processes
+    game_id, _, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
+    first = seat_to_act(a, game_id)
+    b.load(game_id)
+    a.submit(game_id, first, {"type": "hold"})
+    with pytest.raises(Problem) as refused:           # b's copy still thinks it is `first`'s turn
+        b.submit(game_id, first, {"type": "hold"}, loaded=b.peek(game_id))
+    assert refused.value.reason == "not-your-turn"
+    assert a.store.version(game_id) == a.load(game_id).version
+
+
+def test_a_pinned_version_is_judged_on_the_log_not_on_a_stale_copy(two_processes: Any) -> None:
+    a, b = two_processes
+    game_id, _, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=2)
+    b.load(game_id)
+    a.submit(game_id, seat_to_act(a, game_id), {"type": "hold"})
+    current = a.load(game_id)
+    seat = a.game.to_act(current.state)[0]
+    outcome = b.submit(game_id, seat, {"type": "hold"}, expected_version=current.version, loaded=b.peek(game_id))
+    assert outcome.version > current.version
+    with pytest.raises(Problem) as stale:
+        b.submit(game_id, a.game.to_act(a.load(game_id).state)[0], {"type": "hold"},
+                 expected_version=current.version, loaded=b.peek(game_id))
+    assert stale.value.reason == "stale-version" and stale.value.extensions["current_version"] == outcome.version
+
+
+def test_a_log_rewritten_to_the_same_length_is_caught_by_the_head_check(two_processes: Any) -> None:
+    a, b = two_processes
+    game_id, version, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=3)
+    b.load(game_id)                                   # b's copy of the original log
+    # The game is lost and recreated under the same id with other cards (a restore gone wrong):
+    for key in a.store.keys(game_id):
+        a.store.redis.delete(key)
+    other = GameRuntime(RaceGame(), a.store, cache=StateCache())
+    other.cache.clear()
+    import shared.runtime as runtime_module
+    real_new_id = runtime_module.new_game_id
+    runtime_module.new_game_id = lambda: game_id
+    try:
+        other.create([{"name": "x"}, {"name": "y"}], {}, seed=99)
+    finally:
+        runtime_module.new_game_id = real_new_id
+    assert a.store.version(game_id) == version      # same length, different history
+    seat = seat_to_act(other, game_id)
+    b.submit(game_id, seat, {"type": "hold"}, loaded=b.peek(game_id))
+    assert audit_log(a.game, a.store.read(game_id)).ok, "b appended onto a history it never saw"
