@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -37,7 +38,7 @@ class Stack:
         self.processes[name] = subprocess.Popen(
             [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "--bind", f"127.0.0.1:{port}",
              "--workers", str(workers), self.wsgi],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         url = f"http://127.0.0.1:{port}"
         wait_until(lambda: requests.get(url + "/healthz", timeout=1).ok, f"gunicorn on {port}")
         self.base_url = self.base_url or url
@@ -47,18 +48,27 @@ class Stack:
         self.processes[name] = proc = subprocess.Popen(
             [str(BIN / "rq"), "worker", "--url", self.env["RQ_REDIS_URL"], "--serializer", "json",
              "--with-scheduler", "--worker-class", "rq.worker.SimpleWorker", "--quiet", f"bots-{self.game}"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         return proc
 
     def stop(self) -> None:
+        """Stop every process group this stack started: a worker killed on purpose leaves its
+        scheduler child behind, and the group still holds it."""
         for proc in self.processes.values():
-            if proc.poll() is None:
-                proc.terminate()
+            _signal_group(proc, signal.SIGTERM)
         for proc in self.processes.values():
             try:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
-                proc.kill()
+                pass
+            _signal_group(proc, signal.SIGKILL)
+
+
+def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def wait_until(check: Any, what: str, timeout: float = 20) -> None:

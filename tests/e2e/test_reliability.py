@@ -99,7 +99,8 @@ def test_worker_killed_mid_bot_turn_the_turn_still_happens_once(make_stack: Any)
     assert now.json()["version"] == version, ("killed before it moved", now.status_code, now.text)
     stack.start_worker("worker-2")
     stack.processes["sweeper"] = subprocess.Popen([sys.executable, "-m", "shared.sweeper", "race"], cwd=ROOT,
-                                                  env=stack.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                                  env=stack.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                                  start_new_session=True)
     wait_until(lambda: requests.get(f"{base}/games/{gid}", timeout=5).json()["version"] > version,
                "the bot's turn after the restart", timeout=30)
     time.sleep(2)                        # give any duplicate run the chance to show itself
