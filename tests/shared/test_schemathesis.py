@@ -19,14 +19,19 @@ from shared.config import Settings
 from shared.service import create_app
 
 
-@pytest.mark.parametrize("game", registry.available())
-def test_no_server_errors_and_answers_match_the_spec(game: str, redis_url: str) -> None:
+def fresh_app(game: str, redis_url: str) -> Any:
+    """The game's real app on an emptied database of its own; no bots, no long-poll waits."""
     url = redis_url.rsplit("/", 1)[0] + "/10"
     redis.Redis.from_url(url).flushdb()
     cfg = dataclasses.replace(Settings.from_env(), redis_url=url, rq_redis_url=url, enqueue_bots=False,
                               max_wait_seconds=0)
+    return create_app(registry.plugin(game), cfg)
+
+
+@pytest.mark.parametrize("game", registry.available())
+def test_no_server_errors_and_answers_match_the_spec(game: str, redis_url: str) -> None:
     plugin = registry.plugin(game)
-    app = create_app(plugin, cfg)
+    app = fresh_app(game, redis_url)
     players = [{"name": f"p{i}"} for i in range(plugin.game.min_players)]
     created = app.test_client().post("/games", json={"players": players, "seed": 1}).get_json()
     token, game_id = created["players"][0]["token"], created["id"]
@@ -70,12 +75,7 @@ def test_stateful_create_then_play_follows_the_links(game: str, redis_url: str) 
     """Schemathesis chains operations through the OpenAPI links: create -> view, moves, events, ..."""
     from hypothesis.stateful import run_state_machine_as_test
 
-    url = redis_url.rsplit("/", 1)[0] + "/10"
-    redis.Redis.from_url(url).flushdb()
-    cfg = dataclasses.replace(Settings.from_env(), redis_url=url, rq_redis_url=url, enqueue_bots=False,
-                              max_wait_seconds=0)
-    app = create_app(registry.plugin(game), cfg)
-    schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
+    schema = schemathesis.openapi.from_wsgi("/openapi.json", fresh_app(game, redis_url))
     tokens: dict[str, str] = {}
 
     @schema.auth()

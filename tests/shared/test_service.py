@@ -65,22 +65,27 @@ def test_seat_view_shows_own_card_only(client: FlaskClient) -> None:
     assert all("seed" not in e.get("cause", {}) and "salt" not in e for e in events0)
 
 
-def test_play_to_the_end_then_log_opens(client: FlaskClient) -> None:
-    game = new_game(client)
+def play_to_the_end(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
+    """Every seat rolls whenever it may (else its first legal move) until the game ends."""
     gid = game["id"]
     for _ in range(500):
         view = client.get(f"/games/{gid}").get_json()
         if view["status"] == "finished":
-            break
-        seat = view["to_act"][0]
-        token = game["players"][seat]["token"]
+            return view
+        token = game["players"][view["to_act"][0]]["token"]
         moves = client.get(f"/games/{gid}/legal-moves", headers=auth(token)).get_json()["moves"]
-        assert moves
+        assert moves, "a seat that is to act always has a legal move"
         move = {"type": "roll"} if {"type": "roll"} in moves else moves[0]
         resp = client.post(f"/games/{gid}/moves", json=move, headers=auth(token))
         assert resp.status_code == 201, resp.get_json()
         assert resp.get_json()["version"] > view["version"]
-    view = client.get(f"/games/{gid}").get_json()
+    raise AssertionError("the game did not end")
+
+
+def test_play_to_the_end_then_log_opens(client: FlaskClient) -> None:
+    game = new_game(client)
+    gid = game["id"]
+    view = play_to_the_end(client, game)
     assert view["status"] == "finished" and view["result"]["winners"] and view["to_act"] == []
     events = client.get(f"/games/{gid}/events?limit=1000").get_json()["events"]
     cards = [e["data"]["card"] for e in events if e["type"] == "card_dealt"]
@@ -209,15 +214,7 @@ def test_long_poll_on_a_finished_game_answers_at_once(client: FlaskClient) -> No
     import time
     game = new_game(client)
     gid = game["id"]
-    for _ in range(500):
-        view = client.get(f"/games/{gid}").get_json()
-        if view["status"] == "finished":
-            break
-        token = game["players"][view["to_act"][0]]["token"]
-        moves = client.get(f"/games/{gid}/legal-moves", headers=auth(token)).get_json()["moves"]
-        move = {"type": "roll"} if {"type": "roll"} in moves else moves[0]
-        assert client.post(f"/games/{gid}/moves", json=move, headers=auth(token)).status_code == 201
-    assert view["status"] == "finished"
+    view = play_to_the_end(client, game)
     start = time.monotonic()
     page = client.get(f"/games/{gid}/events?after={view['version']}&wait=5").get_json()
     assert page["events"] == [] and page["status"] == "finished"
