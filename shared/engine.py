@@ -127,6 +127,14 @@ class Game:
         """
         return event
 
+    def move_is_public(self, move: Move) -> bool:
+        """May other seats read this move in the log while the game runs?
+
+        The default hides every move from other seats: they see who moved and the redacted
+        events.  A game whose moves carry no secret (its secrets being in the events) says so.
+        """
+        return False
+
     # -- snapshots ------------------------------------------------------------------------------
     def dump(self, state: State) -> Any:
         """A JSON-compatible form of the state (snapshots)."""

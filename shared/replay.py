@@ -31,7 +31,7 @@ def served_record(game: Game, record: dict[str, Any], viewer: int | None,
     if cause is not None:
         if cause["kind"] == "setup":
             out["cause"] = {"kind": "setup", "players": cause["players"], "options": cause["options"]}
-        elif cause.get("seat") == viewer:
+        elif cause.get("seat") == viewer or game.move_is_public(cause["move"]):
             out["cause"] = {"kind": "move", "seat": cause["seat"], "move": cause["move"]}
         else:
             out["cause"] = {"kind": "move", "seat": cause["seat"]}

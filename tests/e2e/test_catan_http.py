@@ -24,6 +24,9 @@ def test_catan_rule_errors_over_http(redis_url: str, redis_client: Any) -> None:
     assert client.post(f"/games/{gid}/moves", json=first, headers=other).get_json()["reason"] == "not-your-turn"
     assert client.post(f"/games/{gid}/moves", json={"type": "roll"}, headers=headers).status_code == 422
     assert client.post(f"/games/{gid}/moves", json=first, headers=headers).status_code == 201
+    # Catan's moves carry no secret: the other seats read them in the log as they happen.
+    seen = client.get(f"/games/{gid}/events", headers=other).get_json()["events"][-1]["cause"]
+    assert seen == {"kind": "move", "seat": seat, "move": first}
     # The set-up road next, then the next player may not settle next door.
     road = client.get(f"/games/{gid}/legal-moves", headers=headers).get_json()["moves"][0]
     assert client.post(f"/games/{gid}/moves", json=road, headers=headers).status_code == 201

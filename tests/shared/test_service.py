@@ -230,3 +230,16 @@ def test_metrics_count_moves_by_outcome_and_reason(client: FlaskClient) -> None:
     assert 'moves_total{game="race",outcome="rejected",reason="nothing-to-acknowledge"}' in text
     assert 'moves_total{game="race",outcome="accepted",reason=""}' in text
     assert "http_request_seconds_bucket" in text and "bot_queue_depth" in text
+
+
+def test_other_seats_moves_stay_hidden_unless_the_game_says_they_are_public(client: FlaskClient) -> None:
+    game = new_game(client)
+    seat, token = whose_turn(client, game)
+    other = game["players"][1 - seat]["token"]
+    client.post(f"/games/{game['id']}/moves", json={"type": "hold"}, headers=auth(token))
+    mine = client.get(f"/games/{game['id']}/events", headers=auth(token)).get_json()["events"]
+    resp = client.get(f"/games/{game['id']}/events", headers=auth(other))
+    assert resp.status_code == 200, resp.get_json()
+    theirs = resp.get_json()["events"]
+    assert mine[-1]["cause"] == {"kind": "move", "seat": seat, "move": {"type": "hold"}}
+    assert theirs[-1]["cause"] == {"kind": "move", "seat": seat}

@@ -35,6 +35,11 @@ class CatanGame(Game):
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULT_OPTIONS)
 
+    def move_is_public(self, move: Move) -> bool:
+        # Catan's secrets (hands, the stolen card, the drawn card) live in the events, which are
+        # redacted; no move carries one, so everyone may read who did what as it happens.
+        return True
+
     def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(f"Catan is for {self.min_players} to {self.max_players} players.")
