@@ -36,7 +36,8 @@ def test_play_a_few_turns_against_bots(catan: str) -> None:
     assert "You: roll the dice" in out                       # past the set-up, into the game
     assert "Leaving; the game goes on. Resume with: boardgames play catan --game" in out
     # The bots' moves between ours are shown as they came.
-    assert "seat 1 (greedy-1, bot:greedy): settlement built" in out
+    # Catan moves are public: the bot's move shows, then what it caused.
+    assert "seat 1 (greedy-1, bot:greedy): build a settlement at node" in out and "-> settlement built" in out
 
     # Resume the seat with the printed command; a rejected JSON move is explained, then quit at EOF.
     resume = out.rsplit("Resume with: ", 1)[1].split()
