@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import copy
+import itertools
+import json
+import random
 
 import pytest
 
 from services.elastium.rules.board import board
 from services.elastium.rules.legal import legal_moves
-from services.elastium.rules.placement import MAX_PAYMENTS_PER_BAND, payments
+from services.elastium.rules.placement import payments
 from shared.engine import IllegalMove
 from tests.elastium.helpers import events_of, give_hand, new_game, place, play, put, turn_to
 
@@ -133,14 +136,80 @@ def test_a_joker_may_be_split_between_two_owners() -> None:
     assert exc.value.reason == "wrong-recipient"
 
 
-def test_legal_moves_list_jokers_and_cap_the_payment_variants() -> None:
+def _outcome(state: dict) -> str:
+    """What a payment changes: every hand, both discard piles, every energy reserve."""
+    return json.dumps([state["hands"], sorted(state["discard"]), [sorted(d) for d in state["own_discards"]],
+                       state["energy"]], sort_keys=True)
+
+
+def _accepted_outcomes(state: dict, seat: int, pegs: list[str], energy: bool) -> set[str]:
+    """Brute force: every syntactically possible payment for ``pegs``; the outcomes decide accepts."""
+    b = board(state["scenario"], state["players"])
+    held = [c for c, n in state["hands"][seat].items() if n]
+    card_sets = [[c] for c in held] + [[c, c] for c in held]
+    per_peg = []
+    for peg in pegs:
+        owners = state["peg_owners"].get(peg, [])
+        if seat in owners:
+            continue
+        # receivers outside the peg's owners are refused (tested elsewhere): not worth trying here
+        per_peg.append([{"peg": peg, "cards": cards, "to": to, "second_to": second, "energy": e}
+                        for cards in card_sets for to in (owners or [None]) for second in [None, *owners]
+                        for e in ((False, True) if energy and owners else (False,))])
+    accepted = set()
+    for combo in itertools.product(*per_peg):
+        move = {"type": "place_band", "pegs": pegs, "payment": list(combo)}
+        try:
+            after, _ = play(copy.deepcopy(state), seat, move)
+        except IllegalMove:
+            continue
+        accepted.add(_outcome(after))
+    assert b.band_for(pegs) is not None
+    return accepted
+
+
+def _listed_outcomes(state: dict, seat: int, pegs: list[str]) -> list[str]:
+    key = "+".join(pegs)
+    listed = [m for m in legal_moves(state, seat) if m["type"] == "place_band" and "+".join(m["pegs"]) == key]
+    return [_outcome(play(copy.deepcopy(state), seat, m)[0]) for m in listed]
+
+
+def test_legal_moves_list_every_payment_outcome_decide_accepts() -> None:
+    """Jokers on either peg and every owner of a shared peg: nothing decide accepts is left out.
+
+    Before the fix the listing stopped at 6 payments per band, all of them paying the empty peg
+    with its exact card; the jokers on it were missing.
+    """
+    state = new_game(players=3)
+    state, _ = put(state, 1, ["c2r0", "c2r1"])
+    state, _ = put(state, 2, ["c2r0", "c3r0"])
+    give_hand(turn_to(state, 0), 0, bleu=1, vert=1, jaune=2, gris=3)
+    listed = _listed_outcomes(state, 0, ["c1r0", "c2r0"])
+    assert len(listed) == len(set(listed)), "one move per distinct payment"
+    assert set(listed) == _accepted_outcomes(state, 0, ["c1r0", "c2r0"], energy=False)
+    assert len(listed) == 18
+
+
+def test_cursed_legal_moves_list_every_energy_and_card_payment() -> None:
+    state = new_game("cursed-triangle", players=3)
+    state, _ = put(state, 1, ["c3r4", "c4r4", "c3r5"])
+    state, _ = put(state, 2, ["c2r5", "c2r6", "c3r6"])
+    turn_to(state, 0)
+    state["hands"][0] = {"gris": 3, "bleu": 1, "vert": 0, "rouge": 1, "jaune": 0}
+    state["energy"] = [1, 0, 0]
+    pegs = ["c2r4", "c3r4", "c2r5"]                       # bleu (empty), rouge (seat 1), gris (seat 2)
+    listed = _listed_outcomes(state, 0, pegs)
+    assert len(listed) == len(set(listed))
+    assert set(listed) == _accepted_outcomes(state, 0, pegs, energy=True)
+
+
+def test_legal_moves_pay_jokers_too() -> None:
     state = give_hand(turn_to(new_game(), 0), 0, gris=3, jaune=2, rouge=2)
     moves = [m for m in legal_moves(state, 0)
              if m["type"] == "place_band" and m["pegs"] == ["c3r0", "c2r1"]]   # rouge, jaune pegs
     ways = [[tuple(p["cards"]) for p in m["payment"]] for m in moves]
-    assert [("rouge",), ("jaune",)] in ways
-    assert [("gris", "gris"), ("jaune",)] in ways
-    assert 1 < len(moves) <= MAX_PAYMENTS_PER_BAND
+    assert ways[0] == [("rouge",), ("jaune",)]                  # the exact cards come first
+    assert [("gris", "gris"), ("jaune",)] in ways and [("rouge",), ("gris", "gris")] in ways
     for move in moves:
         play(copy.deepcopy(state), 0, move)          # each listed move is accepted
 

@@ -20,11 +20,6 @@ from shared.engine import IllegalMove
 from services.elastium.rules.board import Band, Board
 from services.elastium.rules.state import COLOURS, State, bands_left, bands_of, board_of, is_cursed, own_pegs
 
-# legal_moves lists at most this many distinct payments per band (direct cards first, then
-# jokers, richest colour first); decide accepts every valid payment, listed or not.
-MAX_PAYMENTS_PER_BAND = 6
-
-
 def check_band(state: State, seat: int, pegs: list[str]) -> Band:
     """The band ``pegs`` names, if ``seat`` may place it now (payment aside)."""
     b = board_of(state)
@@ -180,8 +175,14 @@ def check_payment(state: State, seat: int, band: Band, payment: list[dict[str, A
     return normalised
 
 
-def payments(state: State, seat: int, band: Band, limit: int = MAX_PAYMENTS_PER_BAND) -> list[list[dict[str, Any]]]:
-    """Distinct ways to pay for ``band`` (by colours and recipients), at most ``limit``."""
+def payments(state: State, seat: int, band: Band, limit: int | None = None) -> list[list[dict[str, Any]]]:
+    """Every distinct way to pay for ``band`` (the first ``limit`` only, if given).
+
+    Two payments are the same when they leave every hand, discard pile and energy reserve the
+    same: which of two discarded pegs got which joker, or the order of a split joker's two
+    receivers, changes nothing.  One spelling of each is listed (exact card before jokers,
+    richest joker colour first); ``decide`` accepts every spelling.
+    """
     b = board_of(state)
     due = pegs_to_pay(state, seat, band)
     hand = dict(state["hands"][seat])
@@ -191,6 +192,7 @@ def payments(state: State, seat: int, band: Band, limit: int = MAX_PAYMENTS_PER_
     cursed = is_cursed(state)
     joker_order = sorted(COLOURS, key=hand.__getitem__, reverse=True)    # richest colour first (stable)
     found: list[list[dict[str, Any]]] = []
+    seen: set[tuple[Any, ...]] = set()
 
     def options(peg: str, others: list[int]) -> Iterator[tuple[list[str], int | None, int | None, bool]]:
         colour = b.colours[peg]
@@ -201,16 +203,32 @@ def payments(state: State, seat: int, band: Band, limit: int = MAX_PAYMENTS_PER_
                 yield cards, to, None, False
                 if cursed and to is not None and energy >= 1:
                     yield cards, to, None, True
-            if len(cards) == 2:           # a joker split between two owners (either order)
+            if len(cards) == 2:           # a joker split between two owners (one order of the two)
                 for i, to in enumerate(others):
                     for second in others[i + 1:]:
                         yield cards, to, second, False
 
+    def outcome(chosen: list[dict[str, Any]]) -> tuple[Any, ...]:
+        """Where every card and energy token goes: (receiver, card) pairs and (receiver, energy)."""
+        moved: list[tuple[int, str]] = []
+        for pay in chosen:
+            for index, card in enumerate(pay["cards"]):
+                if pay["to"] is None or pay["energy"]:
+                    moved.append((-1, card))                 # discarded
+                else:
+                    second = pay["second_to"]
+                    moved.append((second if index == 1 and second is not None else pay["to"], card))
+        energy_to = sorted(pay["to"] for pay in chosen if pay["energy"])
+        return tuple(sorted(moved)), tuple(energy_to)
+
     def walk(index: int, chosen: list[dict[str, Any]], energy_left: int) -> None:
-        if len(found) >= limit:
+        if limit is not None and len(found) >= limit:
             return
         if index == len(due):
-            found.append(list(chosen))
+            key = outcome(chosen)
+            if key not in seen:
+                seen.add(key)
+                found.append(list(chosen))
             return
         peg, others = due[index]
         for cards, to, second, pays_energy in options(peg, others):
