@@ -1,7 +1,9 @@
 """The path of one move, shared by the HTTP service and the bot worker.
 
-``GameRuntime`` loads a game by replaying its log (snapshot + tail), asks the engine to
-decide, appends the events with the expected version, and tells the bot queue who is next.
+``GameRuntime`` loads a game by replaying its log (cache or snapshot, then the tail), asks the
+engine to decide, appends the events with the expected version and head hash, and tells the bot
+queue who is next.  A move may start from this process's copy of the game (``peek``): the
+append's check turns a copy that is behind into a retry, so it never costs a wrong answer.
 It knows no HTTP: it raises :class:`shared.problems.Problem` for the service to render.
 """
 from __future__ import annotations
@@ -51,10 +53,6 @@ class LoadedGame:
     @property
     def players(self) -> list[dict[str, Any]]:
         return json.loads(self.meta["players"])
-
-    @property
-    def token_hashes(self) -> list[str | None]:
-        return json.loads(self.meta["tokens"])
 
     @property
     def seed(self) -> int:
