@@ -24,6 +24,7 @@ MIN_VALUE_PER_CARD = 0.45  # below this a band is not worth its cards: draw inst
 EXTRA_ACTION_WORTH = 1.5   # 3 energy are 1 point at the end: buy an action only for more
 DEAD_END_WORTH = -1.0      # Labyrinth: a head no band can leave
 MAZE_DEPTH = 10            # Labyrinth look-ahead, in lines
+LABYRINTH_PUSH_HAND = 8    # Labyrinth: with this many cards, place even a worthless band
 MAZE_DISCOUNT = 0.7        # Labyrinth: an item one line further is worth this much less
 
 
@@ -35,7 +36,30 @@ def greedy_strategy(game: Game, state: Any, seat: int, rng: random.Random) -> Mo
     if "buy_action" in kinds:
         return _extra_action(state, seat)
     best, _ = _best_placement(state, seat, moves)
+    if best is None and state["scenario"] == "labyrinth":
+        best = _labyrinth_push(state, seat, moves)
     return best if best is not None else _take_cards(state, seat, moves)
+
+
+def _labyrinth_push(state: Any, seat: int, moves: list[Move]) -> Move | None:
+    """Labyrinth: with cards piling up (or none left to draw) and nothing worth taking, still
+    lengthen the chain.
+
+    The game ends only when a player has used all 18 bands (or every chain is blocked); a bot
+    that only hoards keeps it going until the round cap.  Take the least bad band that does not
+    cross one's own chain.
+    """
+    if sum(state["hands"][seat].values()) < LABYRINTH_PUSH_HAND and (state["deck"] or state["discard"]):
+        return None          # cards are still coming: wait for a better band
+    b = board(state["scenario"], state["players"])
+    best, best_value = None, None
+    for move in moves:
+        if move["type"] != "place_band":
+            continue
+        value = band_value(state, seat, b.band_for(move["pegs"])) - 0.1 * _cards_spent(move)
+        if value > -3 and (best_value is None or value > best_value):
+            best, best_value = move, value
+    return best
 
 
 def _best_placement(state: Any, seat: int, moves: list[Move]) -> tuple[Move | None, float]:

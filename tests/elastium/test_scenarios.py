@@ -375,3 +375,25 @@ def test_deities_an_enclosed_idol_counts_for_the_encloser() -> None:
     assert idol in events_of(events, "band_placed")[0]["enclosed"]
     assert state["collected"][idol] == 1
     assert final_breakdown(state)[1]["idol_points"] == 6
+
+
+def test_labyrinth_ends_when_every_chain_is_blocked() -> None:
+    """Our addition: chains in dead ends can never move again, so the game ends after the round."""
+    state = new_game("labyrinth")
+    state, _ = place(state, 0, ["c6r0", "c5r0"])
+    state, events = place(state, 0, ["c5r0", "c4r0"])          # c4r0 is a dead end of the maze
+    assert state["chain_heads"][0] == ["c4r0"] and not events_of(events, "end_triggered")
+    state, _ = place(state, 1, ["c1r9", "c2r9"])
+    state, events = place(state, 1, ["c2r9", "c3r9"])          # c3r9 too
+    assert events_of(events, "end_triggered") == [{"reason": "chains-blocked", "seat": 1}]
+    assert [m["type"] for m in legal_moves(state, 1)] == ["take_cards"] * len(legal_moves(state, 1))
+    state, events = play(state, 1, TAKE)                        # seat 1 ends the round
+    assert events_of(events, "game_ended") and state["result"] is not None
+
+
+def test_labyrinth_one_blocked_chain_does_not_end_the_game() -> None:
+    state = new_game("labyrinth")
+    state, _ = place(state, 0, ["c6r0", "c5r0"])
+    state, _ = place(state, 0, ["c5r0", "c4r0"])
+    state, events = place(state, 1, ["c1r9", "c2r9"])
+    assert not events_of(events, "end_triggered")

@@ -181,7 +181,24 @@ def _end_reason(state: State) -> str | None:
         return "images-completed"
     if rules.get("bands_per_player") and any(bands_left(state, s) == 0 for s in range(state["players"])):
         return "bands-exhausted"
+    if rules.get("chain") and all(chain_blocked(state, s) for s in range(state["players"])):
+        return "chains-blocked"
     return None
+
+
+def chain_blocked(state: State, seat: int) -> bool:
+    """Labyrinth: no line leaves the chain's head except the player's own, for good.
+
+    The player's own lines only grow, so a blocked chain never moves again.  When every chain is
+    blocked nobody can place a band (nor score) any more and the printed end (a player out of
+    bands) can never come: our addition ends the game then, after the round.
+    """
+    heads = state["chain_heads"][seat]
+    if not heads:
+        return False                  # no band yet: the start pegs are open
+    own = set(state["walls"][seat])
+    b = board_of(state)
+    return not any(band.lines[0] not in own for head in heads for band in b.bands_by_peg.get(head, ()))
 
 
 # -- turns ------------------------------------------------------------------------------------
