@@ -115,7 +115,7 @@ def test_the_board_edge_is_no_wall() -> None:
 
 
 def test_a_band_explores_and_closes_at_once() -> None:
-    """The rules' example: the 4th band explores 2 segments and closes 2 more."""
+    """A rhombus completing a ring explores its 2 segments and closes the one left."""
     state = new_game()
     b = board("jungle-temples", 2)
     # ring around c3r4 made of a triangle, a rhombus and a line; the closing rhombus
@@ -127,3 +127,35 @@ def test_a_band_explores_and_closes_at_once() -> None:
     assert sorted(placed["explored"]) == ["s3i5", "s3i6"]
     assert placed["enclosed"] == ["s4i6"]
     assert triangles_at(b, "c3r4") <= set(state["collected"])
+
+
+def test_the_rules_example_fourth_band_explores_two_and_closes_two() -> None:
+    """The rules' example: a line, a triangle, a rhombus; the 4th band (a rhombus) pays one card
+    for its only new peg, explores 2 segments and closes 2 more.  The 2-peg band between two of
+    the player's pegs would have closed them for free (Élodie's alternative)."""
+    import copy
+
+    from services.elastium.rules.placement import pegs_to_pay
+    from tests.elastium.helpers import give_hand, play, turn_to
+
+    state = new_game()
+    b = board("jungle-temples", 2)
+    for pegs in (["c0r1", "c1r2"], ["c0r0", "c1r0", "c0r1"], ["c1r1", "c2r1", "c1r2", "c2r2"]):
+        state, events = put(state, 0, pegs)
+        assert events_of(events, "band_placed")[0]["enclosed"] == []
+    fourth = b.band_for(["c1r0", "c2r0", "c1r1", "c2r1"])
+    assert pegs_to_pay(state, 0, fourth) == [("c2r0", [])]          # only the vert peg is new
+    give_hand(turn_to(state, 0), 0, vert=1)
+    alternative = copy.deepcopy(state)
+    state, events = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0", "c1r1", "c2r1"],
+                                    "payment": [{"peg": "c2r0", "cards": ["vert"], "to": None}]})
+    placed = events_of(events, "band_placed")[0]
+    assert sorted(placed["explored"]) == ["s0i2", "s0i3"]
+    assert sorted(placed["enclosed"]) == ["s0i1", "s1i1"]
+    collected = events_of(events, "items_collected")[0]
+    assert sorted(collected["items"]) == ["s0i1", "s0i2", "s0i3", "s1i1"]
+    assert collected["treasure"] == sum(b.segments[s]["treasure"] for s in collected["items"])
+    assert state["discard"][-1] == "vert" and state["hands"][0]["vert"] == 0
+    alternative, events = play(alternative, 0, {"type": "place_band", "pegs": ["c1r0", "c1r1"], "payment": []})
+    assert sorted(events_of(events, "band_placed")[0]["enclosed"]) == ["s0i1", "s1i1"]
+    assert alternative["hands"][0]["vert"] == 1
