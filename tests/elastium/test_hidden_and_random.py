@@ -53,7 +53,8 @@ def test_redacted_events_never_show_another_seats_cards() -> None:
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_random_play_never_leaks_hidden_cards(scenario: str) -> None:
     played = play_random_game(GAME, 2, {"scenario": scenario}, seed=11, max_moves=120, check_every=20)
-    state = played.state
+    state = GAME.replay(played.events[:len(played.events) * 2 // 3])     # a position in play
+    assert state["result"] is None
     for e in played.events:
         for seat in (None, 0, 1):
             data = GAME.redact(e, seat)["data"]
@@ -76,3 +77,17 @@ def test_random_games_keep_the_protocol(scenario: str, players: int) -> None:
     assert played.finished
     result = GAME.result(played.state)
     assert result is not None and len(result["scores"]) == players
+
+
+def test_hands_are_turned_up_only_once_the_game_is_over() -> None:
+    state = new_game(players=3, max_rounds=1)
+    for seat in (None, 0, 1, 2):
+        assert "hands" not in GAME.view(state, seat)
+    from tests.elastium.helpers import play
+    for seat in (0, 0, 1, 1, 2, 2):
+        state["energy"][seat] = 0
+        state, _ = play(state, seat, {"type": "take_cards", "market": []})
+    assert state["result"] is not None
+    for seat in (None, 0, 1, 2):
+        view = GAME.view(state, seat)
+        assert view["hands"] == state["hands"] and "deck" not in view and "own_decks" not in view

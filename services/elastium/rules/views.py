@@ -1,7 +1,8 @@
 """What each viewer may see: views of the state and redacted events.
 
 Hidden: every deck order (from everyone, the owner of a Cursed Triangle deck included) and the
-cards in another player's hand.  Market, discards and payments are public.
+cards in another player's hand, until the game is over (then every view shows every hand).
+Market, discards and payments are public.
 """
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         seen["seat"] = seat
         seen["hand"] = dict(state["hands"][seat])
+    if state["result"] is not None:
+        # the game is over: nothing is secret any more, every hand is turned up (deck orders
+        # stay out: they decide nothing now)
+        seen["hands"] = [dict(hand) for hand in state["hands"]]
     return seen
 
 
