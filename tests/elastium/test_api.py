@@ -82,3 +82,51 @@ def test_listed_placements_are_exactly_the_affordable_bands(scenario: str) -> No
                 raise AssertionError(f"{band.key} listed but refused: {exc.reason}")
         if accepted:
             assert band.key in listed, band.key
+
+
+MOVE_TYPES = ("take_cards", "place_band", "buy_action", "end_turn", "take_bonus_card")
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_listed_bands_and_move_types_are_exactly_what_decide_accepts(scenario: str) -> None:
+    """At positions of a random 3-player game: a band shape passes decide's shape, start and
+    connection checks iff it is a candidate, and it is listed iff it is a candidate that can be
+    paid; a move type is listed iff decide does not refuse it for the phase."""
+    from services.elastium.rules.placement import candidate_bands, check_band, payments
+
+    played = play_random_game(GAME, 3, {"scenario": scenario}, seed=21, max_moves=200, check_every=100)
+    b = board(scenario, 3)
+    state = GAME.replay(played.events[:1])
+    checked = 0
+    for index, e in enumerate(played.events[1:]):
+        state = GAME.evolve(state, e)
+        if index % 37 or GAME.result(state) is not None:
+            continue
+        seat = GAME.to_act(state)[0]
+        listed = GAME.legal_moves(state, seat)
+        phase_ok = set()
+        for kind in MOVE_TYPES:
+            move = {"type": kind, "market": [], "pegs": [], "payment": [], "source": "deck", "card": None}
+            try:
+                GAME.decide(state, seat, move, random.Random(0))
+                phase_ok.add(kind)
+            except IllegalMove as exc:
+                if not exc.reason.startswith("not-allowed-in-"):
+                    phase_ok.add(kind)
+        kinds = {m["type"] for m in listed}
+        # a type the phase allows is listed, unless it is place_band with no band to pay for
+        assert kinds <= phase_ok and phase_ok - kinds <= {"place_band"}, (kinds, phase_ok)
+        if not any(m["type"] == "take_cards" for m in listed):
+            continue
+        candidates = {band.key for band in candidate_bands(state, seat)}
+        for band in b.bands.values():
+            try:
+                check_band(state, seat, list(band.pegs))
+                shape_ok = True
+            except IllegalMove:
+                shape_ok = False
+            assert shape_ok == (band.key in candidates), band.key
+        bands_listed = {"+".join(m["pegs"]) for m in listed if m["type"] == "place_band"}
+        assert bands_listed == {k for k in candidates if payments(state, seat, b.bands[k], limit=1)}
+        checked += 1
+    assert checked >= 2
