@@ -397,3 +397,26 @@ def test_labyrinth_one_blocked_chain_does_not_end_the_game() -> None:
     state, _ = place(state, 0, ["c5r0", "c4r0"])
     state, events = place(state, 1, ["c1r9", "c2r9"])
     assert not events_of(events, "end_triggered")
+
+
+def test_labyrinth_bonus_card_from_the_deck_is_hidden_from_the_others() -> None:
+    from tests.elastium.helpers import GAME
+    state = new_game("labyrinth")
+    state, _ = place(state, 0, ["c1r0", "c2r0"])               # épée: one bonus card owed
+    top = state["deck"][-1]
+    before = dict(state["hands"][0])
+    assert {"type": "take_bonus_card", "source": "deck", "card": None} in legal_moves(state, 0)
+    state, events = play(state, 0, {"type": "take_bonus_card", "source": "deck", "card": None})
+    drawn = next(e for e in events if e["type"] == "card_drawn")
+    assert drawn["data"] == {"seat": 0, "card": top, "bonus": True}
+    assert GAME.redact(drawn, 1)["data"]["card"] is None and GAME.redact(drawn, None)["data"]["card"] is None
+    assert state["hands"][0][top] == before[top] + 1 and state["pending_bonus_cards"] == 0
+
+
+def test_labyrinth_no_bonus_card_when_no_card_is_left() -> None:
+    state = new_game("labyrinth")
+    state["deck"], state["discard"], state["market"] = [], [], []
+    state, events = place(state, 0, ["c1r0", "c2r0"])
+    assert events_of(events, "items_collected")[0]["artefacts"] == ["épée"]
+    assert events_of(events, "items_collected")[0]["bonus_cards"] == 0
+    assert state["pending_bonus_cards"] == 0 and state["actions_left"] == 1
