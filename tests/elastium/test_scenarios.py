@@ -420,3 +420,19 @@ def test_labyrinth_no_bonus_card_when_no_card_is_left() -> None:
     assert events_of(events, "items_collected")[0]["artefacts"] == ["épée"]
     assert events_of(events, "items_collected")[0]["bonus_cards"] == 0
     assert state["pending_bonus_cards"] == 0 and state["actions_left"] == 1
+
+
+def test_cursed_enclosures_are_allowed_and_join_the_territory_they_touch() -> None:
+    """"Les fermetures ... ne sont pas interdites": three triangles around a fourth close it."""
+    state = new_game("cursed-triangle")
+    b = board("cursed-triangle", 2)
+    target = b.band_for(["c3r4", "c4r4", "c3r5"]).explores[0]
+    around = [across for _, across in b.triangle_sides[target]]
+    for seg in around:
+        state, events = put(state, 0, b.segments[seg]["pegs"])
+    placed = events_of(events, "band_placed")[0]
+    assert placed["enclosed"] == [target] and state["collected"][target] == 0
+    assert territories(state, 0) == 1                       # all share the closed triangle's pegs
+    state, _ = put(state, 0, ["c0r0", "c1r0", "c0r1"])
+    assert territories(state, 0) == 2
+    assert final_breakdown(state)[0]["territory_points"] == 8
