@@ -4,7 +4,6 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-import random
 
 import pytest
 
