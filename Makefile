@@ -15,7 +15,8 @@ $(STAMP): pyproject.toml
 run: $(STAMP)          ## every service under gunicorn + RQ bot workers (+ embedded Redis if none)
 	$(PY) -m shared.runner
 
-test: $(STAMP)         ## the whole suite against a real Redis (started if none answers)
+test: $(STAMP)         ## lint, then the whole suite against a real Redis (started if none answers)
+	$(PY) -m pyflakes shared services tests
 	$(PY) -m pytest
 
 bench: $(STAMP)        ## benchmarks, one JSON line per figure
