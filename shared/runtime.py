@@ -228,11 +228,14 @@ class GameRuntime:
     def state_at(self, game_id: str, version: int) -> Any:
         """The state right after event ``version`` (time travel), folded from the log.
 
-        Folding starts from the nearest checkpoint this process made at or below ``version``
+        Folding starts from the nearest checkpoint this process made below ``version``
         (every REPLAY_CHECKPOINT events), so stepping through a long history stays linear.  A
         checkpoint is only used when the log's next event chains onto its hash.
         """
-        base = self._nearest_checkpoint(game_id, version)
+        # Strictly below ``version``: at least one event is read, so the chain check below always
+        # runs (a checkpoint at exactly ``version`` would be served unchecked, and asked Redis
+        # for zero events, which redis-py refuses).
+        base = self._nearest_checkpoint(game_id, version - 1)
         start, head, state = base if base else (0, GENESIS_HASH, None)
         records = self.store.read(game_id, after=start, limit=version - start)
         if records and start and event_hash(head, records[0]) != records[0]["hash"]:

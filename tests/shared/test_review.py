@@ -1,0 +1,52 @@
+"""Defects found in review of the platform, each pinned by the test that showed it."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from shared.eventstore import EventStore
+from shared.runtime import GameRuntime, StateCache
+from tests.shared.conftest import new_game
+from tests.shared.toygame import RaceGame
+
+
+def play_holds(runtime: GameRuntime, game_id: str, until: int) -> None:
+    """Pass the turn until the log holds ``until`` events (holds never end the game)."""
+    while runtime.store.version(game_id) < until:
+        loaded = runtime.load(game_id)
+        runtime.submit(game_id, runtime.game.to_act(loaded.state)[0], {"type": "hold"})
+
+
+def test_replay_twice_at_a_checkpoint_version_answers_200(client: FlaskClient, app: Any) -> None:
+    # The second request starts from the checkpoint at exactly that version: nothing to fold.
+    game = new_game(client)
+    runtime = app.extensions["runtime"]
+    play_holds(runtime, game["id"], 52)
+    first = client.get(f"/games/{game['id']}/replay?version=50")
+    again = client.get(f"/games/{game['id']}/replay?version=50")
+    assert first.status_code == 200, first.get_data(as_text=True)
+    assert again.status_code == 200, again.get_data(as_text=True)
+    assert again.get_json() == first.get_json()
+
+
+def test_time_travel_never_serves_a_checkpoint_of_another_history(redis_client: Any) -> None:
+    store = EventStore(redis_client)
+    a = GameRuntime(RaceGame(), store, cache=StateCache())
+    game_id, _, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
+    play_holds(a, game_id, 50)
+    a.state_at(game_id, 50)                                  # checkpoint of history 1 at 50
+    for key in store.keys(game_id):                          # the game is restored from elsewhere
+        redis_client.delete(key)
+    other = GameRuntime(RaceGame(), store, cache=StateCache())
+    import shared.runtime as runtime_module
+    real_new_id = runtime_module.new_game_id
+    runtime_module.new_game_id = lambda: game_id
+    try:
+        other.create([{"name": "x"}, {"name": "y"}], {}, seed=2)
+    finally:
+        runtime_module.new_game_id = real_new_id
+    play_holds(other, game_id, 50)
+    records = store.read(game_id)
+    expected = a.game.replay([{"type": r["type"], "data": r["data"]} for r in records[:50]])
+    assert a.state_at(game_id, 50) == expected
