@@ -183,6 +183,12 @@ class GameRuntime:
         else:
             version, head, state = self._from_snapshot(game_id, target)
             tail = self.store.read(game_id, after=version) if version < target else []
+            if version and not self._cache_fits(version, head, target, meta.get("head"), tail):
+                # A snapshot of a history this log does not have (written late, e.g. by a process
+                # that appended on a primary lost in a failover): folding the log onto it would
+                # serve, and append onto, a state that never existed.  Replay from the start.
+                version, head, state = 0, GENESIS_HASH, None
+                tail = self.store.read(game_id)
         version, head, state = self._fold(tail, version, head, state)
         if tail or not fits:
             # ``state`` stays ours: the cache keeps a pickled copy, never the object.

@@ -50,3 +50,24 @@ def test_time_travel_never_serves_a_checkpoint_of_another_history(redis_client: 
     records = store.read(game_id)
     expected = a.game.replay([{"type": r["type"], "data": r["data"]} for r in records[:50]])
     assert a.state_at(game_id, 50) == expected
+
+
+def test_a_snapshot_that_does_not_chain_onto_the_log_is_not_used(redis_client: Any) -> None:
+    # A snapshot written late (e.g. after a failover, by a process that appended on the old
+    # primary) may belong to a history the log no longer has; folding the log onto it would
+    # serve, and append onto, a state that never existed.
+    store = EventStore(redis_client)
+    a = GameRuntime(RaceGame(), store, snapshot_every=0, cache=StateCache())
+    game_id, version, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
+    play_holds(a, game_id, version + 4)
+    foreign = a.load(game_id)
+    foreign.state["scores"] = [77, 77]                       # a state of some other history
+    store.save_snapshot(game_id, version + 2, "f" * 64, a.game.engine_version, foreign.state)
+    fresh = GameRuntime(RaceGame(), store, cache=StateCache())
+    records = store.read(game_id)
+    expected = a.game.replay([{"type": r["type"], "data": r["data"]} for r in records])
+    assert fresh.load(game_id).state == expected
+    # Also when the snapshot claims the very version the log is at.
+    store.save_snapshot(game_id, store.version(game_id), "f" * 64, a.game.engine_version, foreign.state)
+    assert GameRuntime(RaceGame(), store, cache=StateCache()).load(game_id).state == expected
+
