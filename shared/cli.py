@@ -16,6 +16,7 @@ arguments, so tests drive it with scripted input.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -202,6 +203,8 @@ def parse_choice(text: str, moves: list[dict[str, Any]]) -> dict[str, Any] | str
         return same_type[0]
     if same_type:
         return f"{len(same_type)} moves are {text!r}: pick one by its number."
+    if len(text) >= 3 and text.replace("_", "").isalpha():
+        return f"No {text!r} move is legal now: pick a listed move by its number (h for help)."
     return "Type a move's number, a JSON move, r to redraw or q to quit (h for help)."
 
 
@@ -285,8 +288,12 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
             try:
                 accepted = me.post_move(gid, choice, expected_version=legal["version"])
             except ProblemError as exc:
+                if exc.reason == "stale-version":
+                    term.say("The game moved on while you chose (another seat acted); "
+                             "here it is again: choose anew.")
+                    break
                 term.say(f"Rejected ({exc.reason}): {explain(exc)}")
-                if exc.status == 409:      # stale, not your turn, over: look at the game again
+                if exc.status == 409:      # not your turn, over: look at the game again
                     break
                 continue
             term.say(f"You: {describe_move(choice, args.game, view['state'])}")
@@ -372,15 +379,48 @@ def cmd_replay(args: argparse.Namespace, term: Terminal, url: str) -> int:
     return 0
 
 
+GENESIS_HASH = "0" * 64
+
+
+def check_chain(events: list[dict[str, Any]]) -> tuple[str, int | None]:
+    """Recompute the hash chain of a public (finished) log: ``(head hash, first bad seq or None)``.
+
+    Each event's ``hash`` is SHA-256 over the previous hash (64 zeros before the first event)
+    and the canonical JSON of the event without ``hash`` (sorted keys, no spaces, UTF-8).
+    """
+    head = GENESIS_HASH
+    for event in events:
+        body = {k: v for k, v in event.items() if k != "hash"}
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        head = hashlib.sha256((head + text).encode("utf-8")).hexdigest()
+        if head != event.get("hash"):
+            return head, event.get("seq")
+    return head, None
+
+
 def cmd_audit(args: argparse.Namespace, term: Terminal, url: str) -> int:
-    report = client_for(url, args).audit(args.game_id)
-    if report.get("ok"):
-        term.say(f"OK: {args.game} game {args.game_id} replays to the same {report['version']} events "
-                 f"and its hash chain holds (head {report['head_hash']}).")
+    client = client_for(url, args)
+    report = client.audit(args.game_id)
+    if not report.get("ok"):
+        term.say(f"FAILED: {args.game} game {args.game_id}: event {report.get('first_bad_event', '?')} of "
+                 f"{report.get('version', '?')}: {report.get('problem', 'unknown problem')}")
+        return 1
+    term.say(f"OK: {args.game} game {args.game_id} replays to the same {report['version']} events "
+             f"and its hash chain holds (head {report['head_hash']}).")
+    # Don't take the server's word for the chain: once the game is over the log is public.
+    events, status = all_events(client, args.game_id)
+    if status != "finished":
+        term.say("(The game is still running: its log is redacted, so the chain is checked by the server only.)")
         return 0
-    term.say(f"FAILED: {args.game} game {args.game_id}: event {report.get('first_bad_event', '?')} of "
-             f"{report.get('version', '?')}: {report.get('problem', 'unknown problem')}")
-    return 1
+    head, bad = check_chain(events)
+    if bad is not None:
+        term.say(f"FAILED: the public log's hash chain breaks at event {bad}.")
+        return 1
+    if head != report["head_hash"] or len(events) != report["version"]:
+        term.say(f"FAILED: the public log ({len(events)} events, head {head}) is not the one the server audited.")
+        return 1
+    term.say(f"OK: the {len(events)} events of the public log hash to the same head here.")
+    return 0
 
 
 def explain(problem: ProblemError) -> str:

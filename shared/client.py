@@ -3,15 +3,21 @@
     from shared.client import GameClient, ProblemError
 
     lobby = GameClient("http://127.0.0.1:8001")                      # Catan under ``make run``
-    created = lobby.create_game([{"name": "me"}, {"name": "bot", "bot": "greedy"}], seed=7)
+    created = lobby.create_game([{"name": "me"}, {"name": "A", "bot": "greedy"},
+                                 {"name": "B", "bot": "random"}], seed=7)   # Catan: 3-4 seats
+    gid = created["id"]
     me = lobby.with_token(created["players"][0]["token"])           # acts for seat 0
-    moves = me.legal_moves(created["id"])["moves"]
-    try:
-        me.post_move(created["id"], moves[0], expected_version=created["version"])
-    except ProblemError as exc:
-        print(exc.status, exc.reason, exc.detail)
-    for event in me.follow(created["id"]):                           # long-poll until the end
-        print(event["seq"], event["type"])
+    view = me.game(gid)
+    if view["you"] in view["to_act"]:                                # bots may move first
+        legal = me.legal_moves(gid)                                  # {version, seat, moves}
+        try:
+            me.post_move(gid, legal["moves"][0], expected_version=legal["version"])
+        except ProblemError as exc:
+            print(exc.status, exc.reason, exc.detail)
+    else:
+        me.events(gid, after=view["version"], wait=20)               # long-poll until something happens
+    for event in lobby.follow(gid):                                  # as a spectator, until the end
+        print(event["seq"], event["type"])                           # (waits forever on a human seat)
 
 Every error the server answers is ``application/problem+json``; the client raises it as
 :class:`ProblemError`.  :meth:`GameClient.post_move` always sends an ``Idempotency-Key``
@@ -44,11 +50,19 @@ class ProblemError(Exception):
     """
 
     def __init__(self, status: int, reason: str, detail: str, body: dict[str, Any] | None = None) -> None:
-        super().__init__(f"{status} {reason}: {detail}")
         self.status = status
         self.reason = reason
         self.detail = detail
         self.body: dict[str, Any] = body if body is not None else {}
+        super().__init__(f"{status} {reason}: {detail}" + "".join(f"; {p}: {d}" for p, d in self.errors))
+
+    @property
+    def errors(self) -> list[tuple[str, str]]:
+        """On ``validation-error``: ``(pointer, detail)`` pairs such as ``("/players", "Length must be...")``."""
+        listed = self.body.get("errors")
+        if not isinstance(listed, list):
+            return []
+        return [(str(e.get("pointer") or "/"), str(e.get("detail") or "")) for e in listed if isinstance(e, dict)]
 
     @property
     def current_version(self) -> int | None:
@@ -144,7 +158,8 @@ class GameClient:
         """Yield the game's events after ``after`` as they happen, until the game is finished.
 
         Uses the long-poll (``wait`` seconds per request), so it neither spins nor misses events;
-        it returns once the game is over and every event has been yielded.
+        it returns once the game is over and every event has been yielded.  A game waiting for a
+        human seat's move never ends by itself: play that seat elsewhere, or stop iterating.
         """
         page = self.events(game_id, after=after, limit=limit)
         while True:

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from shared.cli import filter_moves, main, moves_menu, numbered_moves, parse_choice, service_url
+from shared.cli import (all_events, check_chain, filter_moves, main, moves_menu, numbered_moves, parse_choice,
+                        service_url)
 from shared.client import GameClient
 from tests.client.conftest import serve
 
@@ -78,6 +79,11 @@ def test_watch_live_then_replay_and_audit_a_bots_only_game(catan: str) -> None:
 
     code, out = run(["audit", "catan", gid, "--url", catan])
     assert code == 0 and out.startswith(f"OK: catan game {gid} replays to the same {final['version']} events")
+    assert f"OK: the {final['version']} events of the public log hash to the same head here." in out
+    events, _ = all_events(client, gid)
+    assert check_chain(events) == (events[-1]["hash"], None)
+    events[3]["data"] = {**events[3]["data"], "forged": True}
+    assert check_chain(events)[1] == events[3]["seq"]
 
     code, out = run(["audit", "catan", "no-such-game", "--url", catan])
     assert code == 1 and "error: 404 game-not-found" in out
@@ -104,6 +110,7 @@ def test_choosing_moves() -> None:
     assert parse_choice("2", moves) == moves[1]
     assert parse_choice(" roll ", moves) == moves[0]
     assert "pick one by its number" in str(parse_choice("build road", moves))
+    assert "No 'end_turn' move is legal now" in str(parse_choice("end_turn", moves))
     assert parse_choice('{"type": "offer_trade", "give": {"ore": 1}, "get": {"wool": 1}}', moves)["type"] == "offer_trade"
     assert "JSON object" in str(parse_choice("[1]", moves))
     many = [{"type": "build_road", "edge": e} for e in range(40)]

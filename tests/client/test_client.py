@@ -167,6 +167,8 @@ def test_follow_a_bots_only_game_to_the_end_then_replay_and_audit(catan: str) ->
     with pytest.raises(ProblemError) as caught:
         client.replay(gid, final["version"] + 1)
     assert caught.value.status == 422 and caught.value.reason == "validation-error"
+    assert caught.value.errors == [("/query/version", f"Must be at most {final['version']}.")]
+    assert str(caught.value).endswith(f"; /query/version: Must be at most {final['version']}.")
 
     audit = client.audit(gid)
     assert audit == {"ok": True, "version": final["version"], "head_hash": seen[-1]["hash"]}
