@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import pickle
 import random
 import re
@@ -20,10 +21,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import redis
+
 from shared.auth import hash_token, new_token
 from shared.engine import Event, Game, IllegalMove, Move
 from shared.eventstore import GENESIS_HASH, AppendResult, EventStore, canonical, event_hash
 from shared.problems import Problem
+
+log = logging.getLogger("runtime")
 
 BotNotifier = Callable[[str, int, list[int]], None]   # (game_id, version, bot seats to act)
 
@@ -155,10 +160,14 @@ class GameRuntime:
             "created_at": str(int(time.time() * 1000)),
             **self._status_fields(state),
         }
+        # Indexed before the append: an index entry without a game costs the sweeper one look
+        # (it drops it), while a game missing from the index would never have a lost bot turn
+        # re-enqueued.
+        if game.result(state) is None:
+            self.store.index_active(game.name, game_id, True)
         result = self.store.append(game_id, 0, records, meta=meta)
         if result.status != "OK":   # a random 12-character id collided: practically impossible
             raise Problem("internal-error", "Could not create the game; try again.")
-        self.store.index_active(game.name, game_id, game.result(state) is None)
         self.cache.put(game_id, result.version, records[-1]["hash"], state, meta)
         self._after_append(game_id, result.version, state, public_players)
         return game_id, result.version, seats
@@ -306,8 +315,8 @@ class GameRuntime:
                 self.cache.put(game_id, result.version, head, state, loaded.meta)
                 finished = self.game.result(state) is not None
                 if finished:
-                    self.store.index_active(self.game.name, game_id, False)
-                self._maybe_snapshot(game_id, before_version, result.version, head, state)
+                    self._best_effort(self.store.index_active, self.game.name, game_id, False)
+                self._best_effort(self._maybe_snapshot, game_id, before_version, result.version, head, state)
                 self._after_append(game_id, result.version, state, loaded.players)
                 return MoveOutcome(result.version, records, finished=finished)
             if result.status == "DUPLICATE":
@@ -396,4 +405,17 @@ class GameRuntime:
             return
         bot_seats = [s for s in self.game.to_act(state) if players[s].get("bot")]
         if bot_seats:
-            self.notify_bots(game_id, version, bot_seats)
+            self._best_effort(self.notify_bots, game_id, version, bot_seats)
+
+    @staticmethod
+    def _best_effort(step: Callable[..., Any], *args: Any) -> None:
+        """Run a step that follows an accepted append, which it must never turn into an error.
+
+        The events are in the log by then: answering 503 would make a client without an
+        Idempotency-Key play the move again.  What such a step does is recoverable: snapshots
+        are a cache, the sweeper drops finished games from the index and re-enqueues lost bot turns.
+        """
+        try:
+            step(*args)
+        except redis.RedisError as exc:
+            log.warning("after an accepted append, %s failed: %s", getattr(step, "__name__", step), exc)

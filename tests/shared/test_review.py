@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+import redis
 from flask.testing import FlaskClient
 
 from shared.eventstore import EventStore
@@ -71,3 +73,32 @@ def test_a_snapshot_that_does_not_chain_onto_the_log_is_not_used(redis_client: A
     store.save_snapshot(game_id, store.version(game_id), "f" * 64, a.game.engine_version, foreign.state)
     assert GameRuntime(RaceGame(), store, cache=StateCache()).load(game_id).state == expected
 
+
+
+class QueueDown:
+    """A bot notifier whose Redis is unreachable."""
+
+    def __call__(self, game_id: str, version: int, seats: list[int]) -> None:
+        raise redis.ConnectionError("RQ Redis is down")
+
+
+def test_an_accepted_append_is_never_answered_with_an_error(redis_client: Any) -> None:
+    # The events are in the log: an error answer would make a client without an
+    # Idempotency-Key play the move twice (and a created game's tokens would be lost).
+    store = EventStore(redis_client)
+    runtime = GameRuntime(RaceGame(), store, notify_bots=QueueDown(), cache=StateCache())
+    players = [{"name": "b", "bot": "random"}, {"name": "x"}]        # the bot opens
+    try:
+        game_id, _, _ = runtime.create(players, {}, seed=5)
+    except redis.ConnectionError:
+        pytest.fail("the game was created but the answer is an error")
+    assert store.active_games("race") == [game_id]
+    runtime.notify_bots = None
+    runtime.submit(game_id, 0, {"type": "hold"})
+    runtime.notify_bots = QueueDown()
+    before = store.version(game_id)
+    try:
+        outcome = runtime.submit(game_id, 1, {"type": "hold"})        # appended; the enqueue fails
+    except redis.ConnectionError:
+        pytest.fail("the move was appended but the answer is an error")
+    assert outcome.version == before + 1 == store.version(game_id)
