@@ -68,9 +68,12 @@ class EventStore:
         ``expected_head`` (the hash of event ``expected_version``) guards against appending onto a
         log that was rewritten to the same length, e.g. restored from an older backup.
         """
+        if not records:
+            # The script would set the head hash to "" and every later append would conflict.
+            raise ValueError("append needs at least one event")
         log, meta_key, idem, _ = self.keys(game_id)
         meta = meta or {}
-        head = records[-1]["hash"] if records else ""
+        head = records[-1]["hash"]
         args: list[Any] = [expected_version, idempotency_field, fingerprint, head, expected_head, len(meta)]
         for field, value in meta.items():
             args += [field, value]

@@ -301,6 +301,10 @@ class GameRuntime:
                 if prior is not None:
                     return prior           # the retry of a move that was accepted
                 raise
+            if not events:
+                # An engine bug: a move must leave a trace in the log (its cause rides on its
+                # first event).  Refuse before Redis is touched.
+                raise RuntimeError(f"{self.game.name}: decide returned no events for {move.get('type')!r}")
             cause = {"kind": "move", "seat": seat, "move": move, "seed": move_seed}
             records = self._records(events, loaded.version, loaded.head, cause)
             before_version, before_head = loaded.version, loaded.head

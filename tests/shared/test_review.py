@@ -102,3 +102,24 @@ def test_an_accepted_append_is_never_answered_with_an_error(redis_client: Any) -
     except redis.ConnectionError:
         pytest.fail("the move was appended but the answer is an error")
     assert outcome.version == before + 1 == store.version(game_id)
+
+
+class SilentHold(RaceGame):
+    """An engine with a bug: ``hold`` decides no events at all."""
+
+    def decide(self, state: Any, seat: int, move: Any, rng: Any) -> list[Any]:
+        return [] if move["type"] == "hold" else super().decide(state, seat, move, rng)
+
+
+def test_a_decision_without_events_changes_nothing(redis_client: Any) -> None:
+    # Appending nothing used to set the log's head hash to "" (every later append then
+    # conflicted: the game was stuck) and answered with an IndexError.
+    store = EventStore(redis_client)
+    runtime = GameRuntime(SilentHold(), store, cache=StateCache())
+    game_id, version, _ = runtime.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
+    head = store.meta(game_id)["head"]
+    with pytest.raises(RuntimeError):
+        runtime.submit(game_id, 0, {"type": "hold"}, idempotency_key="k")
+    assert store.meta(game_id)["head"] == head and store.version(game_id) == version
+    assert store.idempotent_result(game_id, "0:k") is None
+    assert runtime.submit(game_id, 0, {"type": "roll"}).version > version     # still playable
