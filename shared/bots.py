@@ -99,7 +99,14 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
     strategy_name = loaded.players[seat].get("bot") or "random"
     strategy = strategies.get(strategy_name, random_strategy)
     rng = random.Random(derive_seed(loaded.seed, version, "bot", seat))
-    move = strategy(game, loaded.state, seat, rng)
+    try:
+        # A copy: the move is decided on ``loaded.state`` below, which a strategy that looks
+        # ahead with ``evolve`` (in place) or crashes half-way must not have touched.
+        move = strategy(game, game.copy(loaded.state), seat, rng)
+    except Exception:  # noqa: BLE001 - a strategy bug: its retries (same seed) would crash alike
+        log.exception("bot %s crashed in %s at version %d; playing a random legal move",
+                      strategy_name, game_id, version)
+        move = random_strategy(game, loaded.state, seat, rng)
     try:
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
                                  idempotency_key=f"bot-{version}", loaded=loaded)

@@ -8,6 +8,7 @@ import redis
 from flask.testing import FlaskClient
 
 from shared.eventstore import EventStore
+from shared.replay import audit_log
 from shared.runtime import GameRuntime, StateCache
 from tests.shared.conftest import new_game
 from tests.shared.toygame import RaceGame
@@ -123,3 +124,35 @@ def test_a_decision_without_events_changes_nothing(redis_client: Any) -> None:
     assert store.meta(game_id)["head"] == head and store.version(game_id) == version
     assert store.idempotent_result(game_id, "0:k") is None
     assert runtime.submit(game_id, 0, {"type": "roll"}).version > version     # still playable
+
+
+def test_a_strategy_that_crashes_does_not_stall_the_game(redis_client: Any) -> None:
+    # RQ retries the job with the same seed (the same crash), then the sweeper re-enqueues it
+    # forever: the bot must fall back to a random legal move, as it does for an illegal one.
+    from shared.bots import play_bot_turn_with
+    from shared.engine import random_strategy
+
+    def broken(game: Any, state: Any, seat: int, rng: Any) -> Any:
+        raise KeyError("a bug in the strategy")
+
+    store = EventStore(redis_client)
+    runtime = GameRuntime(RaceGame(), store, cache=StateCache())
+    game_id, version, _ = runtime.create([{"name": "b", "bot": "broken"}, {"name": "x"}], {}, seed=1)
+    outcome = play_bot_turn_with(runtime, {"broken": broken, "random": random_strategy}, game_id, version, 0)
+    assert outcome["played"] and store.version(game_id) > version
+
+
+def test_a_strategy_cannot_corrupt_the_state_the_move_is_decided_on(redis_client: Any) -> None:
+    from shared.bots import play_bot_turn_with
+    from shared.engine import random_strategy
+
+    def scribbler(game: Any, state: Any, seat: int, rng: Any) -> Any:
+        state["scores"][seat] = 99                   # a look-ahead that evolved in place
+        return {"type": "roll"}
+
+    store = EventStore(redis_client)
+    runtime = GameRuntime(RaceGame(), store, cache=StateCache())
+    game_id, version, _ = runtime.create([{"name": "b", "bot": "s"}, {"name": "x"}], {}, seed=1)
+    play_bot_turn_with(runtime, {"s": scribbler, "random": random_strategy}, game_id, version, 0)
+    assert audit_log(runtime.game, store.read(game_id)).ok
+    assert runtime.load(game_id).state["winner"] is None
