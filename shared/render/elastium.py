@@ -11,6 +11,42 @@ def _at(values: Any, seat: int) -> Any:
     return values[seat] if isinstance(values, list) and seat < len(values) else None
 
 
+COLOUR = {"gris": "g", "bleu": "b", "vert": "v", "rouge": "r", "jaune": "j"}
+
+
+def _scenario_board(scenario: Any) -> dict[str, Any]:
+    """The printed board of a scenario (peg colours...) from the rules' data; empty if unavailable."""
+    try:
+        from services.elastium.rules.board import raw_boards
+        return dict(raw_boards()["scenarios"][scenario])
+    except Exception:  # noqa: BLE001 - the client may run without the rules installed
+        return {}
+
+
+def render_pegs(state: dict[str, Any], columns: int = 8, rows: int = 10) -> list[str]:
+    """The peg grid, north (row 9) at the top; odd rows sit half a step east, as on the board."""
+    board = _scenario_board(state.get("scenario"))
+    colours = board.get("peg_colours") or {}
+    if not colours:
+        return []
+    unplayable = set(board.get("unplayable_pegs") or [])
+    owners = state.get("peg_owners") if isinstance(state.get("peg_owners"), dict) else {}
+    lines = ["Pegs (cXrY; colour g=gris b=bleu v=vert r=rouge j=jaune, then the seats whose bands hold it; "
+             "x = no band):",
+             "       " + "".join(f"c{c:<5}" for c in range(columns)).rstrip()]
+    for row in reversed(range(rows)):
+        cells = []
+        for col in range(columns):
+            peg = f"c{col}r{row}"
+            if peg in unplayable:
+                cells.append("x")
+            else:
+                held = owners.get(peg) if isinstance(owners.get(peg), list) else []
+                cells.append(COLOUR.get(colours.get(peg), "?") + "".join(map(str, held)))
+        lines.append(f"  r{row:<2} " + ("   " if row % 2 else "") + "".join(c.ljust(6) for c in cells).rstrip())
+    return lines
+
+
 def render_state(state: dict[str, Any], ctx: Context) -> str:
     you = ctx.you if ctx.you is not None else state.get("seat")
     lines = [f"Elastium ({state.get('scenario', '?')}): round {state.get('round', '?')}/{state.get('max_rounds', '?')}, "
@@ -20,6 +56,7 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     if state.get("market") is not None:
         lines.append(f"Market: {counts(state.get('market'), 'empty')}; deck {state.get('deck_count', '?')}, "
                      f"energy supply {state.get('energy_supply', '?')}")
+    lines += render_pegs(state)
     if state.get("end_triggered") is not None:
         lines.append(f"End triggered: {state['end_triggered']}")
     bands = Counter(b.get("seat") for b in state.get("bands") or [] if isinstance(b, dict))

@@ -93,3 +93,15 @@ def test_generic_fallback_and_descriptions_read_well() -> None:
              "cause": {"kind": "move", "seat": 1, "move": {"type": "roll"}}}
     ctx = Context(players=PLAYERS)
     assert describe_event(event, "catan", ctx) == '#7    seat 1 (bob, bot:random): roll the dice -> dice rolled {"dice":[3,4]}'
+
+
+def test_elastium_shows_the_pegs_with_colours_and_holders() -> None:
+    pytest.importorskip("services.elastium.rules.board")
+    state = {"scenario": "volcano", "players": 2, "peg_owners": {"c3r7": [1], "c0r0": [0, 1]}}
+    lines = render_state("elastium", state, Context()).splitlines()
+    grid = {line.split()[0]: line for line in lines if line.startswith("  r")}
+    assert list(grid) == [f"r{row}" for row in range(9, -1, -1)]
+    assert grid["r0"].split()[1:3] == ["b01", "r"]        # c0r0 is bleu, held by seats 0 and 1
+    assert grid["r7"].split()[4] == "j1"                   # c3r7: jaune, seat 1
+    assert grid["r5"].split()[4] == "x"                    # the crater peg c3r5 takes no band
+    assert render_state("elastium", {"scenario": "nowhere", "peg_owners": []}, Context())   # no grid, no crash
