@@ -6,6 +6,26 @@ from typing import Any
 from shared.render.common import Context, compact, counts, describe_generic, words
 
 
+def _roads() -> dict[int, Any]:
+    """Road id -> the rules' road (towns, terrain); empty when the rules are not installed."""
+    try:
+        from services.elfenland.rules.board import ROADS
+        return {road.id: road for road in ROADS}
+    except Exception:  # noqa: BLE001 - the client may run without the rules installed
+        return {}
+
+
+ROADS = _roads()
+
+
+def road_label(road: Any) -> str:
+    """``"road 0 (Beata-Elvenhold, plain)"``; just ``"road 0"`` when the map is unknown."""
+    known = ROADS.get(road) if isinstance(road, int) else ROADS.get(int(road)) if str(road).isdigit() else None
+    if known is None:
+        return f"road {road}"
+    return f"road {road} ({known.a}-{known.b}, {known.terrain})"
+
+
 def render_state(state: dict[str, Any], ctx: Context) -> str:
     you = ctx.you if ctx.you is not None else state.get("viewer")
     lines = [f"Elfenland ({state.get('edition', '?')}): round {state.get('round', '?')}/{state.get('rounds', '?')}, "
@@ -30,8 +50,9 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
                     marks += f" [{info['obstacle']}]"
                 if info.get("gold"):
                     marks += " (gold)"
-                parts.append(f"{road}:{marks}")
-        lines.append("Roads with counters: " + ", ".join(parts))
+                parts.append(f"  {road_label(road)}: {marks}")
+        lines.append("Roads with counters:")
+        lines += parts
     if state.get("auction"):
         lines.append(f"Auction: {compact(state['auction'])}")
     lines.append("Elves:")
@@ -57,9 +78,9 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
 def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
     kind = move.get("type")
     if kind == "place_counter":
-        return f"place {words(move.get('counter'))} on road {move.get('road')}"
+        return f"place {words(move.get('counter'))} on {road_label(move.get('road'))}"
     if kind == "travel":
-        return f"travel along road {move.get('road')} using {counts(move.get('cards'))}"
+        return f"travel along {road_label(move.get('road'))} using {counts(move.get('cards'))}"
     if kind == "secret_counter":
         return "take the secret counter" + (" and reveal it" if move.get("reveal") else " (keep it hidden)")
     if kind in ("pass", "draw_card", "draw_counter", "take_gold") and len(move) == 1:

@@ -105,3 +105,13 @@ def test_elastium_shows_the_pegs_with_colours_and_holders() -> None:
     assert grid["r7"].split()[4] == "j1"                   # c3r7: jaune, seat 1
     assert grid["r5"].split()[4] == "x"                    # the crater peg c3r5 takes no band
     assert render_state("elastium", {"scenario": "nowhere", "peg_owners": []}, Context())   # no grid, no crash
+
+
+def test_elfenland_names_the_towns_a_road_joins() -> None:
+    pytest.importorskip("services.elfenland.rules.board")
+    assert describe_move({"type": "travel", "road": 3, "cards": ["raft"]}, "elfenland") == \
+        "travel along road 3 (Jxara-Virst, plain) using raft"
+    assert describe_move({"type": "place_counter", "road": 99, "counter": "giant_pig"}, "elfenland") == \
+        "place giant pig on road 99"
+    text = render_state("elfenland", {"board": {"0": {"transports": ["raft"]}}}, Context())
+    assert "  road 0 (Beata-Elvenhold, plain): raft" in text
