@@ -133,7 +133,8 @@ def sweep(runtime: GameRuntime, bot_queue: BotQueue) -> int:
     enqueued = 0
     for game_id in runtime.store.active_games(game_name):
         meta = runtime.store.meta(game_id)
-        if meta is None or meta.get("status") != "active":
+        # No meta: a creation that failed (or has yet to append); another title: an id collision.
+        if meta is None or meta.get("status") != "active" or meta.get("game") != game_name:
             runtime.store.index_active(game_name, game_id, False)
             continue
         players = json.loads(meta["players"])

@@ -162,12 +162,15 @@ class GameRuntime:
         }
         # Indexed before the append: an index entry without a game costs the sweeper one look
         # (it drops it), while a game missing from the index would never have a lost bot turn
-        # re-enqueued.
-        if game.result(state) is None:
+        # re-enqueued.  Indexed again after it, as a sweep in between drops the entry.
+        active = game.result(state) is None
+        if active:
             self.store.index_active(game.name, game_id, True)
         result = self.store.append(game_id, 0, records, meta=meta)
         if result.status != "OK":   # a random 12-character id collided: practically impossible
             raise Problem("internal-error", "Could not create the game; try again.")
+        if active:
+            self._best_effort(self.store.index_active, game.name, game_id, True)
         self.cache.put(game_id, result.version, records[-1]["hash"], state, meta)
         self._after_append(game_id, result.version, state, public_players)
         return game_id, result.version, seats
