@@ -215,7 +215,7 @@ Type the number of a move and Enter.  Also:
   *                   list every legal move
   /text               list only the moves whose description contains text
   r or Enter          draw the game again
-  q                   leave (the game goes on: resume with the command shown)"""
+  q                   leave: the game waits for your seat; resume with the command shown"""
 
 
 def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[str, str]) -> int:
@@ -268,7 +268,7 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
             numbers = f"1-{len(legal['moves'])}, " if legal["moves"] else ""
             answer = term.ask(f"Your move [{numbers}JSON, h=help, q=quit]: ")
             if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
-                term.say(f"Leaving; the game goes on. Resume with: {resume}")
+                term.say(f"Leaving; the game waits for your seat. Resume with: {resume}")
                 return 0
             if answer.strip().lower() in ("h", "help", "?"):
                 term.say(HELP)

@@ -35,7 +35,7 @@ def test_play_a_few_turns_against_bots(catan: str) -> None:
     assert "That is not valid JSON" in out
     assert "You: build a settlement at node" in out and "You: build a road" in out
     assert "You: roll the dice" in out                       # past the set-up, into the game
-    assert "Leaving; the game goes on. Resume with: boardgames play catan --game" in out
+    assert "Leaving; the game waits for your seat. Resume with: boardgames play catan --game" in out
     # The bots' moves between ours are shown as they came.
     # Catan moves are public: the bot's move shows, then what it caused.
     assert "seat 1 (greedy-1, bot:greedy): build a settlement at node" in out and "-> settlement built" in out
@@ -47,7 +47,7 @@ def test_play_a_few_turns_against_bots(catan: str) -> None:
                     ['{"type": "build_city", "node": 53}', '{"type": "nope"}'])
     assert code == 0, out
     assert "Rejected (" in out and "Rejected (unknown-move-type)" in out
-    assert "Leaving; the game goes on" in out
+    assert "Leaving; the game waits for your seat" in out
 
     code, out = run(["play", "catan", "--url", catan, "--bot", "nobody"])
     assert code == 1 and "error: 422 validation-error" in out and "/players/1/bot: Must be one of" in out, out
@@ -143,4 +143,4 @@ def test_play_other_games_for_a_few_moves(make_stack: Any, game: str) -> None:
     assert code == 0, out
     assert out.count("Your legal moves:") >= 3 and out.count("You: ") >= 3, out
     assert "Your hand:" in out and "<- your turn" in out
-    assert "Leaving; the game goes on" in out
+    assert "Leaving; the game waits for your seat" in out
