@@ -329,6 +329,12 @@ class GameRuntime:
             if result.status == "DUPLICATE":
                 return self._duplicate(game_id, result, fingerprint)
             if expected_version is not None:
+                if result.version == expected_version and not loaded.fresh:
+                    # The log is at the pinned version but its head is not our copy's: the copy
+                    # is of a history the log lost (a restore).  Judge again on the log; a 409
+                    # would tell the client "N is not N", and every retry would meet the same copy.
+                    loaded = None
+                    continue
                 raise self._stale(expected_version, result.version)
             # Somebody else moved first and the client did not pin a version: catch up, decide again.
             loaded = self._catch_up(game_id, result)

@@ -156,3 +156,27 @@ def test_a_strategy_cannot_corrupt_the_state_the_move_is_decided_on(redis_client
     play_bot_turn_with(runtime, {"s": scribbler, "random": random_strategy}, game_id, version, 0)
     assert audit_log(runtime.game, store.read(game_id)).ok
     assert runtime.load(game_id).state["winner"] is None
+
+
+def test_a_pinned_move_on_a_copy_of_a_lost_history_is_judged_on_the_log(redis_client: Any) -> None:
+    # The log was rewritten to the same length (a restore): the version the client pins is the
+    # log's, only this process's copy is foreign.  It used to answer 409 "based on version N but
+    # the game is at N" on every try, as nothing refreshed the copy.
+    import shared.runtime as runtime_module
+    store = EventStore(redis_client)
+    a = GameRuntime(RaceGame(), store, cache=StateCache())
+    game_id, version, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=3)
+    for key in store.keys(game_id):
+        redis_client.delete(key)
+    other = GameRuntime(RaceGame(), store, cache=StateCache())
+    real_new_id = runtime_module.new_game_id
+    runtime_module.new_game_id = lambda: game_id
+    try:
+        other.create([{"name": "x"}, {"name": "y"}], {}, seed=99)
+    finally:
+        runtime_module.new_game_id = real_new_id
+    assert store.version(game_id) == version
+    seat = other.game.to_act(other.load(game_id).state)[0]
+    outcome = a.submit(game_id, seat, {"type": "hold"}, expected_version=version, loaded=a.peek(game_id))
+    assert outcome.version == version + 1
+    assert audit_log(a.game, store.read(game_id)).ok
