@@ -10,6 +10,7 @@ and a move decided on a warm copy costs one Redis round trip (a copy that is beh
 retry, never a wrong answer).  Scale out by instances, ideally routing by game id (consistent
 hashing on the ``/games/{id}`` path) so each game's moves meet a warm copy.
 """
+import copy
 import os
 
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
@@ -19,8 +20,15 @@ threads = int(os.environ.get("WEB_THREADS", "16"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 10
 keepalive = 5
-accesslog = os.environ.get("ACCESS_LOG", "-") or None
-logconfig_dict = __import__("shared.logs", fromlist=["LOGGING"]).LOGGING   # JSON lines with request ids
+# ACCESS_LOG: "-" (default) stdout, a file path, or empty for none (make run and the tests).  The logging
+# config below owns the gunicorn.access logger, so the choice is made there, not only in `accesslog`.
+_access = os.environ.get("ACCESS_LOG", "-")
+accesslog = _access or None
+logconfig_dict = copy.deepcopy(__import__("shared.logs", fromlist=["LOGGING"]).LOGGING)  # JSON lines with request ids
+if not _access:
+    logconfig_dict["loggers"]["gunicorn.access"].update(level="WARNING", handlers=[])
+elif _access != "-":
+    logconfig_dict["handlers"]["access"] = {"class": "logging.FileHandler", "formatter": "access", "filename": _access}
 access_log_format = '{"t":"%(t)s","req":"%(r)s","status":%(s)s,"ms":%(M)s,"request_id":"%({X-Request-Id}o)s"}'
 
 
