@@ -113,6 +113,9 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
                                        "the request id in 'instance' helps us find it."))
 
     def redis_down_handler(exc: redis.RedisError) -> Response:
+        if isinstance(exc, redis.DataError):
+            # Raised by redis-py before anything is sent: our bug, not an outage to retry.
+            return crash_handler(exc)
         log.warning("event store unavailable in request %s: %s", getattr(g, "request_id", "-"), exc)
         return problem_handler(Problem("not-ready", "The event store is unavailable; retry shortly "
                                        "(a move with an Idempotency-Key is safe to retry)."))

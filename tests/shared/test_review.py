@@ -180,3 +180,23 @@ def test_a_pinned_move_on_a_copy_of_a_lost_history_is_judged_on_the_log(redis_cl
     outcome = a.submit(game_id, seat, {"type": "hold"}, expected_version=version, loaded=a.peek(game_id))
     assert outcome.version == version + 1
     assert audit_log(a.game, store.read(game_id)).ok
+
+
+def test_redis_down_is_503_but_a_bug_in_how_redis_is_called_is_500(client: FlaskClient, app: Any,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # A DataError is raised by redis-py before anything is sent (a bad argument): answering
+    # "the event store is unavailable; retry shortly" sent clients into retries and hid the bug
+    # (the replay at a checkpoint version answered 503 so, logged as a mere warning).
+    game = new_game(client)
+    runtime = app.extensions["runtime"]
+
+    def bad_call(*args: Any, **kwargs: Any) -> Any:
+        raise redis.DataError("XRANGE count must be a positive integer")
+
+    monkeypatch.setattr(runtime, "state_at", bad_call)
+    resp = client.get(f"/games/{game['id']}/replay?version=1")
+    assert resp.status_code == 500 and resp.get_json()["reason"] == "internal-error"
+    monkeypatch.undo()
+    monkeypatch.setattr(runtime.store, "redis", redis.Redis(host="127.0.0.1", port=1))
+    resp = client.get(f"/games/{game['id']}/replay?version=1")
+    assert resp.status_code == 503 and resp.get_json()["reason"] == "not-ready"
