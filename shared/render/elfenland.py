@@ -63,8 +63,8 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
         counters = [c.get("kind") or "hidden" for c in info.get("counters") or [] if isinstance(c, dict)]
         bits = [f"at {info.get('town', '?')}", f"{len(visited)} towns visited",
                 f"{info.get('hand_size', '?')} cards", f"counters: {', '.join(counters) or '-'}"]
-        if info.get("coins"):
-            bits.append(f"{info['coins']} coins")
+        if info.get("coins") or (isinstance(info.get("coins"), int) and state.get("edition") != "elfenland"):
+            bits.append(f"{info['coins']} coins")          # Elfengold and Elfenroads: 0 coins is news too
         if info.get("home"):
             bits.append(f"home {info['home']}")
         lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(bits))
