@@ -94,11 +94,13 @@ class StateCache:
         version, head, blob, meta = entry
         return version, head, pickle.loads(blob), meta
 
-    def put(self, game_id: str, version: int, head: str, state: Any, meta: dict[str, str]) -> None:
+    def put(self, game_id: str, version: int, head: str, state: Any, meta: dict[str, str],
+            replace: bool = False) -> None:
+        """Keep this copy unless a newer one is kept (``replace``: keep it anyway)."""
         blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
             current = self._entries.get(game_id)
-            if current is not None and current[0] > version:
+            if current is not None and current[0] > version and not replace:
                 return
             self._entries[game_id] = (version, head, blob, meta)
             self._entries.move_to_end(game_id)
@@ -203,8 +205,10 @@ class GameRuntime:
                 tail = self.store.read(game_id)
         version, head, state = self._fold(tail, version, head, state)
         if tail or not fits:
-            # ``state`` stays ours: the cache keeps a pickled copy, never the object.
-            self.cache.put(game_id, version, head, state, meta)
+            # ``state`` stays ours: the cache keeps a pickled copy, never the object.  A copy that
+            # did not fit is replaced even when it is ahead: it is of a history the log lost (at
+            # worst a concurrent move's newer copy is replaced, and a copy behind costs a retry).
+            self.cache.put(game_id, version, head, state, meta, replace=not fits)
         return LoadedGame(game_id, version, state, meta, head)
 
     def peek(self, game_id: str) -> LoadedGame:

@@ -200,3 +200,26 @@ def test_redis_down_is_503_but_a_bug_in_how_redis_is_called_is_500(client: Flask
     monkeypatch.setattr(runtime.store, "redis", redis.Redis(host="127.0.0.1", port=1))
     resp = client.get(f"/games/{game['id']}/replay?version=1")
     assert resp.status_code == 503 and resp.get_json()["reason"] == "not-ready"
+
+
+def test_a_copy_of_a_lost_longer_history_is_replaced_once_the_log_is_read(redis_client: Any) -> None:
+    # The cache refused any copy older than the one it held, so a copy of a history the log
+    # lost (restored to fewer events) stayed: every move from this process started from it,
+    # conflicted and replayed the log again, until the new history outgrew the lost one.
+    import shared.runtime as runtime_module
+    store = EventStore(redis_client)
+    a = GameRuntime(RaceGame(), store, snapshot_every=0, cache=StateCache())
+    game_id, version, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=3)
+    play_holds(a, game_id, version + 6)                      # a's copy: version + 6
+    for key in store.keys(game_id):
+        redis_client.delete(key)
+    other = GameRuntime(RaceGame(), store, cache=StateCache())
+    real_new_id = runtime_module.new_game_id
+    runtime_module.new_game_id = lambda: game_id
+    try:
+        other.create([{"name": "x"}, {"name": "y"}], {}, seed=99)
+    finally:
+        runtime_module.new_game_id = real_new_id
+    loaded = a.load(game_id)
+    assert loaded.version == version
+    assert a.peek(game_id).version == version and a.peek(game_id).head == loaded.head
