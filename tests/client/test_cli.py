@@ -10,7 +10,7 @@ import pytest
 
 from shared.cli import (all_events, check_chain, filter_moves, main, moves_menu, numbered_moves, parse_choice,
                         service_url)
-from shared.client import GameClient
+from shared.client import GameClient, ProblemError
 from tests.client.conftest import serve
 
 pytestmark = pytest.mark.e2e
@@ -51,6 +51,24 @@ def test_play_a_few_turns_against_bots(catan: str) -> None:
 
     code, out = run(["play", "catan", "--url", catan, "--bot", "nobody"])
     assert code == 1 and "error: 422 validation-error" in out and "/players/1/bot: Must be one of" in out, out
+
+
+def test_a_stale_move_shows_the_game_again(catan: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_post = GameClient.post_move
+    calls: list[int] = []
+
+    def stale_once(self: GameClient, gid: str, move: dict[str, Any], expected_version: int | None = None,
+                   idempotency_key: str | None = None) -> dict[str, Any]:
+        calls.append(1)
+        if len(calls) == 1:
+            raise ProblemError(409, "stale-version", "moved on", {"current_version": 99})
+        return real_post(self, gid, move, expected_version, idempotency_key)
+
+    monkeypatch.setattr(GameClient, "post_move", stale_once)
+    code, out = run(["play", "catan", "--seed", "5", "--url", catan], ["1", "1", "q"])
+    assert code == 0, out
+    assert "The game moved on while you chose" in out and "Rejected (stale-version)" not in out
+    assert out.count("Your legal moves:") >= 2 and "You: build a settlement at node" in out
 
 
 def test_watch_live_then_replay_and_audit_a_bots_only_game(catan: str) -> None:
