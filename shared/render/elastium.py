@@ -52,7 +52,7 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     lines = [f"Elastium ({state.get('scenario', '?')}): round {state.get('round', '?')}/{state.get('max_rounds', '?')}, "
              f"phase {state.get('phase', '?')}"
              + (f", {ctx.name(state['turn_seat'])} has {state.get('actions_left', '?')} actions left"
-                if isinstance(state.get("turn_seat"), int) else "")]
+                if isinstance(state.get("turn_seat"), int) and not (ctx.result or state.get("result")) else "")]
     if state.get("market") is not None:
         lines.append(f"Market: {counts(state.get('market'), 'empty')}; deck {state.get('deck_count', '?')}, "
                      f"energy supply {state.get('energy_supply', '?')}")
