@@ -315,8 +315,13 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @games.response(200, AuditSchema)
     def audit(game_id: str) -> dict[str, Any]:
         """Replay the whole log through the rules from scratch and check the hash chain."""
-        require_meta(game_id)
-        return audit_log(game, store.read(game_id)).as_dict()
+        meta = require_meta(game_id)
+        body = audit_log(game, store.read(game_id)).as_dict()
+        if not body["ok"] and meta.get("status") != "finished":
+            # The rules' explanation of a refused move may describe a hand or a hidden move
+            # ("choose one of the tiles you drew: ..."): only the finished game's log is public.
+            body["problem"] = "the log does not replay through the rules; the details are shown once the game is over"
+        return body
 
     api.register_blueprint(ops)
     api.register_blueprint(games)

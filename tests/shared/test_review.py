@@ -1,6 +1,7 @@
 """Defects found in review of the platform, each pinned by the test that showed it."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -223,3 +224,23 @@ def test_a_copy_of_a_lost_longer_history_is_replaced_once_the_log_is_read(redis_
     loaded = a.load(game_id)
     assert loaded.version == version
     assert a.peek(game_id).version == version and a.peek(game_id).head == loaded.head
+
+
+def test_audit_of_a_live_game_does_not_quote_the_rules_on_a_hidden_hand(client: FlaskClient, app: Any,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # When a recorded move no longer passes the rules (a rules fix deployed under running games,
+    # or a damaged log), the audit quoted the rule's detail, which may describe a seat's hand.
+    from shared.engine import IllegalMove
+    from tests.shared.conftest import auth
+    game = new_game(client)
+    seat = client.get(f"/games/{game['id']}").get_json()["to_act"][0]
+    client.post(f"/games/{game['id']}/moves", json={"type": "hold"}, headers=auth(game["players"][seat]["token"]))
+    engine = app.extensions["runtime"].game
+
+    def stricter(state: Any, seat: int, move: Any, rng: Any) -> Any:
+        raise IllegalMove("card-too-low", f"Your secret card is {state['cards'][seat]}.")
+
+    monkeypatch.setattr(engine, "decide", stricter)
+    body = client.get(f"/games/{game['id']}/audit").get_json()
+    assert body["ok"] is False and body["first_bad_event"] > 1
+    assert "secret card" not in json.dumps(body)
