@@ -107,7 +107,11 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
                 lines.append("Your better trade rates: " + ", ".join(f"{k} {v}:1" for k, v in rates.items()))
     offer = state.get("offer")
     if isinstance(offer, dict):
-        lines.append(f"Trade offer: {describe_generic({'type': 'offer', **offer})}")
+        answers = offer.get("answers") if isinstance(offer.get("answers"), list) else []
+        said = ", ".join(f"{ctx.name(i)} {'accepts' if a else 'declines'}" for i, a in enumerate(answers)
+                         if a is not None and i != offer.get("seat"))
+        lines.append(f"Trade offer from {ctx.name(offer.get('seat'))}: gives {counts(offer.get('give'))} "
+                     f"for {counts(offer.get('get'))}; " + (said or "no answer yet"))
     return "\n".join(lines)
 
 
@@ -127,6 +131,12 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
         where = f" ({hex_label(board, hex_id)})" if board and isinstance(hex_id, int) else ""
         victim = move.get("victim")
         return f"move the robber to hex {hex_id}{where}" + (f", steal from seat {victim}" if victim is not None else "")
+    if kind == "answer_trade" and isinstance(move.get("accept"), bool):
+        offer = (state or {}).get("offer") if isinstance((state or {}).get("offer"), dict) else {}
+        terms = f" (you give {counts(offer.get('get'))}, get {counts(offer.get('give'))})" if offer else ""
+        return ("accept" if move["accept"] else "decline") + " the trade offer" + terms
+    if kind == "confirm_trade" and isinstance(move.get("seat"), int):
+        return f"trade with seat {move['seat']}, who accepted"
     if kind == "bank_trade":
         return f"trade with the bank: give {counts(move.get('give'))}, get {counts(move.get('get'))}"
     simple = {"roll": "roll the dice", "end_turn": "end your turn", "buy_dev_card": "buy a development card",

@@ -115,3 +115,12 @@ def test_elfenland_names_the_towns_a_road_joins() -> None:
         "place giant pig on road 99"
     text = render_state("elfenland", {"board": {"0": {"transports": ["raft"]}}}, Context())
     assert "  road 0 (Beata-Elvenhold, plain): raft" in text
+
+
+def test_catan_trade_offer_reads_from_the_answering_seat() -> None:
+    state = {"offer": {"seat": 1, "give": {"grain": 1}, "get": {"ore": 1}, "answers": [None, False, None, True]}}
+    text = render_state("catan", state, Context(players=PLAYERS))
+    assert text.splitlines()[-1] == "Trade offer from seat 1 (bob, bot:random): gives 1 grain for 1 ore; seat 3 accepts"
+    assert describe_move({"type": "answer_trade", "accept": False}, "catan", state) == \
+        "decline the trade offer (you give 1 ore, get 1 grain)"
+    assert describe_move({"type": "confirm_trade", "seat": 3}, "catan") == "trade with seat 3, who accepted"
