@@ -37,3 +37,11 @@ def child_exit(server, worker):  # noqa: ANN001 - gunicorn's hook signature
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
         multiprocess.mark_process_dead(worker.pid)
+
+# gunicorn's control socket defaults to one path per user (~/.gunicorn/gunicorn.ctl): several services
+# on one machine (make run starts four) would share it, and the first to stop removes it for the rest.
+# Nothing here uses it; operators who want it set GUNICORN_CONTROL_SOCKET to a path per service.
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
