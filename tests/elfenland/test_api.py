@@ -37,3 +37,13 @@ def test_every_listed_legal_move_fits_its_schema() -> None:
 
 def test_plugin_port_and_strategies() -> None:
     assert PLUGIN.port == 8003 and "random" in PLUGIN.strategies
+
+
+def test_an_option_the_edition_does_not_have_is_refused() -> None:
+    import random
+
+    from shared.engine import InvalidOptions
+    game = PLUGIN.game
+    with pytest.raises(InvalidOptions, match="no caravans"):
+        game.setup(3, {**game.default_options(), "edition": "elfenroads", "caravan_cards": 5}, random.Random(1))
+    assert game.setup(3, {**game.default_options(), "edition": "elfenroads"}, random.Random(1))

@@ -36,6 +36,10 @@ def check_options(options: dict[str, Any], players: int) -> dict[str, Any]:
         raise InvalidOptions("lake_rules must be 'author' or 'german'.")
     if opts["caravan_cards"] not in (3, 5):
         raise InvalidOptions("caravan_cards must be 3 or 5.")
+    if opts["caravan_cards"] != DEFAULT_OPTIONS["caravan_cards"] and not EDITION_RULES[opts["edition"]].caravans:
+        # Asking for the stricter caravans in an edition without caravans is a client's mistake
+        # worth saying, not an option to ignore silently.
+        raise InvalidOptions("Elfenroads has no caravans: caravan_cards does not apply.")
     if opts["wizards"] and opts["edition"] != "elfengold":
         raise InvalidOptions("The wizards are an Elfengold variant.")
     if opts["random_gold_values"] and not EDITION_RULES[opts["edition"]].gold_economy:
