@@ -91,3 +91,13 @@ def test_hands_are_turned_up_only_once_the_game_is_over() -> None:
     for seat in (None, 0, 1, 2):
         view = GAME.view(state, seat)
         assert view["hands"] == state["hands"] and "deck" not in view and "own_decks" not in view
+
+
+def test_a_finished_game_shows_phase_over_and_no_round_past_the_last() -> None:
+    from services.elastium.rules.game import Elastium
+    from shared.testing import play_random_game
+    game = Elastium()
+    played = play_random_game(game, 2, {"scenario": "labyrinth", "max_rounds": 2}, seed=5, check_every=50)
+    assert played.finished
+    seen = game.view(played.state, None)
+    assert seen["phase"] == "over" and seen["round"] <= seen["max_rounds"]

@@ -33,6 +33,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         # the game is over: nothing is secret any more, every hand is turned up (deck orders
         # stay out: they decide nothing now)
         seen["hands"] = [dict(hand) for hand in state["hands"]]
+        # Ending rolls the round counter past the last round played: show the last one.
+        seen["phase"] = "over"
+        seen["round"] = min(state["round"], state["max_rounds"])
     return seen
 
 
