@@ -29,7 +29,8 @@ if not _access:
     logconfig_dict["loggers"]["gunicorn.access"].update(level="WARNING", handlers=[])
 elif _access != "-":
     logconfig_dict["handlers"]["access"] = {"class": "logging.FileHandler", "formatter": "access", "filename": _access}
-access_log_format = '{"t":"%(t)s","req":"%(r)s","status":%(s)s,"ms":%(M)s,"request_id":"%({X-Request-Id}o)s"}'
+# One JSON object per request (t, req, status, ms, request_id), escaped by json.dumps.
+logger_class = __import__("shared.logs", fromlist=["access_logger_class"]).access_logger_class()
 
 
 def child_exit(server, worker):  # noqa: ANN001 - gunicorn's hook signature

@@ -73,11 +73,11 @@ class BotQueue:
 @lru_cache(maxsize=None)
 def _runtime(game_name: str) -> GameRuntime:
     """One runtime per game per worker process (connections are made after the fork)."""
-    from shared.service import connect_event_store  # late import: keeps the worker light
+    from shared.service import connect_event_store, connect_queue  # late import: keeps the worker light
 
     settings = Settings.from_env()
     plugin = registry.plugin(game_name)
-    bot_queue = BotQueue(redis.Redis.from_url(settings.rq_redis_url), game_name)
+    bot_queue = BotQueue(connect_queue(settings), game_name)
     return GameRuntime(plugin.game, connect_event_store(settings), settings.snapshot_every,
                        notify_bots=bot_queue.enqueue_turns)
 

@@ -1,4 +1,4 @@
-"""Settings from the environment, read once per process (documented in deploy/ENVIRONMENT.md)."""
+"""Settings from the environment, read once per process (documented in deploy/README.md, "Environment")."""
 from __future__ import annotations
 
 import os
@@ -19,6 +19,7 @@ class Settings:
     enqueue_bots: bool        # enqueue bot turns after accepted moves
     max_body_bytes: int       # larger request bodies answer 413
     max_wait_seconds: int     # upper bound of ?wait= on the events endpoint
+    redis_timeout: float      # seconds a Redis call may take before it fails (a hung Redis frees threads)
     problem_base: str         # prefix of problem ``type`` URIs
 
     @classmethod
@@ -32,5 +33,6 @@ class Settings:
             enqueue_bots=os.environ.get("ENQUEUE_BOTS", "1") not in ("0", "false", "no"),
             max_body_bytes=_int("MAX_BODY_BYTES", 64 * 1024),
             max_wait_seconds=_int("MAX_WAIT_SECONDS", 30),
+            redis_timeout=float(os.environ.get("REDIS_TIMEOUT_SECONDS", "5")),
             problem_base=os.environ.get("PROBLEM_BASE", "https://boardgames.example/problems/"),
         )

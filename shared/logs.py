@@ -49,3 +49,23 @@ LOGGING = {
         "gunicorn.access": {"level": "INFO", "handlers": ["access"], "propagate": False},
     },
 }
+
+
+def access_logger_class() -> type:
+    """gunicorn's logger with an access line built by ``json.dumps``: a request line holding
+    quotes or backslashes cannot break the JSON (a ``%``-template cannot escape them)."""
+    from gunicorn.glogging import Logger
+
+    class JsonAccessLogger(Logger):
+        def access(self, resp, req, environ, request_time):  # noqa: ANN001 - gunicorn's signature
+            if not self.access_log_enabled:
+                return
+            atoms = self.atoms(resp, req, environ, request_time)
+            line = {"t": atoms.get("t"), "req": atoms.get("r"), "status": atoms.get("s"),
+                    "ms": atoms.get("M"), "request_id": atoms.get("{x-request-id}o", "-")}
+            try:
+                self.access_log.info(json.dumps(line))
+            except Exception:  # noqa: BLE001 - a log line must never fail a request
+                self.error("could not write an access log line")
+
+    return JsonAccessLogger

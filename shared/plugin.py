@@ -18,7 +18,7 @@ class GamePlugin:
     # Validates ``options`` of ``POST /games``; documented in the OpenAPI spec.
     options_schema: type[Schema]
     # One schema per move type: the move's fields other than ``type``.  The platform checks the
-    # shape with it (422 ``invalid-move-shape`` with pointers) before the engine checks the rules.
+    # shape with it (422 ``validation-error`` with JSON pointers) before the engine checks the rules.
     move_schemas: dict[str, type[Schema]]
     # Bot strategies by name; "random" must be one of them.
     strategies: dict[str, Strategy] = field(default_factory=dict)

@@ -23,7 +23,6 @@ KNOWN_PROBLEMS: dict[str, tuple[int, str]] = {
     "stale-version": (409, "The game has moved on"),
     "not-your-turn": (409, "Not your turn"),
     "game-over": (409, "The game is over"),
-    "request-in-progress": (409, "A request with this idempotency key is in progress"),
     "payload-too-large": (413, "Request body too large"),
     "unsupported-media-type": (415, "Unsupported media type"),
     "validation-error": (422, "The request does not match the schema"),

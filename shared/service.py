@@ -51,10 +51,19 @@ log = logging.getLogger("service")
 
 
 def connect_event_store(settings: Settings) -> EventStore:
+    # Timeouts bound every call (long-polls block in one-second slices, well under them), so a hung
+    # Redis answers 503 instead of holding request threads forever.
+    timeouts = {"socket_timeout": settings.redis_timeout, "socket_connect_timeout": settings.redis_timeout}
     if settings.redis_cluster:
         from redis.cluster import RedisCluster
-        return EventStore(RedisCluster.from_url(settings.redis_url))
-    return EventStore(redis.Redis.from_url(settings.redis_url))
+        return EventStore(RedisCluster.from_url(settings.redis_url, **timeouts))
+    return EventStore(redis.Redis.from_url(settings.redis_url, **timeouts))
+
+
+def connect_queue(settings: Settings) -> "redis.Redis[bytes]":
+    """The bot queue's Redis (standalone: RQ does not support Cluster), with the same timeouts."""
+    return redis.Redis.from_url(settings.rq_redis_url, socket_timeout=settings.redis_timeout,
+                                socket_connect_timeout=settings.redis_timeout)
 
 
 # -- the app ----------------------------------------------------------------------------------
@@ -80,7 +89,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     )
     store = store or connect_event_store(settings)
     if notify_bots is None and settings.enqueue_bots:
-        notify_bots = BotQueue(redis.Redis.from_url(settings.rq_redis_url), game.name).enqueue_turns
+        notify_bots = BotQueue(connect_queue(settings), game.name).enqueue_turns
     runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots)
     app.extensions["runtime"] = runtime
 
@@ -134,6 +143,9 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @app.after_request
     def finish_request(response: Response) -> Response:
         response.headers["X-Request-Id"] = g.get("request_id", "")
+        if "Authorization" in request.headers:
+            # A seat's answers (its hand) are for that seat only: no shared cache may keep them.
+            response.headers["Cache-Control"] = "private, no-store"
         metrics.record_request(game.name, request, response, time.perf_counter() - g.get("started", time.perf_counter()))
         return response
 

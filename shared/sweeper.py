@@ -14,7 +14,7 @@ from shared import registry
 from shared.bots import BotQueue, sweep
 from shared.config import Settings
 from shared.runtime import GameRuntime
-from shared.service import connect_event_store
+from shared.service import connect_event_store, connect_queue
 
 log = logging.getLogger("sweeper")
 
@@ -24,7 +24,7 @@ def main(argv: list[str]) -> None:
     settings = Settings.from_env()
     interval = float(__import__("os").environ.get("SWEEP_INTERVAL_SECONDS", "10"))
     store = connect_event_store(settings)
-    rq_conn = redis.Redis.from_url(settings.rq_redis_url)
+    rq_conn = connect_queue(settings)
     pairs = []
     for name in argv or registry.available():
         plugin = registry.plugin(name)

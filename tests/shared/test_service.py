@@ -243,3 +243,10 @@ def test_other_seats_moves_stay_hidden_unless_the_game_says_they_are_public(clie
     theirs = resp.get_json()["events"]
     assert mine[-1]["cause"] == {"kind": "move", "seat": seat, "move": {"type": "hold"}}
     assert theirs[-1]["cause"] == {"kind": "move", "seat": seat}
+
+
+def test_seat_answers_are_private_to_caches(client: FlaskClient) -> None:
+    game = new_game(client)
+    seat, token = whose_turn(client, game)
+    assert client.get(f"/games/{game['id']}", headers=auth(token)).headers["Cache-Control"] == "private, no-store"
+    assert "Cache-Control" not in client.get(f"/games/{game['id']}").headers
