@@ -58,8 +58,8 @@ def access_logger_class() -> type:
 
     class JsonAccessLogger(Logger):
         def access(self, resp, req, environ, request_time):  # noqa: ANN001 - gunicorn's signature
-            if not self.access_log_enabled:
-                return
+            if not self.access_log_enabled or not self.access_log.isEnabledFor(logging.INFO):
+                return      # access logging is off (ACCESS_LOG=""): build nothing
             atoms = self.atoms(resp, req, environ, request_time)
             line = {"t": atoms.get("t"), "req": atoms.get("r"), "status": atoms.get("s"),
                     "ms": atoms.get("M"), "request_id": atoms.get("{x-request-id}o", "-")}
