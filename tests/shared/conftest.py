@@ -39,3 +39,20 @@ def new_game(client: FlaskClient, humans: int = 2, bots: int = 0, seed: int | No
     resp = client.post("/games", json={"players": players, "seed": seed})
     assert resp.status_code == 201, resp.get_json()
     return resp.get_json()
+
+
+def recreate_with_another_history(store: Any, game_id: str, seed: int) -> Any:
+    """Lose a toy game and recreate it under the same id from another seed: what a restore from
+    the wrong backup, or a failover that lost writes, does to processes that saw the old log."""
+    from unittest import mock
+
+    import shared.runtime as runtime_module
+    from shared.runtime import GameRuntime, StateCache
+    from tests.shared.toygame import RaceGame
+
+    for key in store.keys(game_id):
+        store.redis.delete(key)
+    other = GameRuntime(RaceGame(), store, cache=StateCache())
+    with mock.patch.object(runtime_module, "new_game_id", lambda: game_id):
+        other.create([{"name": "x"}, {"name": "y"}], {}, seed=seed)
+    return other

@@ -12,6 +12,7 @@ from shared.eventstore import EventStore
 from shared.replay import audit_log
 from shared.runtime import GameRuntime, StateCache
 from tests.shared.conftest import new_game
+from tests.shared.conftest import recreate_with_another_history
 from tests.shared.toygame import RaceGame
 
 
@@ -40,16 +41,7 @@ def test_time_travel_never_serves_a_checkpoint_of_another_history(redis_client: 
     game_id, _, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
     play_holds(a, game_id, 50)
     a.state_at(game_id, 50)                                  # checkpoint of history 1 at 50
-    for key in store.keys(game_id):                          # the game is restored from elsewhere
-        redis_client.delete(key)
-    other = GameRuntime(RaceGame(), store, cache=StateCache())
-    import shared.runtime as runtime_module
-    real_new_id = runtime_module.new_game_id
-    runtime_module.new_game_id = lambda: game_id
-    try:
-        other.create([{"name": "x"}, {"name": "y"}], {}, seed=2)
-    finally:
-        runtime_module.new_game_id = real_new_id
+    other = recreate_with_another_history(store, game_id, seed=2)
     play_holds(other, game_id, 50)
     records = store.read(game_id)
     expected = a.game.replay([{"type": r["type"], "data": r["data"]} for r in records[:50]])
@@ -163,19 +155,10 @@ def test_a_pinned_move_on_a_copy_of_a_lost_history_is_judged_on_the_log(redis_cl
     # The log was rewritten to the same length (a restore): the version the client pins is the
     # log's, only this process's copy is foreign.  It used to answer 409 "based on version N but
     # the game is at N" on every try, as nothing refreshed the copy.
-    import shared.runtime as runtime_module
     store = EventStore(redis_client)
     a = GameRuntime(RaceGame(), store, cache=StateCache())
     game_id, version, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=3)
-    for key in store.keys(game_id):
-        redis_client.delete(key)
-    other = GameRuntime(RaceGame(), store, cache=StateCache())
-    real_new_id = runtime_module.new_game_id
-    runtime_module.new_game_id = lambda: game_id
-    try:
-        other.create([{"name": "x"}, {"name": "y"}], {}, seed=99)
-    finally:
-        runtime_module.new_game_id = real_new_id
+    other = recreate_with_another_history(store, game_id, seed=99)
     assert store.version(game_id) == version
     seat = other.game.to_act(other.load(game_id).state)[0]
     outcome = a.submit(game_id, seat, {"type": "hold"}, expected_version=version, loaded=a.peek(game_id))
@@ -207,20 +190,11 @@ def test_a_copy_of_a_lost_longer_history_is_replaced_once_the_log_is_read(redis_
     # The cache refused any copy older than the one it held, so a copy of a history the log
     # lost (restored to fewer events) stayed: every move from this process started from it,
     # conflicted and replayed the log again, until the new history outgrew the lost one.
-    import shared.runtime as runtime_module
     store = EventStore(redis_client)
     a = GameRuntime(RaceGame(), store, snapshot_every=0, cache=StateCache())
     game_id, version, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=3)
     play_holds(a, game_id, version + 6)                      # a's copy: version + 6
-    for key in store.keys(game_id):
-        redis_client.delete(key)
-    other = GameRuntime(RaceGame(), store, cache=StateCache())
-    real_new_id = runtime_module.new_game_id
-    runtime_module.new_game_id = lambda: game_id
-    try:
-        other.create([{"name": "x"}, {"name": "y"}], {}, seed=99)
-    finally:
-        runtime_module.new_game_id = real_new_id
+    recreate_with_another_history(store, game_id, seed=99)
     loaded = a.load(game_id)
     assert loaded.version == version
     assert a.peek(game_id).version == version and a.peek(game_id).head == loaded.head

@@ -13,6 +13,7 @@ from shared.eventstore import EventStore
 from shared.problems import Problem
 from shared.replay import audit_log
 from shared.runtime import GameRuntime, StateCache
+from tests.shared.conftest import recreate_with_another_history
 from tests.shared.toygame import RaceGame
 
 
@@ -75,17 +76,7 @@ def test_a_log_rewritten_to_the_same_length_is_caught_by_the_head_check(two_proc
     game_id, version, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=3)
     b.load(game_id)                                   # b's copy of the original log
     # The game is lost and recreated under the same id with other cards (a restore gone wrong):
-    for key in a.store.keys(game_id):
-        a.store.redis.delete(key)
-    other = GameRuntime(RaceGame(), a.store, cache=StateCache())
-    other.cache.clear()
-    import shared.runtime as runtime_module
-    real_new_id = runtime_module.new_game_id
-    runtime_module.new_game_id = lambda: game_id
-    try:
-        other.create([{"name": "x"}, {"name": "y"}], {}, seed=99)
-    finally:
-        runtime_module.new_game_id = real_new_id
+    other = recreate_with_another_history(a.store, game_id, seed=99)
     assert a.store.version(game_id) == version      # same length, different history
     seat = seat_to_act(other, game_id)
     b.submit(game_id, seat, {"type": "hold"}, loaded=b.peek(game_id))
