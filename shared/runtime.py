@@ -183,13 +183,10 @@ class GameRuntime:
 
         With a warm cache this is one round trip (meta and tail pipelined).
         """
-        if not GAME_ID.fullmatch(game_id):
-            raise Problem("game-not-found", "Game ids are 1-64 letters, digits, '-' or '_'.", game_id=game_id[:64])
+        self._check_id(game_id)
         cached = self.cache.get(game_id)
         meta, tail = self.store.meta_and_tail(game_id, cached[0] if cached else 1 << 62)
-        if meta is None or meta.get("game") != self.game.name:
-            raise Problem("game-not-found", f"There is no {self.game.name} game {game_id!r}.",
-                          game_id=game_id)
+        meta = self._own_meta(game_id, meta)
         target = int(meta["version"])
         fits = cached is not None and self._cache_fits(cached[0], cached[1], target, meta.get("head"), tail)
         if fits:
@@ -210,6 +207,24 @@ class GameRuntime:
             # worst a concurrent move's newer copy is replaced, and a copy behind costs a retry).
             self.cache.put(game_id, version, head, state, meta, replace=not fits)
         return LoadedGame(game_id, version, state, meta, head)
+
+    def meta(self, game_id: str) -> dict[str, str]:
+        """The game's meta hash (version, status, players...), or game-not-found."""
+        self._check_id(game_id)
+        return self._own_meta(game_id, self.store.meta(game_id))
+
+    @staticmethod
+    def _check_id(game_id: str) -> None:
+        # Checked before any key is built: an id with braces would break the {g:<id>} hash tag.
+        if not GAME_ID.fullmatch(game_id):
+            raise Problem("game-not-found", "Game ids are 1-64 letters, digits, '-' or '_'.", game_id=game_id[:64])
+
+    def _own_meta(self, game_id: str, meta: dict[str, str] | None) -> dict[str, str]:
+        """``meta`` if it is a game of this title (another title's game is not found here)."""
+        if meta is None or meta.get("game") != self.game.name:
+            raise Problem("game-not-found", f"There is no {self.game.name} game {game_id!r}.",
+                          game_id=game_id)
+        return meta
 
     def peek(self, game_id: str) -> LoadedGame:
         """This process's copy of the game, without a round trip when it has one (else ``load``).

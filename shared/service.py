@@ -42,7 +42,7 @@ from shared.openapi import (BEARER, OPTIONAL_BEARER, ContractPlugin, create_game
 from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.replay import audit_log, served_record
-from shared.runtime import GAME_ID, GameRuntime, LoadedGame
+from shared.runtime import GameRuntime, LoadedGame
 from shared.schemas import (AuditSchema, EventsPageSchema, EventsQuerySchema, GameCreatedSchema,
                             GameViewSchema, HealthSchema, LegalMovesSchema, MoveAcceptedSchema,
                             ReplayQuerySchema, ReplaySchema)
@@ -167,12 +167,6 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
             raise Problem("unauthenticated", "The token is not valid for this game.")
         return seat
 
-    def require_meta(game_id: str) -> dict[str, str]:
-        meta = store.meta(game_id) if GAME_ID.fullmatch(game_id) else None
-        if meta is None or meta.get("game") != game.name:
-            raise Problem("game-not-found", f"There is no {game.name} game {game_id!r}.", game_id=game_id)
-        return meta
-
     def view_of(loaded: LoadedGame, seat: int | None) -> dict[str, Any]:
         result = game.result(loaded.state)
         return {
@@ -296,11 +290,11 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @games.response(200, EventsPageSchema)
     def events(game_id: str, after: int, limit: int, wait: float) -> Response:
         """The log as the caller may see it; the full log once the game is over."""
-        meta = require_meta(game_id)
+        meta = runtime.meta(game_id)
         seat = authenticate(game_id, meta, required=False)
         if wait > 0 and int(meta["version"]) <= after and meta["status"] != "finished":
             store.wait_for(game_id, after, int(min(wait, settings.max_wait_seconds) * 1000))
-            meta = require_meta(game_id)
+            meta = runtime.meta(game_id)
         records = store.read(game_id, after=after, limit=limit)
         finished = meta.get("status") == "finished"
         return json_response({"version": int(meta["version"]), "status": meta["status"],
@@ -312,7 +306,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @games.response(200, ReplaySchema)
     def replay(game_id: str, version: int) -> dict[str, Any]:
         """Time travel: the spectator's view right after event ``version``."""
-        meta = require_meta(game_id)
+        meta = runtime.meta(game_id)
         current = int(meta["version"])
         if version > current:
             raise Problem("validation-error", f"The game has {current} events; ask for 1 to {current}.",
@@ -327,7 +321,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @games.response(200, AuditSchema)
     def audit(game_id: str) -> dict[str, Any]:
         """Replay the whole log through the rules from scratch and check the hash chain."""
-        meta = require_meta(game_id)
+        meta = runtime.meta(game_id)
         body = audit_log(game, store.read(game_id)).as_dict()
         if not body["ok"] and meta.get("status") != "finished":
             # The rules' explanation of a refused move may describe a hand or a hidden move
