@@ -32,7 +32,8 @@ def record_problem(problem: Any) -> None:
     PROBLEMS.labels(str(problem.status), problem.reason).inc()
 
 
-def install(app: Flask, game: str, settings: Any) -> None:
+def install(app: Flask, game: str, queue_redis: Any) -> None:
+    """``/metrics``; ``queue_redis`` is the service's connection to the bot queue's Redis."""
     import redis as redis_lib
 
     from shared.bots import queue_name
@@ -40,8 +41,7 @@ def install(app: Flask, game: str, settings: Any) -> None:
     @app.get("/metrics")
     def metrics_endpoint() -> Response:
         try:
-            rq_redis = redis_lib.Redis.from_url(settings.rq_redis_url)
-            QUEUE_DEPTH.labels(game).set(rq_redis.llen(f"rq:queue:{queue_name(game)}"))
+            QUEUE_DEPTH.labels(game).set(queue_redis.llen(f"rq:queue:{queue_name(game)}"))
         except redis_lib.RedisError:
             pass
         if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

@@ -88,8 +88,9 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         },
     )
     store = store or connect_event_store(settings)
+    queue_redis = connect_queue(settings)      # no I/O yet: redis-py connects on first use
     if notify_bots is None and settings.enqueue_bots:
-        notify_bots = BotQueue(connect_queue(settings), game.name).enqueue_turns
+        notify_bots = BotQueue(queue_redis, game.name).enqueue_turns
     runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots)
     app.extensions["runtime"] = runtime
 
@@ -149,7 +150,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         metrics.record_request(game.name, request, response, time.perf_counter() - g.get("started", time.perf_counter()))
         return response
 
-    metrics.install(app, game.name, settings)
+    metrics.install(app, game.name, queue_redis)
 
     # -- helpers bound to this app --------------------------------------------------------------
     def authenticate(game_id: str, meta: dict[str, str], required: bool) -> int | None:
