@@ -97,15 +97,9 @@ class EventStore:
         raw = self.redis.hget(self.keys(game_id)[2], idempotency_field)
         return None if raw is None else self._parse_idempotent(raw.decode())
 
-    def set_meta(self, game_id: str, fields: dict[str, str]) -> None:
-        self.redis.hset(self.keys(game_id)[1], mapping=fields)
-
     # -- reads ----------------------------------------------------------------------------------
     def meta(self, game_id: str) -> dict[str, str] | None:
-        raw = self.redis.hgetall(self.keys(game_id)[1])
-        if not raw:
-            return None
-        return {k.decode(): v.decode() for k, v in raw.items()}
+        return _decode_meta(self.redis.hgetall(self.keys(game_id)[1]))
 
     def meta_and_tail(self, game_id: str, after: int) -> tuple[dict[str, str] | None, list[dict[str, Any]]]:
         """The meta hash and the events after ``after``, in one round trip."""
@@ -114,8 +108,7 @@ class EventStore:
         pipe.hgetall(meta_key)
         pipe.xrange(log, min=f"0-{after + 1}", max="+")
         raw_meta, entries = pipe.execute()
-        meta = {k.decode(): v.decode() for k, v in raw_meta.items()} if raw_meta else None
-        return meta, [json.loads(fields[b"e"]) for _, fields in entries]
+        return _decode_meta(raw_meta), _decode_entries(entries)
 
     def version(self, game_id: str) -> int:
         raw = self.redis.hget(self.keys(game_id)[1], "version")
@@ -124,8 +117,7 @@ class EventStore:
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
         """Events with ``seq > after``, oldest first, at most ``limit``."""
         log = self.keys(game_id)[0]
-        entries = self.redis.xrange(log, min=f"0-{after + 1}", max="+", count=limit)
-        return [json.loads(fields[b"e"]) for _, fields in entries]
+        return _decode_entries(self.redis.xrange(log, min=f"0-{after + 1}", max="+", count=limit))
 
     def wait_for(self, game_id: str, after: int, timeout_ms: int) -> bool:
         """Block up to ``timeout_ms`` until the log has an event after ``after``.
@@ -166,3 +158,12 @@ class EventStore:
 
     def active_games(self, game_name: str) -> list[str]:
         return sorted(m.decode() for m in self.redis.smembers(self.index_key(game_name)))
+
+
+def _decode_meta(raw: dict[bytes, bytes]) -> dict[str, str] | None:
+    return {k.decode(): v.decode() for k, v in raw.items()} if raw else None
+
+
+def _decode_entries(entries: list[tuple[bytes, dict[bytes, bytes]]]) -> list[dict[str, Any]]:
+    """XRANGE entries (as redis-py parses them) -> the stored records."""
+    return [json.loads(fields[b"e"]) for _, fields in entries]
