@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +17,7 @@ from shared.engine import random_strategy
 from shared.eventstore import EventStore
 from shared.replay import audit_log
 from shared.runtime import GameRuntime, StateCache
-from tests.shared.test_eventstore import records
+from tests.shared.test_eventstore import all_at_once, records
 from tests.shared.toygame import RaceGame
 
 pytestmark = pytest.mark.slow
@@ -80,18 +79,7 @@ def test_appends_and_races_on_a_cluster(cluster: RedisCluster) -> None:
         assert store.append(gid, 0, records(0, 1)).status == "CONFLICT"
     owners = {cluster.get_node_from_key(EventStore.keys(gid)[0]).name for gid in game_ids}
     assert len(owners) >= 2, "games should spread over the masters"
-    results: list[str] = []
-    barrier = threading.Barrier(20)
-
-    def writer() -> None:
-        barrier.wait()
-        results.append(store.append("clusterrace", 0, records(0, 3)).status)
-
-    threads = [threading.Thread(target=writer) for _ in range(20)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = all_at_once(20, lambda: store.append("clusterrace", 0, records(0, 3)).status)
     assert results.count("OK") == 1 and results.count("CONFLICT") == 19
     assert [r["seq"] for r in store.read("clusterrace")] == [1, 2, 3]
 

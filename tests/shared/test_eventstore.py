@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from redis.crc import key_slot
@@ -16,6 +17,23 @@ def records(start: int, n: int, head: str = GENESIS_HASH) -> list[dict[str, Any]
         r["hash"] = head = event_hash(head, r)
         out.append(r)
     return out
+
+
+def all_at_once(count: int, attempt: Callable[[], str]) -> list[str]:
+    """Run ``attempt`` in ``count`` threads released together; their answers."""
+    results: list[str] = []
+    barrier = threading.Barrier(count)
+
+    def runner() -> None:
+        barrier.wait()
+        results.append(attempt())
+
+    threads = [threading.Thread(target=runner) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
 
 
 def test_append_checks_the_expected_version(redis_client: Any) -> None:
@@ -44,19 +62,8 @@ def test_fifty_concurrent_writers_one_wins(redis_client: Any, redis_url: str) ->
     import redis
     store = EventStore(redis_client)
     store.append("race", 0, records(0, 1))
-    results: list[str] = []
-    barrier = threading.Barrier(50)
-
-    def writer() -> None:
-        own = EventStore(redis.Redis.from_url(redis_url))
-        barrier.wait()
-        results.append(own.append("race", 1, records(1, 2)).status)
-
-    threads = [threading.Thread(target=writer) for _ in range(50)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    # A client per writer (redis-py connects on first use, so after the barrier, as real clients race).
+    results = all_at_once(50, lambda: EventStore(redis.Redis.from_url(redis_url)).append("race", 1, records(1, 2)).status)
     assert results.count("OK") == 1 and results.count("CONFLICT") == 49
     assert [r["seq"] for r in store.read("race")] == [1, 2, 3]
 
