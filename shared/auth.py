@@ -5,8 +5,10 @@ time, so neither the timing nor the store reveals a token.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
+import json
 import secrets
 
 
@@ -18,7 +20,13 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def seat_for_token(token: str, seat_hashes: list[str | None]) -> int | None:
+@functools.lru_cache(maxsize=4096)
+def stored_token_hashes(meta_field: str) -> tuple[str | None, ...]:
+    """The meta's ``tokens`` field (a JSON list of hashes, None for bots), parsed once per game."""
+    return tuple(json.loads(meta_field))
+
+
+def seat_for_token(token: str, seat_hashes: list[str | None] | tuple[str | None, ...]) -> int | None:
     """The seat whose stored hash matches ``token``, checking every seat (constant time)."""
     presented = hash_token(token).encode()
     found: int | None = None

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +54,34 @@ class EventStore:
     def __init__(self, client: "redis.Redis[bytes]") -> None:
         self.redis = client
         self._append = client.register_script(_APPEND_LUA)
+        self._own = threading.local()
+
+    @property
+    def _client(self) -> "redis.Redis[bytes]":
+        """This thread's own connection (standalone Redis), else the shared client.
+
+        A pooled client checks a connection out of the pool and back in on every command, which
+        costs about as much client CPU as the command's own I/O; a request thread holds one
+        connection instead (gunicorn's threads are few and long-lived).  A copy inherited
+        across a fork is never used (the child opens its own), nor one of a replaced client.
+        """
+        if type(self.redis) is not redis.Redis:
+            return self.redis                       # Redis Cluster routes by key: keep its client
+        own = getattr(self._own, "client", None)
+        if own is None or own[0] != os.getpid() or own[1] is not self.redis:
+            own = (os.getpid(), self.redis, redis.Redis(connection_pool=self.redis.connection_pool,
+                                                        single_connection_client=True))
+            self._own.client = own
+        client = own[2]
+        # What the pool checks at every checkout: a connection with unread bytes, or one the
+        # server closed (a Redis restart), starts over instead of failing this command.
+        try:
+            stale = client.connection.can_read()
+        except redis.ConnectionError:
+            stale = True
+        if stale:
+            client.connection.disconnect()
+        return client
 
     # -- keys -----------------------------------------------------------------------------------
     @staticmethod
@@ -79,7 +109,7 @@ class EventStore:
             args += [field, value]
         # Stored as plain JSON: the hash already covers the canonical form (see event_hash).
         args += [json.dumps(r, separators=(",", ":")) for r in records]
-        status, payload, *rest = self._append(keys=[log, meta_key, idem], args=args)
+        status, payload, *rest = self._append(keys=[log, meta_key, idem], args=args, client=self._client)
         status = status.decode() if isinstance(status, bytes) else status
         payload = payload.decode() if isinstance(payload, bytes) else payload
         if status == "DUPLICATE":
@@ -94,12 +124,12 @@ class EventStore:
 
     def idempotent_result(self, game_id: str, idempotency_field: str) -> AppendResult | None:
         """What an earlier request with this idempotency field appended, if any."""
-        raw = self.redis.hget(self.keys(game_id)[2], idempotency_field)
+        raw = self._client.hget(self.keys(game_id)[2], idempotency_field)
         return None if raw is None else self._parse_idempotent(raw.decode())
 
     # -- reads ----------------------------------------------------------------------------------
     def meta(self, game_id: str) -> dict[str, str] | None:
-        return _decode_meta(self.redis.hgetall(self.keys(game_id)[1]))
+        return _decode_meta(self._client.hgetall(self.keys(game_id)[1]))
 
     def meta_and_tail(self, game_id: str, after: int) -> tuple[dict[str, str] | None, list[dict[str, Any]]]:
         """The meta hash and the events after ``after``, in one round trip."""
@@ -111,13 +141,13 @@ class EventStore:
         return _decode_meta(raw_meta), _decode_entries(entries)
 
     def version(self, game_id: str) -> int:
-        raw = self.redis.hget(self.keys(game_id)[1], "version")
+        raw = self._client.hget(self.keys(game_id)[1], "version")
         return int(raw) if raw is not None else 0
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
         """Events with ``seq > after``, oldest first, at most ``limit``."""
         log = self.keys(game_id)[0]
-        return _decode_entries(self.redis.xrange(log, min=f"0-{after + 1}", max="+", count=limit))
+        return _decode_entries(self._client.xrange(log, min=f"0-{after + 1}", max="+", count=limit))
 
     def wait_for(self, game_id: str, after: int, timeout_ms: int) -> bool:
         """Block up to ``timeout_ms`` until the log has an event after ``after``.
@@ -127,7 +157,7 @@ class EventStore:
         log = self.keys(game_id)[0]
         deadline = time.monotonic() + timeout_ms / 1000
         while (left := deadline - time.monotonic()) > 0:
-            if self.redis.xread({log: f"0-{after}"}, count=1, block=max(1, int(min(left, 1.0) * 1000))):
+            if self._client.xread({log: f"0-{after}"}, count=1, block=max(1, int(min(left, 1.0) * 1000))):
                 return True
         return False
 
@@ -135,14 +165,14 @@ class EventStore:
     def save_snapshot(self, game_id: str, version: int, head: str, engine_version: str,
                       state: Any) -> None:
         doc = {"version": version, "head": head, "engine_version": engine_version, "state": state}
-        self.redis.set(self.keys(game_id)[3], canonical(doc))
+        self._client.set(self.keys(game_id)[3], canonical(doc))
 
     def load_snapshot(self, game_id: str) -> dict[str, Any] | None:
-        raw = self.redis.get(self.keys(game_id)[3])
+        raw = self._client.get(self.keys(game_id)[3])
         return json.loads(raw) if raw else None
 
     def delete_snapshot(self, game_id: str) -> None:
-        self.redis.delete(self.keys(game_id)[3])
+        self._client.delete(self.keys(game_id)[3])
 
     # -- the per-game-type index (outside the hot path; eventually consistent) -----------------
     @staticmethod

@@ -10,13 +10,14 @@ import json
 import re
 from typing import Any
 
-from flask import Response, g, request
+from flask import Response, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
 from shared import metrics
+from shared.middleware import current_request_id
 from shared.problems import PROBLEM_MEDIA_TYPE, Problem, flatten_errors
 from shared.schemas import ProblemSchema
 
@@ -71,8 +72,9 @@ def _webargs_errors(messages: dict[str, Any]) -> list[dict[str, str]]:
 
 def problem_response(problem: Problem, base: str) -> Response:
     body = problem.body(base)
-    if getattr(g, "request_id", None):
-        body.setdefault("instance", "urn:request:" + g.request_id)
+    request_id = current_request_id()
+    if request_id:
+        body.setdefault("instance", "urn:request:" + request_id)
     metrics.record_problem(problem)
     return Response(json.dumps(body), status=problem.status, mimetype=PROBLEM_MEDIA_TYPE)
 

@@ -11,8 +11,8 @@ class RequestIdFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
-            from flask import g, has_request_context
-            record.request_id = g.get("request_id", "-") if has_request_context() else "-"
+            from shared.middleware import current_request_id
+            record.request_id = current_request_id() or "-"
         except ImportError:  # pragma: no cover - flask is always installed with the services
             record.request_id = "-"
         return True

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flask import Flask, Request, Response
+from flask import Flask, Response
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest, multiprocess)
 
@@ -22,14 +22,30 @@ QUEUE_DEPTH = Gauge("bot_queue_depth", "Bot turns waiting in the RQ queue", ["ga
                     multiprocess_mode="max")
 
 
-def record_request(game: str, request: Request, response: Response, seconds: float) -> None:
-    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    REQUESTS.labels(game, request.method, route, str(response.status_code)).inc()
-    LATENCY.labels(game, request.method, route).observe(seconds)
+# Labelled children, looked up once: ``labels()`` costs microseconds on every request, and the
+# label sets are few (routes are URL rules, not paths; reasons and statuses are fixed lists).
+_children: dict[tuple[Any, ...], Any] = {}
+
+
+def _child(metric: Any, *labels: str) -> Any:
+    key = (metric, *labels)
+    child = _children.get(key)
+    if child is None:
+        child = _children[key] = metric.labels(*labels)
+    return child
+
+
+def record_request(game: str, method: str, route: str, status: int, seconds: float) -> None:
+    _child(REQUESTS, game, method, route, str(status)).inc()
+    _child(LATENCY, game, method, route).observe(seconds)
+
+
+def record_move(game: str, outcome: str, reason: str = "") -> None:
+    _child(MOVES, game, outcome, reason).inc()
 
 
 def record_problem(problem: Any) -> None:
-    PROBLEMS.labels(str(problem.status), problem.reason).inc()
+    _child(PROBLEMS, str(problem.status), problem.reason).inc()
 
 
 def install(app: Flask, game: str, queue_redis: Any) -> None:

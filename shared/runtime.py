@@ -8,6 +8,7 @@ It knows no HTTP: it raises :class:`shared.problems.Problem` for the service to 
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -46,6 +47,12 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
 
 
+@functools.lru_cache(maxsize=4096)
+def _bot_seats(players_field: str) -> frozenset[int]:
+    """The seats a bot plays, from the meta's ``players`` field (parsed once per game, not per move)."""
+    return frozenset(seat for seat, player in enumerate(json.loads(players_field)) if player.get("bot"))
+
+
 @dataclass
 class LoadedGame:
     game_id: str
@@ -58,6 +65,10 @@ class LoadedGame:
     @property
     def players(self) -> list[dict[str, Any]]:
         return json.loads(self.meta["players"])
+
+    @property
+    def bot_seats(self) -> frozenset[int]:
+        return _bot_seats(self.meta["players"])
 
     @property
     def seed(self) -> int:
@@ -174,7 +185,7 @@ class GameRuntime:
         if active:
             self._best_effort(self.store.index_active, game.name, game_id, True)
         self.cache.put(game_id, result.version, records[-1]["hash"], state, meta)
-        self._after_append(game_id, result.version, state, public_players)
+        self._after_append(game_id, result.version, state, _bot_seats(meta["players"]))
         return game_id, result.version, seats
 
     # -- loading --------------------------------------------------------------------------------
@@ -305,7 +316,9 @@ class GameRuntime:
         accepted move costs one round trip, and an idempotency key costs nothing extra.
         """
         idem_field = f"{seat}:{idempotency_key}" if idempotency_key else ""
-        fingerprint = hashlib.sha256(canonical({"seat": seat, "move": move}).encode()).hexdigest()
+        # What a retry must repeat to be the same request; only kept with an idempotency key.
+        fingerprint = hashlib.sha256(canonical({"seat": seat, "move": move}).encode()).hexdigest() \
+            if idem_field else ""
         for _ in range(attempts):
             if loaded is None:
                 loaded = self.load(game_id)
@@ -343,7 +356,7 @@ class GameRuntime:
                 if finished:
                     self._best_effort(self.store.index_active, self.game.name, game_id, False)
                 self._best_effort(self._maybe_snapshot, game_id, before_version, result.version, head, state)
-                self._after_append(game_id, result.version, state, loaded.players)
+                self._after_append(game_id, result.version, state, loaded.bot_seats)
                 return MoveOutcome(result.version, records, finished=finished)
             if result.status == "DUPLICATE":
                 return self._duplicate(game_id, result, fingerprint)
@@ -407,10 +420,11 @@ class GameRuntime:
     def _records(self, events: list[Event], version: int, head: str,
                  cause: dict[str, Any]) -> list[dict[str, Any]]:
         now = int(time.time() * 1000)
+        salts = secrets.token_hex(8 * len(events))     # one draw from the OS for the whole move
         records = []
         for i, e in enumerate(events):
             record: dict[str, Any] = {"seq": version + i + 1, "type": e["type"], "data": e["data"],
-                                      "at": now, "salt": secrets.token_hex(8)}
+                                      "at": now, "salt": salts[16 * i:16 * i + 16]}
             if i == 0:
                 record["cause"] = cause
             record["hash"] = head = event_hash(head, record)
@@ -431,11 +445,10 @@ class GameRuntime:
             self.store.save_snapshot(game_id, after, head, self.game.engine_version,
                                      self.game.dump(state))
 
-    def _after_append(self, game_id: str, version: int, state: Any,
-                      players: list[dict[str, Any]]) -> None:
-        if self.notify_bots is None or self.game.result(state) is not None:
+    def _after_append(self, game_id: str, version: int, state: Any, bots: frozenset[int]) -> None:
+        if self.notify_bots is None or not bots or self.game.result(state) is not None:
             return
-        bot_seats = [s for s in self.game.to_act(state) if players[s].get("bot")]
+        bot_seats = [s for s in self.game.to_act(state) if s in bots]
         if bot_seats:
             self._best_effort(self.notify_bots, game_id, version, bot_seats)
 

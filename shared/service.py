@@ -17,24 +17,21 @@ Every error is ``application/problem+json`` (see :mod:`shared.problems`).
 """
 from __future__ import annotations
 
-import json
 import logging
-import re
-import time
-import uuid
 from typing import Any, Callable
 
 import redis
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 from flask_smorest import Blueprint
 from werkzeug.exceptions import HTTPException
 
 from shared import metrics
-from shared.auth import bearer_token, seat_for_token
+from shared.auth import bearer_token, seat_for_token, stored_token_hashes
 from shared.bots import BotQueue
 from shared.config import Settings
 from shared.engine import IllegalMove
 from shared.eventstore import EventStore
+from shared.middleware import RequestContext, current_request_id
 from shared.http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, ProblemApi, json_response, load_with,
                          parse_if_match, problem_response, read_json_body)
 from shared.openapi import (BEARER, OPTIONAL_BEARER, ContractPlugin, create_game_schema, move_component_schemas,
@@ -105,6 +102,9 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         api.spec.components.schema(move_schema.Meta.title, schema=move_schema)
     move_refs = {t: f"#/components/schemas/{s.Meta.title}" for t, s in move_schemas.items()}
     create_schema = create_game_schema(plugin)
+    # One loader per move type, built once: a marshmallow schema keeps no state between loads,
+    # and building one costs more than the load itself.
+    move_loaders = {move_type: schema_cls() for move_type, schema_cls in plugin.move_schemas.items()}
 
     def problem_handler(problem: Problem) -> Response:
         return problem_response(problem, settings.problem_base)
@@ -118,7 +118,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     def crash_handler(exc: Exception) -> Response:
         if isinstance(exc, HTTPException):
             return api.handle_http_exception(exc)
-        log.exception("unhandled error in request %s", getattr(g, "request_id", "-"))
+        log.exception("unhandled error in request %s", current_request_id() or "-")
         return problem_handler(Problem("internal-error", "Something went wrong on our side; "
                                        "the request id in 'instance' helps us find it."))
 
@@ -126,7 +126,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         if isinstance(exc, redis.DataError):
             # Raised by redis-py before anything is sent: our bug, not an outage to retry.
             return crash_handler(exc)
-        log.warning("event store unavailable in request %s: %s", getattr(g, "request_id", "-"), exc)
+        log.warning("event store unavailable in request %s: %s", current_request_id() or "-", exc)
         return problem_handler(Problem("not-ready", "The event store is unavailable; retry shortly "
                                        "(a move with an Idempotency-Key is safe to retry)."))
 
@@ -135,22 +135,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     app.register_error_handler(IllegalMove, illegal_handler)
     app.register_error_handler(Exception, crash_handler)
 
-    @app.before_request
-    def start_request() -> None:
-        supplied = request.headers.get("X-Request-Id", "")
-        g.request_id = supplied if re.fullmatch(r"[A-Za-z0-9._\-]{1,64}", supplied) else uuid.uuid4().hex
-        g.started = time.perf_counter()
-
-    @app.after_request
-    def finish_request(response: Response) -> Response:
-        response.headers["X-Request-Id"] = g.get("request_id", "")
-        if "Authorization" in request.headers:
-            # A seat's answers (its hand) are for that seat only: no shared cache may keep them.
-            response.headers["Cache-Control"] = "private, no-store"
-        metrics.record_request(game.name, request, response, time.perf_counter() - g.get("started", time.perf_counter()))
-        return response
-
     metrics.install(app, game.name, queue_redis)
+    app.wsgi_app = RequestContext(app.wsgi_app, game.name)  # type: ignore[method-assign]
 
     # -- helpers bound to this app --------------------------------------------------------------
     def authenticate(game_id: str, meta: dict[str, str], required: bool) -> int | None:
@@ -161,7 +147,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
                 raise Problem("unauthenticated", "Send a seat's token: Authorization: Bearer <token>.")
             return None
         owner_game, _, _ = token.partition(".")
-        seat = seat_for_token(token, json.loads(meta["tokens"]))
+        seat = seat_for_token(token, stored_token_hashes(meta["tokens"]))
         if seat is None:
             if owner_game and owner_game != game_id and "." in token:
                 raise Problem("not-your-seat", "This token belongs to a seat of another game.")
@@ -262,12 +248,12 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         if not isinstance(body, dict) or not isinstance(body.get("type"), str):
             raise Problem("validation-error", 'A move is a JSON object with a "type".',
                           errors=[{"detail": "Missing or not a string.", "pointer": "/type"}])
-        schema_cls = plugin.move_schemas.get(body["type"])
-        if schema_cls is None:
+        move_schema = move_loaders.get(body["type"])
+        if move_schema is None:
             raise Problem("unknown-move-type", f"{game.title} has no move {body['type'][:60]!r}; "
                           f"known moves: {', '.join(sorted(plugin.move_schemas))}.")
         fields_only = {k: v for k, v in body.items() if k != "type"}
-        move = {"type": body["type"], **load_with(schema_cls(), fields_only)}
+        move = {"type": body["type"], **load_with(move_schema, fields_only)}
         expected = parse_if_match(request.headers.get("If-Match"))
         key = request.headers.get("Idempotency-Key")
         if key is not None and not IDEMPOTENCY_KEY_PATTERN.fullmatch(key.strip('"')):
@@ -276,12 +262,12 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
             outcome = runtime.submit(game_id, seat, move, expected, key.strip('"') if key else None,
                                      loaded=loaded)
         except IllegalMove as exc:
-            metrics.MOVES.labels(game.name, "rejected", exc.reason).inc()
+            metrics.record_move(game.name, "rejected", exc.reason)
             raise
         except Problem as exc:
-            metrics.MOVES.labels(game.name, "rejected", exc.reason).inc()
+            metrics.record_move(game.name, "rejected", exc.reason)
             raise
-        metrics.MOVES.labels(game.name, "accepted", "").inc()
+        metrics.record_move(game.name, "accepted")
         events = [served_record(game, r, seat, outcome.finished) for r in outcome.records]
         return json_response({"version": outcome.version, "events": events}, status=201)
 

@@ -250,3 +250,24 @@ def test_seat_answers_are_private_to_caches(client: FlaskClient) -> None:
     seat, token = whose_turn(client, game)
     assert client.get(f"/games/{game['id']}", headers=auth(token)).headers["Cache-Control"] == "private, no-store"
     assert "Cache-Control" not in client.get(f"/games/{game['id']}").headers
+
+
+def test_every_answer_carries_a_request_id_that_problems_quote(client: FlaskClient) -> None:
+    supplied = client.get("/games/nope", headers={"X-Request-Id": "trace-42.a"})
+    assert supplied.headers["X-Request-Id"] == "trace-42.a"
+    assert assert_problem(supplied, 404, "game-not-found")["instance"] == "urn:request:trace-42.a"
+    # An id that could forge a log line is replaced by one of ours; ours never repeat.
+    forged = client.get("/healthz", headers={"X-Request-Id": "x\" injected"})
+    generated = {client.get("/healthz").headers["X-Request-Id"] for _ in range(20)}
+    assert forged.headers["X-Request-Id"] != "x\" injected" and len(generated) == 20
+    assert all(1 <= len(i) <= 64 for i in generated)
+
+
+def test_request_metrics_are_labelled_by_route_not_path(client: FlaskClient) -> None:
+    game = new_game(client)
+    client.get(f"/games/{game['id']}")
+    client.get("/no/such/route")
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'http_requests_total{game="race",method="GET",route="/games/<game_id>",status="200"}' in text
+    assert 'route="unmatched",status="404"' in text
+    assert game["id"] not in text
