@@ -23,7 +23,7 @@ import redis
 
 from shared import redis_server, registry
 from shared.engine import random_strategy
-from shared.eventstore import EventStore
+from shared.eventstore import EventStore, snapshot_document
 from shared.runtime import GameRuntime, StateCache, derive_seed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,8 +87,8 @@ def bench_rebuild(game_name: str, url: str) -> None:
     snapshot = store.load_snapshot(game_id)
     for label, use_snapshot in (("without_snapshot", False), ("with_snapshot", True)):
         if use_snapshot and snapshot:
-            store.save_snapshot(game_id, snapshot["version"], snapshot["head"],
-                                snapshot["engine_version"], snapshot["state"])
+            store.save_snapshot(game_id, snapshot_document(snapshot["version"], snapshot["head"],
+                                                           snapshot["engine_version"], snapshot["state"]))
         else:
             store.delete_snapshot(game_id)
         times = []

@@ -41,6 +41,11 @@ def event_hash(previous: str, record: dict[str, Any]) -> str:
     return hashlib.sha256((previous + canonical(body)).encode("utf-8")).hexdigest()
 
 
+def snapshot_document(version: int, head: str, engine_version: str, state: Any) -> str:
+    """A snapshot of ``state`` (JSON-compatible, from ``Game.dump``) right after event ``version``."""
+    return canonical({"version": version, "head": head, "engine_version": engine_version, "state": state})
+
+
 @dataclass(frozen=True)
 class AppendResult:
     status: str            # "OK" | "CONFLICT" | "DUPLICATE"
@@ -162,10 +167,9 @@ class EventStore:
         return False
 
     # -- snapshots (a disposable cache) ---------------------------------------------------------
-    def save_snapshot(self, game_id: str, version: int, head: str, engine_version: str,
-                      state: Any) -> None:
-        doc = {"version": version, "head": head, "engine_version": engine_version, "state": state}
-        self._client.set(self.keys(game_id)[3], canonical(doc))
+    def save_snapshot(self, game_id: str, document: str) -> None:
+        """Store a ``snapshot_document`` (written out by the caller while it still owns the state)."""
+        self._client.set(self.keys(game_id)[3], document)
 
     def load_snapshot(self, game_id: str) -> dict[str, Any] | None:
         raw = self._client.get(self.keys(game_id)[3])

@@ -26,7 +26,8 @@ import redis
 
 from shared.auth import hash_token, new_token
 from shared.engine import Event, Game, IllegalMove, Move
-from shared.eventstore import GENESIS_HASH, AppendResult, EventStore, canonical, event_hash
+from shared.eventstore import (GENESIS_HASH, AppendResult, EventStore, canonical, event_hash,
+                               snapshot_document)
 from shared.problems import Problem
 
 log = logging.getLogger("runtime")
@@ -83,37 +84,81 @@ class MoveOutcome:
     duplicate: bool = False           # an idempotent retry answered from the log
 
 
+class _Entry:
+    __slots__ = ("version", "head", "meta", "blob", "live")
+
+    def __init__(self, version: int, head: str, meta: dict[str, str], blob: bytes | None, live: Any) -> None:
+        self.version, self.head, self.meta = version, head, meta
+        self.blob = blob        # the state pickled: every reader unpickles its own copy
+        self.live = live        # or the state object itself, handed over by the move that made it
+
+
 class StateCache:
-    """A small per-process LRU of ``game_id -> (version, head, pickled state, meta)``.
+    """A small per-process LRU of ``game_id -> (version, head, state, meta)``.
 
     Reads never trust it alone: ``load`` asks Redis for the current version and folds what the
-    cache lacks.  Moves may start from it (``peek``): the append's version check catches a copy
-    that is behind.  It keeps pickled bytes, never live objects, so every caller gets its own copy.
+    cache lacks.  Moves may start from it (``take``): the append's version check catches a copy
+    that is behind.
+
+    Every caller gets a state nobody else holds.  Readers (``get``) unpickle a copy.  Moves go
+    one after another on a game, so the state a move made is handed to the cache as it is
+    (``give``) and the next move takes that very object (``take``): a warm move pickles
+    nothing.  The first reader in between pickles it once (under the lock, so no move is
+    evolving it meanwhile); a move arriving while another has the state takes that copy, or
+    finds nothing and loads from Redis.
     """
 
     def __init__(self, size: int = 512) -> None:
         self.size = size
-        self._entries: OrderedDict[str, tuple[int, str, bytes, dict[str, str]]] = OrderedDict()
+        self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, game_id: str) -> tuple[int, str, Any, dict[str, str]] | None:
+        """A copy of the state, for the caller to read or evolve."""
         with self._lock:
             entry = self._entries.get(game_id)
             if entry is None:
                 return None
             self._entries.move_to_end(game_id)
-        version, head, blob, meta = entry
-        return version, head, pickle.loads(blob), meta
+            if entry.blob is None:
+                entry.blob = pickle.dumps(entry.live, protocol=pickle.HIGHEST_PROTOCOL)
+        return entry.version, entry.head, pickle.loads(entry.blob), entry.meta
+
+    def take(self, game_id: str) -> tuple[int, str, Any, dict[str, str]] | None:
+        """The state itself when the cache holds it (a move then owns it), else a copy."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None:
+                return None
+            self._entries.move_to_end(game_id)
+            live, entry.live = entry.live, None
+            if entry.blob is None:
+                del self._entries[game_id]          # nothing left to copy from: the mover has it
+        state = live if live is not None else pickle.loads(entry.blob)
+        return entry.version, entry.head, state, entry.meta
+
+    def peek_meta(self, game_id: str) -> dict[str, str] | None:
+        """The meta of the kept copy (tokens, players: they never change), without the state."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+            return entry.meta if entry is not None else None
 
     def put(self, game_id: str, version: int, head: str, state: Any, meta: dict[str, str],
             replace: bool = False) -> None:
-        """Keep this copy unless a newer one is kept (``replace``: keep it anyway)."""
-        blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        """Keep a copy of ``state`` unless a newer one is kept (``replace``: keep it anyway)."""
+        self._keep(game_id, _Entry(version, head, meta, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL),
+                                   None), replace)
+
+    def give(self, game_id: str, version: int, head: str, state: Any, meta: dict[str, str]) -> None:
+        """Keep ``state`` itself: the caller must neither read nor change it afterwards."""
+        self._keep(game_id, _Entry(version, head, meta, None, state), replace=False)
+
+    def _keep(self, game_id: str, entry: _Entry, replace: bool) -> None:
         with self._lock:
             current = self._entries.get(game_id)
-            if current is not None and current[0] > version and not replace:
+            if current is not None and current.version > entry.version and not replace:
                 return
-            self._entries[game_id] = (version, head, blob, meta)
+            self._entries[game_id] = entry
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
@@ -184,8 +229,10 @@ class GameRuntime:
             raise Problem("internal-error", "Could not create the game; try again.")
         if active:
             self._best_effort(self.store.index_active, game.name, game_id, True)
-        self.cache.put(game_id, result.version, records[-1]["hash"], state, meta)
-        self._after_append(game_id, result.version, state, _bot_seats(meta["players"]))
+        bots = self._bots_to_notify(state, _bot_seats(meta["players"]))
+        self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
+        if bots:
+            self._best_effort(self.notify_bots, game_id, result.version, bots)
         return game_id, result.version, seats
 
     # -- loading --------------------------------------------------------------------------------
@@ -240,14 +287,22 @@ class GameRuntime:
     def peek(self, game_id: str) -> LoadedGame:
         """This process's copy of the game, without a round trip when it has one (else ``load``).
 
-        Only for moves: the append checks the version and head, so a copy that is behind costs a
-        retry, never a wrong answer.  Reads use ``load``.
+        Only for moves, and only right before ``submit``, which the state then belongs to (it
+        hands it back to the cache).  The append checks the version and head, so a copy that is
+        behind costs a retry, never a wrong answer.  Reads use ``load``.
         """
-        cached = self.cache.get(game_id)
+        cached = self.cache.take(game_id)
         if cached is None:
             return self.load(game_id)
         version, head, state, meta = cached
         return LoadedGame(game_id, version, state, meta, head, fresh=False)
+
+    def move_meta(self, game_id: str) -> dict[str, str]:
+        """The meta a move is authenticated with: this process's copy's, else Redis's.
+
+        Tokens and players never change, so a copy that is behind serves as well.
+        """
+        return self.cache.peek_meta(game_id) or self.meta(game_id)
 
     def _fold(self, records: list[dict[str, Any]] | tuple[dict[str, Any], ...], version: int, head: str,
               state: Any) -> tuple[int, str, Any]:
@@ -329,6 +384,9 @@ class GameRuntime:
                 move_seed = derive_seed(loaded.seed, loaded.version, seat)
                 events = self.game.decide(loaded.state, seat, move, random.Random(move_seed))
             except (IllegalMove, Problem):
+                # Refused before any event was applied: the state is as it came (``decide`` never
+                # changes it, see shared.testing), so the cache gets it back for the next move.
+                self.cache.give(game_id, loaded.version, loaded.head, loaded.state, loaded.meta)
                 if not loaded.fresh:
                     loaded = None          # judged on this process's copy: judge again on the log
                     continue
@@ -351,12 +409,17 @@ class GameRuntime:
                                        expected_head=before_head if before_version else "")
             if result.status == "OK":
                 head = records[-1]["hash"]
-                self.cache.put(game_id, result.version, head, state, loaded.meta)
                 finished = self.game.result(state) is not None
+                bots = self._bots_to_notify(state, loaded.bot_seats)
+                snapshot = self._snapshot_if_due(before_version, result.version, head, state)
+                # Handed to the cache last: from then on the next move may take it and evolve it.
+                self.cache.give(game_id, result.version, head, state, loaded.meta)
                 if finished:
                     self._best_effort(self.store.index_active, self.game.name, game_id, False)
-                self._best_effort(self._maybe_snapshot, game_id, before_version, result.version, head, state)
-                self._after_append(game_id, result.version, state, loaded.bot_seats)
+                if snapshot:
+                    self._best_effort(self.store.save_snapshot, game_id, snapshot)
+                if bots:
+                    self._best_effort(self.notify_bots, game_id, result.version, bots)
                 return MoveOutcome(result.version, records, finished=finished)
             if result.status == "DUPLICATE":
                 return self._duplicate(game_id, result, fingerprint)
@@ -439,18 +502,18 @@ class GameRuntime:
             "result": json.dumps(result),
         }
 
-    def _maybe_snapshot(self, game_id: str, before: int, after: int, head: str, state: Any) -> None:
+    def _snapshot_if_due(self, before: int, after: int, head: str, state: Any) -> str | None:
+        """The snapshot document to write when the move crossed a multiple of ``snapshot_every``."""
         every = self.snapshot_every
         if every > 0 and after // every > before // every:
-            self.store.save_snapshot(game_id, after, head, self.game.engine_version,
-                                     self.game.dump(state))
+            return snapshot_document(after, head, self.game.engine_version, self.game.dump(state))
+        return None
 
-    def _after_append(self, game_id: str, version: int, state: Any, bots: frozenset[int]) -> None:
+    def _bots_to_notify(self, state: Any, bots: frozenset[int]) -> list[int]:
+        """The bot seats to act now, when bots are to be told."""
         if self.notify_bots is None or not bots or self.game.result(state) is not None:
-            return
-        bot_seats = [s for s in self.game.to_act(state) if s in bots]
-        if bot_seats:
-            self._best_effort(self.notify_bots, game_id, version, bot_seats)
+            return []
+        return [s for s in self.game.to_act(state) if s in bots]
 
     @staticmethod
     def _best_effort(step: Callable[..., Any], *args: Any) -> None:

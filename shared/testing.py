@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.engine import Event, Game, Move, Strategy, random_strategy
+from shared.engine import Event, Game, IllegalMove, Move, Strategy, random_strategy
 
 
 @dataclass
@@ -59,6 +59,7 @@ def play_random_game(
         state = game.evolve(state, e)
     played = PlayedGame(state=state, events=list(events), setup_seed=setup_seed)
     strategies = strategies or {}
+    probe_rng = random.Random(seed ^ 0x5EED)     # its own stream: the game plays as without probes
     for step in range(max_moves):
         if game.result(state) is not None:
             assert game.to_act(state) == [], "a finished game has nobody to act"
@@ -79,6 +80,7 @@ def play_random_game(
             assert _canon(game.dump(state)) == before, f"decide modified the state for {move}"
             again = game.decide(state, seat, move, random.Random(move_seed))
             assert _canon(again) == _canon(new_events), "decide is not deterministic for a seed"
+            _assert_refusal_leaves_state(game, state, seat, played.moves, probe_rng, before)
         assert new_events, f"an accepted move must produce events: {move}"
         for e in new_events:
             if check:
@@ -96,6 +98,23 @@ def play_random_game(
         view = game.view(state, seat)
         assert json.loads(json.dumps(view)) == view, "view not JSON-compatible"
     return played
+
+
+def _assert_refusal_leaves_state(game: Game, state: Any, seat: int, history: list[tuple[int, Any, int]],
+                                 rng: random.Random, before: str) -> None:
+    """``decide`` leaves the state as it was, refused or not: the platform hands a refused
+    move's state back to its cache for the next move (shared.runtime.StateCache).
+
+    The probe is a move this seat made earlier in the game, mostly illegal by now.
+    """
+    earlier = [move for s, move, _ in history[-40:] if s == seat]
+    if not earlier:
+        return
+    try:
+        game.decide(state, seat, rng.choice(earlier), random.Random(rng.getrandbits(63)))
+    except IllegalMove:
+        pass
+    assert _canon(game.dump(state)) == before, "decide modified the state while refusing a move"
 
 
 def assert_views_hide(game: Game, state: Any, seat: int | None, secrets: list[Any]) -> None:

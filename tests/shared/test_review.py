@@ -8,7 +8,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from shared.eventstore import EventStore
+from shared.eventstore import EventStore, snapshot_document
 from shared.replay import audit_log
 from shared.runtime import GameRuntime, StateCache
 from tests.shared.conftest import new_game
@@ -58,13 +58,14 @@ def test_a_snapshot_that_does_not_chain_onto_the_log_is_not_used(redis_client: A
     play_holds(a, game_id, version + 4)
     foreign = a.load(game_id)
     foreign.state["scores"] = [77, 77]                       # a state of some other history
-    store.save_snapshot(game_id, version + 2, "f" * 64, a.game.engine_version, foreign.state)
+    store.save_snapshot(game_id, snapshot_document(version + 2, "f" * 64, a.game.engine_version, foreign.state))
     fresh = GameRuntime(RaceGame(), store, cache=StateCache())
     records = store.read(game_id)
     expected = a.game.replay([{"type": r["type"], "data": r["data"]} for r in records])
     assert fresh.load(game_id).state == expected
     # Also when the snapshot claims the very version the log is at.
-    store.save_snapshot(game_id, store.version(game_id), "f" * 64, a.game.engine_version, foreign.state)
+    store.save_snapshot(game_id, snapshot_document(store.version(game_id), "f" * 64, a.game.engine_version,
+                                                     foreign.state))
     assert GameRuntime(RaceGame(), store, cache=StateCache()).load(game_id).state == expected
 
 

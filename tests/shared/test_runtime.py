@@ -103,3 +103,43 @@ def test_time_travel_from_checkpoints_equals_replaying_from_scratch(two_processe
         assert b.state_at(game_id, version) == expected       # b builds checkpoints as it goes
     assert b.checkpoints.get(f"{game_id}@50") is not None
     assert runtime_module.REPLAY_CHECKPOINT == 50
+
+
+# -- the per-process cache: a move hands its state to the next move ------------------------------
+
+def test_the_cache_hands_a_moves_state_to_the_next_move_and_copies_for_readers() -> None:
+    cache = StateCache()
+    state = {"scores": [1, 2]}
+    cache.give("g", 5, "h5", state, {"m": "1"})
+    read = cache.get("g")
+    assert read is not None and read[2] == state and read[2] is not state      # readers copy
+    taken = cache.take("g")
+    assert taken is not None and taken[2] is state                             # the next move owns it
+    taken[2]["scores"][0] = 99                                                 # and evolves it...
+    again = cache.get("g")
+    assert again is not None and again[2] == {"scores": [1, 2]}                # ...readers keep version 5
+    assert cache.take("g")[2] == {"scores": [1, 2]}                            # a second mover gets a copy
+    cache.give("g", 4, "h4", {"old": True}, {})
+    assert cache.get("g")[0] == 5                                              # an older copy never wins
+
+
+def test_a_state_being_moved_on_is_not_served_to_anyone_else() -> None:
+    cache = StateCache()
+    cache.give("g", 5, "h5", {"n": 1}, {})
+    assert cache.take("g") is not None
+    # No copy was made before the move took it: a reader or a second mover loads from Redis.
+    assert cache.get("g") is None and cache.take("g") is None and cache.peek_meta("g") is None
+
+
+def test_a_refused_move_leaves_the_cache_warm_and_right(two_processes: Any) -> None:
+    a, _ = two_processes
+    game_id, _, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
+    seat = seat_to_act(a, game_id)
+    with pytest.raises(Problem):
+        a.submit(game_id, 1 - seat, {"type": "hold"}, loaded=a.peek(game_id))    # not this seat's turn
+    kept = a.cache.take(game_id)
+    assert kept is not None and kept[2] == a.load(game_id).state
+    a.cache.give(game_id, kept[0], kept[1], kept[2], kept[3])
+    outcome = a.submit(game_id, seat, {"type": "hold"}, loaded=a.peek(game_id))
+    assert outcome.version == a.store.version(game_id) and audit_log(a.game, a.store.read(game_id)).ok
+    assert a.cache.take(game_id)[2] == a.load(game_id).state
