@@ -73,7 +73,7 @@ class BotQueue:
 @lru_cache(maxsize=None)
 def _runtime(game_name: str) -> GameRuntime:
     """One runtime per game per worker process (connections are made after the fork)."""
-    from shared.service import connect_event_store, connect_queue  # late import: keeps the worker light
+    from shared.redis_clients import connect_event_store, connect_queue  # late import: keeps the worker light
 
     settings = Settings.from_env()
     plugin = registry.plugin(game_name)

@@ -12,6 +12,7 @@ import functools
 import hashlib
 import json
 import logging
+import os
 import pickle
 import random
 import re
@@ -46,6 +47,34 @@ def derive_seed(game_seed: int, *parts: Any) -> int:
 
 def new_game_id() -> str:
     return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+
+
+class _SaltSource:
+    """Each event's salt: 8 random bytes from the OS, which are drawn 4 KB at a time.
+
+    Reading the OS's generator is a system call, which on a busy threaded worker hands the GIL
+    to another thread and back.  The salts hide hidden cards from whoever sees only hashes, so
+    a forked process never reuses its parent's undrawn salts.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._hex = ""
+        os.register_at_fork(after_in_child=self._forget)
+
+    def _forget(self) -> None:
+        self._lock = threading.Lock()
+        self._hex = ""
+
+    def take(self, count: int) -> list[str]:
+        with self._lock:
+            if len(self._hex) < 16 * count:
+                self._hex += secrets.token_hex(max(4096, 8 * count))
+            drawn, self._hex = self._hex[:16 * count], self._hex[16 * count:]
+        return [drawn[16 * i:16 * i + 16] for i in range(count)]
+
+
+_salts = _SaltSource()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -483,11 +512,11 @@ class GameRuntime:
     def _records(self, events: list[Event], version: int, head: str,
                  cause: dict[str, Any]) -> list[dict[str, Any]]:
         now = int(time.time() * 1000)
-        salts = secrets.token_hex(8 * len(events))     # one draw from the OS for the whole move
+        salts = _salts.take(len(events))
         records = []
         for i, e in enumerate(events):
             record: dict[str, Any] = {"seq": version + i + 1, "type": e["type"], "data": e["data"],
-                                      "at": now, "salt": salts[16 * i:16 * i + 16]}
+                                      "at": now, "salt": salts[i]}
             if i == 0:
                 record["cause"] = cause
             record["hash"] = head = event_hash(head, record)

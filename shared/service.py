@@ -37,6 +37,7 @@ from shared.http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, ProblemApi, 
 from shared.openapi import (BEARER, OPTIONAL_BEARER, ContractPlugin, create_game_schema, move_component_schemas,
                             problems)
 from shared.plugin import GamePlugin
+from shared.redis_clients import connect_event_store, connect_queue
 from shared.problems import Problem
 from shared.replay import audit_log, served_record
 from shared.runtime import GameRuntime, LoadedGame
@@ -45,22 +46,6 @@ from shared.schemas import (AuditSchema, EventsPageSchema, EventsQuerySchema, Ga
                             ReplayQuerySchema, ReplaySchema)
 
 log = logging.getLogger("service")
-
-
-def connect_event_store(settings: Settings) -> EventStore:
-    # Timeouts bound every call (long-polls block in one-second slices, well under them), so a hung
-    # Redis answers 503 instead of holding request threads forever.
-    timeouts = {"socket_timeout": settings.redis_timeout, "socket_connect_timeout": settings.redis_timeout}
-    if settings.redis_cluster:
-        from redis.cluster import RedisCluster
-        return EventStore(RedisCluster.from_url(settings.redis_url, **timeouts))
-    return EventStore(redis.Redis.from_url(settings.redis_url, **timeouts))
-
-
-def connect_queue(settings: Settings) -> "redis.Redis[bytes]":
-    """The bot queue's Redis (standalone: RQ does not support Cluster), with the same timeouts."""
-    return redis.Redis.from_url(settings.rq_redis_url, socket_timeout=settings.redis_timeout,
-                                socket_connect_timeout=settings.redis_timeout)
 
 
 # -- the app ----------------------------------------------------------------------------------

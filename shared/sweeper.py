@@ -14,7 +14,7 @@ from shared import registry
 from shared.bots import BotQueue, sweep
 from shared.config import Settings
 from shared.runtime import GameRuntime
-from shared.service import connect_event_store, connect_queue
+from shared.redis_clients import connect_event_store, connect_queue
 
 log = logging.getLogger("sweeper")
 

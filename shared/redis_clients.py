@@ -1,0 +1,56 @@
+"""How the services, workers and sweeper connect to Redis: the event store's and the bot queue's.
+
+Every call is bounded by ``REDIS_TIMEOUT_SECONDS``, so a hung Redis answers 503 instead of
+holding request threads forever (long-polls block in one-second slices, well under it).
+"""
+from __future__ import annotations
+
+import socket
+import struct
+from typing import Any
+
+import redis
+
+from shared.config import Settings
+from shared.eventstore import EventStore
+
+
+class KernelTimeoutConnection(redis.Connection):
+    """A TCP connection whose timeouts the kernel enforces (SO_RCVTIMEO / SO_SNDTIMEO).
+
+    A Python socket with a timeout polls before every send and every receive, and each of
+    those system calls hands the GIL to another request thread and back: on a busy threaded
+    worker, two extra context switches each.  A blocking socket with kernel timeouts fails
+    the same way on a hung Redis (redis-py reports a ConnectionError instead of a
+    TimeoutError; both are a 503 here) with one system call per send and per receive.
+    """
+
+    def _connect(self) -> socket.socket:
+        sock = super()._connect()
+        timeout = self.socket_timeout
+        if timeout:
+            seconds = int(timeout)
+            limit = struct.pack("ll", seconds, int((timeout - seconds) * 1_000_000))
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, limit)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, limit)
+            sock.settimeout(None)
+        return sock
+
+
+def _timeouts(settings: Settings) -> dict[str, Any]:
+    return {"socket_timeout": settings.redis_timeout, "socket_connect_timeout": settings.redis_timeout}
+
+
+def connect_event_store(settings: Settings) -> EventStore:
+    if settings.redis_cluster:
+        from redis.cluster import RedisCluster
+        return EventStore(RedisCluster.from_url(settings.redis_url, **_timeouts(settings)))
+    options = _timeouts(settings)
+    if settings.redis_url.startswith("redis://"):       # plain TCP (not TLS, not a Unix socket)
+        options["connection_class"] = KernelTimeoutConnection
+    return EventStore(redis.Redis.from_url(settings.redis_url, **options))
+
+
+def connect_queue(settings: Settings) -> "redis.Redis[bytes]":
+    """The bot queue's Redis (standalone: RQ does not support Cluster), with the same timeouts."""
+    return redis.Redis.from_url(settings.rq_redis_url, **_timeouts(settings))
