@@ -27,6 +27,8 @@ from typing import Any
 
 import redis
 
+from shared import jsonout
+
 GENESIS_HASH = "0" * 64
 _APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
 
@@ -61,8 +63,7 @@ class EventStore:
         self._append = client.register_script(_APPEND_LUA)
         self._own = threading.local()
 
-    @property
-    def _client(self) -> "redis.Redis[bytes]":
+    def _own_client(self) -> "redis.Redis[bytes]":
         """This thread's own connection (standalone Redis), else the shared client.
 
         A pooled client checks a connection out of the pool and back in on every command, which
@@ -77,9 +78,15 @@ class EventStore:
             own = (os.getpid(), self.redis, redis.Redis(connection_pool=self.redis.connection_pool,
                                                         single_connection_client=True))
             self._own.client = own
-        client = own[2]
-        # What the pool checks at every checkout: a connection with unread bytes, or one the
-        # server closed (a Redis restart), starts over instead of failing this command.
+        return own[2]
+
+    @property
+    def _client(self) -> "redis.Redis[bytes]":
+        """``_own_client``, checked as the pool checks a connection at checkout: one with unread
+        bytes, or one the server closed (a Redis restart), starts over instead of failing."""
+        client = self._own_client()
+        if client is self.redis:
+            return client
         try:
             stale = client.connection.can_read()
         except redis.ConnectionError:
@@ -113,14 +120,31 @@ class EventStore:
         for field, value in meta.items():
             args += [field, value]
         # Stored as plain JSON: the hash already covers the canonical form (see event_hash).
-        args += [json.dumps(r, separators=(",", ":")) for r in records]
-        status, payload, *rest = self._append(keys=[log, meta_key, idem], args=args, client=self._client)
+        args += [jsonout.dumps(r) for r in records]
+        keys = [log, meta_key, idem]
+        try:
+            # Unchecked: the check is a system call, and a move makes exactly this one call.
+            reply = self._append(keys=keys, args=args, client=self._own_client())
+        except redis.ConnectionError:
+            # The answer never came.  Either the script never reached Redis (a connection the
+            # server had closed, e.g. across a restart) or it ran and the answer was lost.  Our
+            # first event says which: its hash is salted, so no other append stores it.
+            if self._holds(game_id, records[0]):
+                return AppendResult("OK", records[-1]["seq"])
+            reply = self._append(keys=keys, args=args, client=self._client)
+        status, payload, *rest = reply
         status = status.decode() if isinstance(status, bytes) else status
         payload = payload.decode() if isinstance(payload, bytes) else payload
         if status == "DUPLICATE":
             return self._parse_idempotent(payload)
         missed = tuple(json.loads(dict(zip(f[::2], f[1::2]))[b"e"]) for _, f in rest[0]) if rest else ()
         return AppendResult(status, int(payload), missed=missed)
+
+    def _holds(self, game_id: str, record: dict[str, Any]) -> bool:
+        """Is ``record`` (numbered and hashed) in the log?"""
+        seq = f"0-{record['seq']}"
+        stored = _decode_entries(self._client.xrange(self.keys(game_id)[0], min=seq, max=seq))
+        return bool(stored) and stored[0]["hash"] == record["hash"]
 
     @staticmethod
     def _parse_idempotent(raw: str) -> AppendResult:

@@ -16,7 +16,7 @@ from flask_smorest.utils import prepare_response
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
-from shared import metrics
+from shared import jsonout, metrics
 from shared.middleware import current_request_id
 from shared.problems import PROBLEM_MEDIA_TYPE, Problem, flatten_errors
 from shared.schemas import ProblemSchema
@@ -105,7 +105,7 @@ def check_json_shape(value: Any) -> None:
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """A JSON answer built directly: the hot routes skip marshmallow's dump (their schemas still
     document the shape, and schemathesis checks the answers against them)."""
-    return Response(json.dumps(body, separators=(",", ":")), status=status, headers=headers,
+    return Response(jsonout.dumps(body), status=status, headers=headers,
                     mimetype="application/json")
 
 

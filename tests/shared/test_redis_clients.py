@@ -12,7 +12,9 @@ import redis
 
 from shared import redis_server
 from shared.config import Settings
+from shared.eventstore import EventStore
 from shared.redis_clients import KernelTimeoutConnection, connect_event_store
+from shared.replay import audit_log
 from shared.runtime import GameRuntime
 from tests.shared.toygame import RaceGame
 
@@ -66,3 +68,40 @@ def test_a_connection_the_server_closed_is_replaced_before_it_is_used(private_re
     finally:
         restarted.kill()
         restarted.wait(5)
+
+
+def test_a_move_after_a_redis_restart_is_appended_once(tmp_path: Any) -> None:
+    # A move's append skips the connection check (a system call on the hot path): its
+    # connection died with the server, so the script never ran, and the store runs it again.
+    proc, url, port = redis_server.start_server(data_dir=str(tmp_path), appendonly=True)
+    try:
+        runtime = GameRuntime(RaceGame(), connect_event_store(settings_for(url, 2)), snapshot_every=0)
+        game_id, version, _ = runtime.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
+        seat = runtime.game.to_act(runtime.load(game_id).state)[0]
+        proc.kill()
+        proc.wait(5)
+        proc, _, _ = redis_server.start_server(port=port, data_dir=str(tmp_path), appendonly=True)
+        outcome = runtime.submit(game_id, seat, {"type": "hold"}, loaded=runtime.peek(game_id))
+        assert outcome.version == version + 1 == runtime.store.version(game_id)
+        assert [r["seq"] for r in runtime.store.read(game_id)] == list(range(1, version + 2))
+    finally:
+        proc.kill()
+        proc.wait(5)
+
+
+def test_an_append_whose_answer_was_lost_is_found_in_the_log(redis_client: Any,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    store = EventStore(redis_client)
+    runtime = GameRuntime(RaceGame(), store, snapshot_every=0)
+    game_id, version, _ = runtime.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
+    seat = runtime.game.to_act(runtime.load(game_id).state)[0]
+    script = store._append
+
+    def runs_then_loses_the_answer(*args: Any, **kwargs: Any) -> Any:
+        script(*args, **kwargs)
+        raise redis.ConnectionError("Connection closed by server.")
+
+    monkeypatch.setattr(store, "_append", runs_then_loses_the_answer)
+    outcome = runtime.submit(game_id, seat, {"type": "hold"})
+    assert outcome.version == version + 1 == store.version(game_id)     # applied once, reported once
+    assert audit_log(runtime.game, store.read(game_id)).ok
