@@ -189,16 +189,19 @@ def post_many(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]]) ->
     return time.perf_counter() - start, latencies
 
 
-def bench_http(url: str, clients: int = 16, rounds: int = 7, moves_per_round: int = 50) -> None:
+def bench_http(url: str, clients: int = 16, rounds: int = 9, moves_per_round: int = 50) -> None:
     """POST /moves against a bare Flask endpoint under the same gunicorn settings.
 
-    Both servers run side by side and take turns, round after round, so a burst of noise on a
-    shared machine hits both alike; each figure is the median over the rounds.
+    The servers run side by side and take turns, round after round, so a burst of noise on a
+    shared machine hits them alike.  ``vs_bare`` is the median of the rounds' ratios (each
+    round compares runs a second apart); the rates are the medians over the rounds.  A third
+    yardstick, the bare endpoint making one Redis call, shows what the round trip alone costs.
     """
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0"}
     plugin = registry.plugin("catan")
-    bare = Server("shared.bench_bare:app", env)
-    server = Server("services.catan.wsgi:app", env)
+    servers = {"bare": Server("shared.bench_bare:app", env),
+               "bare_redis": Server("shared.bench_bare:app_with_redis", env),
+               "moves": Server("services.catan.wsgi:app", env)}
     try:
         bare_body = json.dumps({"type": "roll"}).encode()
         bare_round = [[("/moves", {"Content-Type": "application/json"}, bare_body)] * moves_per_round
@@ -206,7 +209,7 @@ def bench_http(url: str, clients: int = 16, rounds: int = 7, moves_per_round: in
         scripts = []
         for c in range(clients):
             seed = 1000 + c
-            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            conn = http.client.HTTPConnection("127.0.0.1", servers["moves"].port, timeout=10)
             conn.request("POST", "/games", body=json.dumps(
                 {"seed": seed, "players": [{"name": f"p{i}"} for i in range(4)]}),
                 headers={"Content-Type": "application/json"})
@@ -216,33 +219,37 @@ def bench_http(url: str, clients: int = 16, rounds: int = 7, moves_per_round: in
                              {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[seat]}"},
                              json.dumps(move).encode())
                             for seat, move in scripted_game(plugin, 4, seed, rounds * moves_per_round)])
-        rates: dict[str, list[float]] = {"bare": [], "moves": []}
-        cpu: dict[str, list[float]] = {"bare": [], "moves": []}
-        latencies: dict[str, list[float]] = {"bare": [], "moves": []}
+        rates: dict[str, list[float]] = {name: [] for name in servers}
+        cpu: dict[str, list[float]] = {name: [] for name in servers}
+        latencies: dict[str, list[float]] = {name: [] for name in servers}
         for r in range(rounds):
             chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]
-            for name, target, jobs in (("bare", bare, bare_round), ("moves", server, chunk)):
+            for name, target in servers.items():
                 cpu_before = target.cpu_seconds()
-                seconds, lat = post_many(target.port, jobs)
+                seconds, lat = post_many(target.port, chunk if name == "moves" else bare_round)
                 rates[name].append(len(lat) / seconds)
                 cpu[name].append((target.cpu_seconds() - cpu_before) / len(lat))
                 latencies[name].extend(lat)
-        bare_rate, rate = statistics.median(rates["bare"]), statistics.median(rates["moves"])
-        bare_cpu, move_cpu = statistics.median(cpu["bare"]), statistics.median(cpu["moves"])
-        emit({"bench": "http-bare-flask", "clients": clients, "requests_per_second": round(bare_rate),
-              "p50_ms": round(percentile(latencies["bare"], 0.5) * 1000, 2),
-              "p99_ms": round(percentile(latencies["bare"], 0.99) * 1000, 2),
-              "server_cpu_ms_per_request": round(bare_cpu * 1000, 3)})
-        per_round = [m / b for m, b in zip(rates["moves"], rates["bare"])]
-        emit({"bench": "http-catan-post-moves", "clients": clients, "moves_per_second": round(rate),
-              "p50_ms": round(percentile(latencies["moves"], 0.5) * 1000, 2),
-              "p99_ms": round(percentile(latencies["moves"], 0.99) * 1000, 2),
-              "vs_bare": round(rate / bare_rate, 2), "target_vs_bare": 0.5,
-              "vs_bare_by_round": [round(x, 2) for x in per_round], "rounds": rounds,
-              "server_cpu_ms_per_move": round(move_cpu * 1000, 3), "cpu_vs_bare": round(bare_cpu / move_cpu, 2)})
+
+        def figures(name: str) -> dict[str, Any]:
+            ratios = [m / b for m, b in zip(rates[name], rates["bare"])]
+            return {"p50_ms": round(percentile(latencies[name], 0.5) * 1000, 2),
+                    "p99_ms": round(percentile(latencies[name], 0.99) * 1000, 2),
+                    "vs_bare": round(statistics.median(ratios), 2),
+                    "vs_bare_by_round": [round(x, 2) for x in ratios],
+                    "server_cpu_ms_per_request": round(statistics.median(cpu[name]) * 1000, 3)}
+
+        emit({"bench": "http-bare-flask", "clients": clients,
+              "requests_per_second": round(statistics.median(rates["bare"])),
+              **{k: v for k, v in figures("bare").items() if not k.startswith("vs_bare")}})
+        emit({"bench": "http-bare-flask-one-redis-call", "clients": clients,
+              "requests_per_second": round(statistics.median(rates["bare_redis"])), **figures("bare_redis")})
+        emit({"bench": "http-catan-post-moves", "clients": clients, "rounds": rounds,
+              "moves_per_second": round(statistics.median(rates["moves"])), "target_vs_bare": 0.5,
+              **figures("moves")})
     finally:
-        bare.stop()
-        server.stop()
+        for target in servers.values():
+            target.stop()
 
 
 def bench_bot_latency(url: str, samples: int = 60) -> None:

@@ -1,0 +1,23 @@
+"""The HTTP benchmark runs end to end (real gunicorn servers) and prints its three figures."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from shared.bench import bench_http
+
+pytestmark = [pytest.mark.e2e]
+
+
+def test_http_bench_prints_the_bare_endpoints_and_the_move_server(redis_url: str, redis_client: Any,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    bench_http(redis_url, clients=2, rounds=2, moves_per_round=5)
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["bench"] for line in lines] == ["http-bare-flask", "http-bare-flask-one-redis-call",
+                                                 "http-catan-post-moves"]
+    moves = lines[2]
+    assert moves["moves_per_second"] > 0 and moves["target_vs_bare"] == 0.5
+    assert len(moves["vs_bare_by_round"]) == 2 and moves["vs_bare"] > 0
+    assert moves["p50_ms"] <= moves["p99_ms"] and moves["server_cpu_ms_per_request"] > 0
