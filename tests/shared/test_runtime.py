@@ -5,6 +5,7 @@ check is what keeps that honest.  These tests make the copies go stale on purpos
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -143,3 +144,20 @@ def test_a_refused_move_leaves_the_cache_warm_and_right(two_processes: Any) -> N
     outcome = a.submit(game_id, seat, {"type": "hold"}, loaded=a.peek(game_id))
     assert outcome.version == a.store.version(game_id) and audit_log(a.game, a.store.read(game_id)).ok
     assert a.cache.take(game_id)[2] == a.load(game_id).state
+
+
+def test_salts_are_never_shared_with_a_forked_process() -> None:
+    # Salts hide hidden cards from whoever sees only hashes; they are drawn from the OS in
+    # batches, so a forked worker must not reuse the batch its parent had not used up.
+    from shared.runtime import _salts
+    _salts.take(1)                                   # the parent now holds an unused batch
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                     # the child: report its next salts and leave
+        os.write(write_end, ",".join(_salts.take(4)).encode())
+        os._exit(0)
+    os.close(write_end)
+    child = os.read(read_end, 4096).decode().split(",")
+    os.waitpid(pid, 0)
+    parent = _salts.take(4)
+    assert len(set(child) | set(parent)) == 8 and all(len(s) == 16 for s in child + parent)
