@@ -113,9 +113,11 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
     except IllegalMove as exc:
         # A strategy bug must not stall the game: log it and play a random legal move instead.
         log.error("bot %s chose an illegal move %s in %s: %s", strategy_name, move, game_id, exc.reason)
-        move = random_strategy(game, loaded.state, seat, rng)
+        # ``loaded`` went to submit (which handed its state back to the cache): read the game again.
+        reloaded = runtime.load(game_id)
+        move = random_strategy(game, reloaded.state, seat, rng)
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
-                                 idempotency_key=f"bot-{version}-fallback")
+                                 idempotency_key=f"bot-{version}-fallback", loaded=reloaded)
     except Problem as exc:
         if exc.kind in ("stale-version", "not-your-turn", "game-over"):
             return {"played": False, "why": exc.kind, "version": loaded.version}

@@ -23,7 +23,7 @@ WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 class _RequestIds:
-    """Unique ids without a syscall per request: a random tag per process and a counter.
+    """Unique ids without drawing randomness per request: a random tag per process and a counter.
 
     Ids only need to be unique (they tie log lines to a request), not unguessable.  The tag is
     drawn again after a fork, so gunicorn workers forked from one parent never share ids.

@@ -394,10 +394,11 @@ class GameRuntime:
         """Decide and append ``move``; after a conflict, catch up and decide again (unless the
         caller pinned ``expected_version``: then the conflict is the caller's 409).
 
-        ``loaded`` may be the caller's ``peek``: this process's copy, possibly behind.  Nothing is
-        trusted from such a copy: a refusal decided on it is decided again on the log, and the
-        append's version and head check turns a late copy into a retry.  So with a warm copy an
-        accepted move costs one round trip, and an idempotency key costs nothing extra.
+        ``loaded`` may be the caller's ``peek``: this process's copy, possibly behind.  Its state
+        belongs to ``submit`` from then on (it ends in the cache).  Nothing is trusted from such
+        a copy: a refusal decided on it is decided again on the log, and the append's version and
+        head check turns a late copy into a retry.  So with a warm copy an accepted move costs one
+        round trip, and an idempotency key costs nothing extra.
         """
         idem_field = f"{seat}:{idempotency_key}" if idempotency_key else ""
         # What a retry must repeat to be the same request; only kept with an idempotency key.

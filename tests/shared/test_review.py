@@ -136,6 +136,24 @@ def test_a_strategy_that_crashes_does_not_stall_the_game(redis_client: Any) -> N
     assert outcome["played"] and store.version(game_id) > version
 
 
+def test_a_strategy_that_chooses_an_illegal_move_falls_back_to_a_legal_one(redis_client: Any) -> None:
+    from shared.bots import play_bot_turn_with
+    from shared.engine import random_strategy
+
+    def confused(game: Any, state: Any, seat: int, rng: Any) -> Any:
+        return {"type": "ack"}                       # there is no 6 to acknowledge
+
+    store = EventStore(redis_client)
+    runtime = GameRuntime(RaceGame(), store, cache=StateCache())
+    game_id, version, _ = runtime.create([{"name": "b", "bot": "c"}, {"name": "x"}], {}, seed=1)
+    outcome = play_bot_turn_with(runtime, {"c": confused, "random": random_strategy}, game_id, version, 0)
+    assert outcome["played"] and outcome["move"]["type"] in ("roll", "hold")
+    assert store.version(game_id) == outcome["version"] > version
+    assert audit_log(runtime.game, store.read(game_id)).ok
+    # The process's copy is the log's, not the refused move's leftovers.
+    assert runtime.cache.take(game_id)[2] == GameRuntime(RaceGame(), store, cache=StateCache()).load(game_id).state
+
+
 def test_a_strategy_cannot_corrupt_the_state_the_move_is_decided_on(redis_client: Any) -> None:
     from shared.bots import play_bot_turn_with
     from shared.engine import random_strategy
