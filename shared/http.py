@@ -5,6 +5,7 @@ including flask-smorest's own (webargs validation, 404, 405, 413, ...).
 """
 from __future__ import annotations
 
+import gzip
 import http
 import json
 import re
@@ -102,11 +103,22 @@ def check_json_shape(value: Any) -> None:
                               "(a lone surrogate).") from None
 
 
+# Answers from this size on are gzipped for clients that accept it (a late Elastium listing of
+# legal moves runs to megabytes); a move's answer is far smaller and goes as it is.
+COMPRESS_FROM_BYTES = 8 * 1024
+
+
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """A JSON answer built directly: the hot routes skip marshmallow's dump (their schemas still
     document the shape, and schemathesis checks the answers against them)."""
-    return Response(jsonout.dumps(body), status=status, headers=headers,
-                    mimetype="application/json")
+    data = jsonout.dumps(body)
+    response = Response(data, status=status, headers=headers, mimetype="application/json")
+    if len(data) >= COMPRESS_FROM_BYTES:
+        response.vary.add("Accept-Encoding")
+        if "gzip" in request.accept_encodings:
+            response.set_data(gzip.compress(data, compresslevel=5))
+            response.headers["Content-Encoding"] = "gzip"
+    return response
 
 
 def read_json_body() -> Any:

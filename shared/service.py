@@ -21,8 +21,9 @@ import logging
 from typing import Any, Callable
 
 import redis
-from flask import Flask, Response, request
+from flask import Flask, Response, request, send_from_directory
 from flask_smorest import Blueprint
+from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
 from shared import metrics
@@ -46,6 +47,7 @@ from shared.schemas import (AuditSchema, EventsPageSchema, EventsQuerySchema, Ga
                             ReplayQuerySchema, ReplaySchema)
 
 log = logging.getLogger("service")
+SWAGGER_UI_STATIC = "/docs/static/"
 
 
 # -- the app ----------------------------------------------------------------------------------
@@ -62,7 +64,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_STATIC,        # served below: /docs works offline
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         API_SPEC_OPTIONS={
             "info": {"description": plugin.description or f"Play {game.title} over HTTP."},
@@ -121,6 +123,11 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     app.register_error_handler(Exception, crash_handler)
 
     metrics.install(app, game.name, queue_redis)
+
+    @app.get(SWAGGER_UI_STATIC + "<path:filename>")
+    def swagger_ui_files(filename: str) -> Response:
+        """Swagger UI's scripts and styles for /docs, from the swagger-ui-bundle package."""
+        return send_from_directory(swagger_ui_path, filename)
     app.wsgi_app = RequestContext(app.wsgi_app, game.name)  # type: ignore[method-assign]
 
     # -- helpers bound to this app --------------------------------------------------------------

@@ -31,7 +31,16 @@ def test_probes_and_docs(client: FlaskClient) -> None:
     assert client.get("/readyz").get_json() == {"status": "ready"}
     spec = client.get("/openapi.json").get_json()
     assert "/games/{game_id}/moves" in spec["paths"]
-    assert client.get("/docs").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200
+    # Swagger UI comes from the service itself, so /docs works without the internet.
+    page = docs.get_data(as_text=True)
+    assert "http" not in page.split("<script>")[0] and "/docs/static/swagger-ui-bundle.js" in page
+    for asset in ("swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css"):
+        served = client.get(f"/docs/static/{asset}")
+        assert served.status_code == 200 and len(served.get_data()) > 1000
+        served.close()
+    assert client.get("/docs/static/../../etc/passwd").status_code == 404
 
 
 def test_create_returns_tokens_once_and_location(client: FlaskClient, redis_client: Any) -> None:
@@ -271,3 +280,21 @@ def test_request_metrics_are_labelled_by_route_not_path(client: FlaskClient) -> 
     assert 'http_requests_total{game="race",method="GET",route="/games/<game_id>",status="200"}' in text
     assert 'route="unmatched",status="404"' in text
     assert game["id"] not in text
+
+
+def test_large_answers_are_gzipped_for_clients_that_accept_it(app: Any) -> None:
+    import gzip
+
+    from shared.http import COMPRESS_FROM_BYTES, json_response
+
+    big = {"moves": [{"type": "place", "at": i} for i in range(COMPRESS_FROM_BYTES // 10)]}
+    with app.test_request_context(headers={"Accept-Encoding": "gzip, deflate"}):
+        zipped = json_response(big)
+        small = json_response({"version": 3})
+    assert zipped.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped.headers["Vary"]
+    assert json.loads(gzip.decompress(zipped.get_data())) == big
+    assert "Content-Encoding" not in small.headers and small.get_json() == {"version": 3}
+    with app.test_request_context():
+        plain = json_response(big)
+    assert "Content-Encoding" not in plain.headers and plain.get_json() == big
+    assert "Accept-Encoding" in plain.headers["Vary"]
