@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from shared.engine import IllegalMove
 from shared.eventstore import EventStore
 from shared.problems import Problem
 from shared.replay import audit_log
@@ -161,3 +162,46 @@ def test_salts_are_never_shared_with_a_forked_process() -> None:
     os.waitpid(pid, 0)
     parent = _salts.take(4)
     assert len(set(child) | set(parent)) == 8 and all(len(s) == 16 for s in child + parent)
+
+
+def test_threads_moving_and_reading_one_game_never_see_a_state_the_log_does_not_have(redis_client: Any) -> None:
+    # One process, one game: movers take the cached state and hand it back while readers copy
+    # it. Whatever interleaving happens, every view is one the log can replay to.
+    import threading
+
+    runtime = GameRuntime(RaceGame(), EventStore(redis_client), snapshot_every=7, cache=StateCache())
+    game_id, _, _ = runtime.create([{"name": "x"}, {"name": "y"}, {"name": "z"}], {"target": 60}, seed=5)
+    seen: list[tuple[int, Any]] = []
+    failures: list[BaseException] = []
+
+    def mover() -> None:
+        for _ in range(25):
+            try:
+                state = runtime.load(game_id).state
+                if runtime.game.result(state) is not None:
+                    return
+                seat = runtime.game.to_act(state)[0]
+                move = {"type": "ack"} if state["pending"] else {"type": "roll"}
+                runtime.submit(game_id, seat, move, loaded=runtime.peek(game_id))
+            except (Problem, IllegalMove):
+                pass                             # another thread moved first: the move no longer fits
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                failures.append(exc)
+
+    def reader() -> None:
+        for _ in range(40):
+            loaded = runtime.load(game_id)
+            seen.append((loaded.version, loaded.state))
+
+    threads = [threading.Thread(target=mover) for _ in range(4)] + [threading.Thread(target=reader) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures, failures
+    log = runtime.store.read(game_id)
+    assert [r["seq"] for r in log] == list(range(1, len(log) + 1)) and audit_log(runtime.game, log).ok
+    replayed = runtime.game.replay([{"type": r["type"], "data": r["data"]} for r in log])
+    assert runtime.load(game_id).state == replayed
+    for version, state in seen:
+        assert state == runtime.game.replay([{"type": r["type"], "data": r["data"]} for r in log[:version]])
