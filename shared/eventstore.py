@@ -169,6 +169,15 @@ class EventStore:
         raw_meta, entries = pipe.execute()
         return _decode_meta(raw_meta), _decode_entries(entries)
 
+    def meta_and_snapshot(self, game_id: str) -> tuple[dict[str, str] | None, dict[str, Any] | None]:
+        """The meta hash and the snapshot, in one round trip (loading a game this process lacks)."""
+        _, meta_key, _, snap_key = self.keys(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(meta_key)
+        pipe.get(snap_key)
+        raw_meta, raw_snapshot = pipe.execute()
+        return _decode_meta(raw_meta), json.loads(raw_snapshot) if raw_snapshot else None
+
     def version(self, game_id: str) -> int:
         raw = self._client.hget(self.keys(game_id)[1], "version")
         return int(raw) if raw is not None else 0

@@ -268,18 +268,25 @@ class GameRuntime:
     def load(self, game_id: str) -> LoadedGame:
         """The game's current state: the cache or a snapshot, then the log's tail folded in.
 
-        With a warm cache this is one round trip (meta and tail pipelined).
+        With a warm cache this is one round trip (meta and tail pipelined); without one, two
+        (meta and snapshot pipelined, then the events after the snapshot).
         """
         self._check_id(game_id)
         cached = self.cache.get(game_id)
-        meta, tail = self.store.meta_and_tail(game_id, cached[0] if cached else 1 << 62)
+        if cached is None:
+            meta, snapshot = self.store.meta_and_snapshot(game_id)
+            tail: list[dict[str, Any]] = []
+        else:
+            meta, tail = self.store.meta_and_tail(game_id, cached[0])
         meta = self._own_meta(game_id, meta)
         target = int(meta["version"])
         fits = cached is not None and self._cache_fits(cached[0], cached[1], target, meta.get("head"), tail)
         if fits:
             version, head, state, _ = cached
         else:
-            version, head, state = self._from_snapshot(game_id, target)
+            if cached is not None:
+                snapshot = self.store.load_snapshot(game_id)
+            version, head, state = self._from_snapshot(snapshot, target)
             tail = self.store.read(game_id, after=version) if version < target else []
             if version and not self._cache_fits(version, head, target, meta.get("head"), tail):
                 # A snapshot of a history this log does not have (written late, e.g. by a process
@@ -326,12 +333,15 @@ class GameRuntime:
         version, head, state, meta = cached
         return LoadedGame(game_id, version, state, meta, head, fresh=False)
 
-    def move_meta(self, game_id: str) -> dict[str, str]:
-        """The meta a move is authenticated with: this process's copy's, else Redis's.
-
-        Tokens and players never change, so a copy that is behind serves as well.
-        """
-        return self.cache.peek_meta(game_id) or self.meta(game_id)
+    def move_meta(self, game_id: str) -> tuple[dict[str, str], LoadedGame | None]:
+        """The meta a move is authenticated with: this process's copy's (tokens and players never
+        change, so a copy that is behind serves as well), else the game's, loaded whole in the
+        same round trip; pass that ``LoadedGame`` on to ``submit``."""
+        meta = self.cache.peek_meta(game_id)
+        if meta is not None:
+            return meta, None
+        loaded = self.load(game_id)
+        return loaded.meta, loaded
 
     def _fold(self, records: list[dict[str, Any]] | tuple[dict[str, Any], ...], version: int, head: str,
               state: Any) -> tuple[int, str, Any]:
@@ -350,8 +360,8 @@ class GameRuntime:
             return target_head == head
         return bool(tail) and tail[0]["seq"] == version + 1 and event_hash(head, tail[0]) == tail[0]["hash"]
 
-    def _from_snapshot(self, game_id: str, target: int) -> tuple[int, str, Any]:
-        snap = self.store.load_snapshot(game_id)
+    def _from_snapshot(self, snap: dict[str, Any] | None, target: int) -> tuple[int, str, Any]:
+        """Where folding starts: the snapshot when it suits (this engine, not past ``target``)."""
         if snap and snap.get("engine_version") == self.game.engine_version \
                 and 0 < snap["version"] <= target and snap.get("head"):
             return snap["version"], snap["head"], self.game.load(snap["state"])

@@ -234,7 +234,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         """Play a move. A rejected move changes nothing and says which rule it breaks."""
         # This process's copy of the game is enough to authenticate (tokens never change) and to
         # decide: the append's version check catches a copy that is behind (runtime.submit).
-        seat = authenticate(game_id, runtime.move_meta(game_id), required=True)
+        meta, loaded = runtime.move_meta(game_id)
+        seat = authenticate(game_id, meta, required=True)
         body = read_json_body()
         if not isinstance(body, dict) or not isinstance(body.get("type"), str):
             raise Problem("validation-error", 'A move is a JSON object with a "type".',
@@ -253,7 +254,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
             # Taken only now that the request is valid: the move owns this copy until submit
             # hands it back to the cache.
             outcome = runtime.submit(game_id, seat, move, expected, key.strip('"') if key else None,
-                                     loaded=runtime.peek(game_id))
+                                     loaded=loaded or runtime.peek(game_id))
         except IllegalMove as exc:
             metrics.record_move(game.name, "rejected", exc.reason)
             raise

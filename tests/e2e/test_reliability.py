@@ -166,13 +166,13 @@ def test_gunicorn_worker_killed_mid_request_leaves_no_half_move(make_stack: Any)
                                             headers={**auth(token), "Idempotency-Key": key,
                                                      "If-Match": f'"{view["version"]}"'}, timeout=5)
                         break
-                    except requests.ConnectionError:
-                        time.sleep(0.2)
+                    except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
+                        time.sleep(0.2)             # dropped before or during the answer
                 else:
                     continue
                 if resp.status_code == 201:
                     answered[gid].append(resp.json())
-            except (requests.ConnectionError, ValueError):
+            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError, ValueError):
                 time.sleep(0.1)
 
     threads = [threading.Thread(target=player, args=(g,)) for g in games]

@@ -298,3 +298,24 @@ def test_large_answers_are_gzipped_for_clients_that_accept_it(app: Any) -> None:
         plain = json_response(big)
     assert "Content-Encoding" not in plain.headers and plain.get_json() == big
     assert "Accept-Encoding" in plain.headers["Vary"]
+
+
+def test_a_move_on_a_process_without_a_copy_loads_it_in_two_round_trips(client: FlaskClient, app: Any,
+                                                                monkeypatch: Any) -> None:
+    game = new_game(client)
+    seat, token = whose_turn(client, game)
+    runtime = app.extensions["runtime"]
+    runtime.cache.clear()                            # another instance created it, say
+    calls: list[str] = []
+    for name in ("meta", "meta_and_tail", "meta_and_snapshot", "load_snapshot", "read", "version"):
+        real = getattr(runtime.store, name)
+        monkeypatch.setattr(runtime.store, name,
+                            lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k))
+    resp = client.post(f"/games/{game['id']}/moves", json={"type": "hold"}, headers=auth(token))
+    assert resp.status_code == 201, resp.get_json()
+    assert calls == ["meta_and_snapshot", "read"]   # then the append: three round trips in all
+    calls.clear()
+    seat, token = whose_turn(client, game)
+    calls.clear()
+    assert client.post(f"/games/{game['id']}/moves", json={"type": "hold"}, headers=auth(token)).status_code == 201
+    assert calls == []                               # warm: the append is the only round trip
