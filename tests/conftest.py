@@ -9,27 +9,20 @@ import redis
 
 from shared import redis_server
 
-TEST_DB = 9
-
-
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
-    """TEST_REDIS_URL as given; else REDIS_URL or 127.0.0.1:6379 (database 9); else a private embedded server."""
+    """TEST_REDIS_URL as given (its database is emptied); else a private server on a free port.
+
+    A private server per run means two suites on one machine (two checkouts, a developer and
+    CI) never empty each other's data, and tests may restart or stop it without harm to others.
+    """
     if os.environ.get("TEST_REDIS_URL"):
         yield os.environ["TEST_REDIS_URL"]
         return
-    base = os.environ.get("REDIS_URL")
-    proc = None
-    if not base:
-        if redis_server.answers(redis_server.DEFAULT_URL):
-            base = redis_server.DEFAULT_URL
-        else:
-            proc, base, _ = redis_server.start_server()
-    url = base.rsplit("/", 1)[0] + f"/{TEST_DB}"
+    proc, url, _ = redis_server.start_server()
     yield url
-    if proc is not None:
-        proc.terminate()
-        proc.wait(5)
+    proc.terminate()
+    proc.wait(5)
 
 
 @pytest.fixture()

@@ -21,7 +21,7 @@ from shared.service import create_app
 
 def fresh_app(game: str, redis_url: str) -> Any:
     """The game's real app on an emptied database of its own; no bots, no long-poll waits."""
-    url = redis_url.rsplit("/", 1)[0] + "/10"
+    url = redis_url.rsplit("/", 1)[0] + "/1"   # beside the suite's database (0), emptied here
     redis.Redis.from_url(url).flushdb()
     cfg = dataclasses.replace(Settings.from_env(), redis_url=url, rq_redis_url=url, enqueue_bots=False,
                               max_wait_seconds=0)
