@@ -1,9 +1,13 @@
 """gunicorn settings for every game service (``gunicorn -c deploy/gunicorn.conf.py services.<game>.wsgi:app``).
 
-Threaded workers (gthread): a client long-polling ``/events?wait=S`` holds one thread, not a
-whole process, so waiting clients do not starve the others.  With WEB_CONCURRENCY processes of
-WEB_THREADS threads, up to processes x threads requests run at once; size WEB_THREADS for the
-number of concurrent long-polls you expect (MAX_WAIT_SECONDS bounds each one).
+Evented workers (gevent): each client connection is a greenlet, not a thread.  A client waiting
+on the feed (a long-poll ``/events?wait=S`` or a Server-Sent Events stream) parks its greenlet
+until its game moves (shared/news.py: one Redis subscription per process wakes it), so a
+thousand waiting clients, slow clients or connections that never send their headers cost
+memory, never a request thread that moves and probes need.  WEB_CONNECTIONS bounds the
+connections one process holds (beyond it, new ones wait in the listen backlog).
+WEB_WORKER_CLASS=gthread restores the threaded model (WEB_THREADS threads per process), in which
+every waiting client holds a thread.
 
 One process per instance by default: each process keeps its own copy of the games it serves,
 and a move decided on a warm copy costs one Redis round trip (a copy that is behind costs a
@@ -15,7 +19,8 @@ import os
 
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
-worker_class = "gthread"
+worker_class = os.environ.get("WEB_WORKER_CLASS", "gevent")
+worker_connections = int(os.environ.get("WEB_CONNECTIONS", "4000"))
 threads = int(os.environ.get("WEB_THREADS", "16"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 10

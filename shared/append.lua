@@ -5,6 +5,8 @@
 -- ARGV[4] the new head hash, ARGV[5] the expected head hash ('' to skip: a new game),
 -- ARGV[6] n: count of meta field/value pairs that follow, then 2n meta fields/values,
 -- then one JSON document per event.
+-- On success, publishes '<game id> <new version> <status>' on 'news:<game name>' (shared/news.py
+-- wakes the feed's waiters with it).
 -- Returns {'OK', version} | {'DUPLICATE', 'version|fingerprint|first_seq'}
 --       | {'CONFLICT', current_version, entries after the expected version (at most 100)}
 -- The entries let a writer that decided on an outdated copy catch up without another read.
@@ -37,5 +39,10 @@ fields[2] = seq
 redis.call('HSET', KEYS[2], unpack(fields))
 if ARGV[2] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[2], seq .. '|' .. ARGV[3] .. '|' .. (current + 1))
+end
+local title = redis.call('HGET', KEYS[2], 'game')
+if title then
+  local status = redis.call('HGET', KEYS[2], 'status') or 'active'
+  redis.call('PUBLISH', 'news:' .. title, string.match(KEYS[1], '^{g:(.*)}:log$') .. ' ' .. seq .. ' ' .. status)
 end
 return {'OK', tostring(seq)}

@@ -3,6 +3,7 @@
 * self-play per game (in-process engines; Catan against catanatron in the same run), strong bot vs random;
 * rebuilding a long game's state from Redis, with and without a snapshot (events per second);
 * HTTP: POST moves per second and p50/p99 at 16 concurrent clients, beside a bare Flask endpoint;
+* the feed: the same with 1,000 clients waiting on the feed (SSE and long-polls), /healthz p99 meanwhile;
 * bots: from a human move's acceptance to the bot's reply in the log, p50/p99.
 """
 from __future__ import annotations
@@ -139,7 +140,11 @@ class Server:
 
     def stop(self) -> None:
         self.proc.terminate()
-        self.proc.wait(10)
+        try:
+            self.proc.wait(15)        # open feed connections hold a graceful stop up to its timeout
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
 
 
 def scripted_game(plugin: Any, players: int, seed: int, moves: int) -> list[tuple[int, dict[str, Any]]]:
@@ -173,10 +178,10 @@ def post_many(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]]) ->
             start = time.perf_counter()
             conn.request("POST", path, body=body, headers=headers)
             resp = conn.getresponse()
-            resp.read()
+            answer = resp.read()
             mine.append(time.perf_counter() - start)
             if resp.status != 201:
-                raise RuntimeError(f"{path}: {resp.status}")
+                raise RuntimeError(f"{path}: {resp.status} {answer[:300]!r}")
         with lock:
             latencies.extend(mine)
 
@@ -206,19 +211,8 @@ def bench_http(url: str, clients: int = 16, rounds: int = 9, moves_per_round: in
         bare_body = json.dumps({"type": "roll"}).encode()
         bare_round = [[("/moves", {"Content-Type": "application/json"}, bare_body)] * moves_per_round
                       for _ in range(clients)]
-        scripts = []
-        for c in range(clients):
-            seed = 1000 + c
-            conn = http.client.HTTPConnection("127.0.0.1", servers["moves"].port, timeout=10)
-            conn.request("POST", "/games", body=json.dumps(
-                {"seed": seed, "players": [{"name": f"p{i}"} for i in range(4)]}),
-                headers={"Content-Type": "application/json"})
-            created = json.loads(conn.getresponse().read())
-            tokens = [p["token"] for p in created["players"]]
-            scripts.append([(f"/games/{created['id']}/moves",
-                             {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[seat]}"},
-                             json.dumps(move).encode())
-                            for seat, move in scripted_game(plugin, 4, seed, rounds * moves_per_round)])
+        _, scripts = _scripted_games(servers["moves"].port, plugin, clients, rounds * moves_per_round,
+                                     seed_base=1000)
         rates: dict[str, list[float]] = {name: [] for name in servers}
         cpu: dict[str, list[float]] = {name: [] for name in servers}
         latencies: dict[str, list[float]] = {name: [] for name in servers}
@@ -250,6 +244,152 @@ def bench_http(url: str, clients: int = 16, rounds: int = 9, moves_per_round: in
     finally:
         for target in servers.values():
             target.stop()
+
+
+class FeedCrowd:
+    """Many clients parked on the feed, from one thread: Server-Sent Events streams and
+    long-polls, spread over games, read as they come (a long-poll that answers is sent again).
+    """
+
+    def __init__(self, port: int, watched: list[tuple[str, int]], connections: int) -> None:
+        import selectors
+        import socket
+        self._selector = selectors.DefaultSelector()
+        self._stop = threading.Event()
+        self.opened = 0
+        for i in range(connections):
+            game_id, version = watched[i % len(watched)]
+            sock = socket.create_connection(("127.0.0.1", port))
+            request = self._long_poll(game_id, version) if i % 2 else (
+                f"GET /games/{game_id}/events?after={version} HTTP/1.1\r\nHost: bench\r\n"
+                f"Accept: text/event-stream\r\n\r\n").encode()
+            sock.sendall(request)
+            sock.setblocking(False)
+            self._selector.register(sock, selectors.EVENT_READ, (game_id if i % 2 else None, bytearray()))
+            self.opened += 1
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def _long_poll(game_id: str, version: int) -> bytes:
+        return f"GET /games/{game_id}/events?after={version}&wait=30 HTTP/1.1\r\nHost: bench\r\n\r\n".encode()
+
+    def _drain(self) -> None:
+        while not self._stop.is_set():
+            for key, _ in self._selector.select(timeout=0.2):
+                polled_game, buffer = key.data
+                try:
+                    chunk = key.fileobj.recv(65536)
+                except BlockingIOError:
+                    continue
+                if polled_game is None or not chunk:
+                    continue                                  # a stream: read and forget
+                buffer += chunk
+                head, sep, body = bytes(buffer).partition(b"\r\n\r\n")
+                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                               if line.lower().startswith(b"content-length:")), None)
+                if sep and length is not None and len(body) >= length:
+                    del buffer[:]
+                    # The answer came: wait again, after what it brought.
+                    version = json.loads(body[:length])["version"]
+                    key.fileobj.sendall(self._long_poll(polled_game, version))
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        for key in list(self._selector.get_map().values()):
+            key.fileobj.close()
+
+
+def bench_feed(url: str, connections: int = 1000, clients: int = 16, moves: int = 300,
+               watch_the_moves: bool = False) -> None:
+    """One service with ``connections`` clients on the feed (half SSE, half long-poll), five per
+    game as a table with spectators would be, while 16 clients play moves and a probe asks
+    /healthz every 20 ms; the bare endpoint takes turns with the moves (``vs_bare``).
+
+    By default the crowd waits on games other than the 16 being played: what waiting clients
+    cost.  ``watch_the_moves`` puts five of them on each played game too, so every move is
+    delivered to five clients (a long-poll answers and is sent again, a stream writes).
+    """
+    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0"}
+    plugin = registry.plugin("catan")
+    servers = {"bare": Server("shared.bench_bare:app", env), "moves": Server("services.catan.wsgi:app", env)}
+    port = servers["moves"].port
+    crowd: FeedCrowd | None = None
+    try:
+        played, scripts = _scripted_games(port, plugin, clients, 3 * moves, seed_base=5000)
+        idle = []
+        for _ in range(connections // 5 - (clients if watch_the_moves else 0)):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("POST", "/games", body=json.dumps({"players": [{"name": f"p{i}"} for i in range(3)]}),
+                         headers={"Content-Type": "application/json"})
+            created = json.loads(conn.getresponse().read())
+            idle.append((created["id"], created["version"]))
+        watched = (played + idle) if watch_the_moves else idle
+        crowd = FeedCrowd(port, watched, connections)
+        time.sleep(3)                                    # every connection has been taken in
+        probe_latencies: list[float] = []
+        probing = threading.Event()
+
+        def probe() -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            while not probing.is_set():
+                start = time.perf_counter()
+                conn.request("GET", "/healthz")
+                conn.getresponse().read()
+                probe_latencies.append(time.perf_counter() - start)
+                time.sleep(0.02)
+
+        bare_round = [[("/moves", {"Content-Type": "application/json"}, json.dumps({"type": "roll"}).encode())]
+                      * (moves // 3) for _ in range(clients)]
+        rates: dict[str, list[float]] = {"bare": [], "crowd": []}
+        move_latencies: list[float] = []
+        prober = threading.Thread(target=probe)
+        prober.start()
+        for r in range(3):
+            chunk = [script[r * (moves // 3):(r + 1) * (moves // 3)] for script in scripts]
+            seconds, lat = post_many(port, chunk)
+            rates["crowd"].append(len(lat) / seconds)
+            move_latencies.extend(lat)
+            seconds, lat = post_many(servers["bare"].port, bare_round)
+            rates["bare"].append(len(lat) / seconds)
+        probing.set()
+        prober.join()
+        emit({"bench": "http-feed-crowd" + ("-watching-the-moves" if watch_the_moves else ""),
+              "feed_connections": crowd.opened, "games_watched": len(watched),
+              "healthz_p99_ms": round(percentile(probe_latencies, 0.99) * 1000, 1),
+              "healthz_samples": len(probe_latencies),
+              "moves_p50_ms": round(percentile(move_latencies, 0.5) * 1000, 1),
+              "moves_p99_ms": round(percentile(move_latencies, 0.99) * 1000, 1),
+              "moves_per_second": round(statistics.median(rates["crowd"])),
+              "vs_bare": round(statistics.median([m / b for m, b in zip(rates["crowd"], rates["bare"])]), 2),
+              **({} if watch_the_moves else
+                 {"targets": {"healthz_p99_ms": 100, "moves_p99_ms": 100, "vs_bare": 0.55}})})
+    finally:
+        if crowd is not None:
+            crowd.close()
+        for target in servers.values():
+            target.stop()
+
+
+def _scripted_games(port: int, plugin: Any, count: int, moves: int,
+                    seed_base: int) -> tuple[list[tuple[str, int]], list[list[tuple[str, dict[str, str], bytes]]]]:
+    """``count`` seeded 4-player games created on the server, each with the moves it will accept."""
+    created_games, scripts = [], []
+    for c in range(count):
+        seed = seed_base + c
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("POST", "/games", body=json.dumps(
+            {"seed": seed, "players": [{"name": f"p{i}"} for i in range(4)]}),
+            headers={"Content-Type": "application/json"})
+        created = json.loads(conn.getresponse().read())
+        tokens = [p["token"] for p in created["players"]]
+        created_games.append((created["id"], created["version"]))
+        scripts.append([(f"/games/{created['id']}/moves",
+                         {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[seat]}"},
+                         json.dumps(move).encode())
+                        for seat, move in scripted_game(plugin, 4, seed, moves)])
+    return created_games, scripts
 
 
 def bench_bot_latency(url: str, samples: int = 60) -> None:
@@ -302,9 +442,10 @@ def bench_bot_latency(url: str, samples: int = 60) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["selfplay", "rebuild", "http", "bots"], action="append")
+    parser.add_argument("--only", choices=["selfplay", "rebuild", "http", "feed", "bots"], action="append")
+    parser.add_argument("--feed-connections", type=int, default=1000)
     args = parser.parse_args(argv)
-    parts = args.only or ["selfplay", "rebuild", "http", "bots"]
+    parts = args.only or ["selfplay", "rebuild", "http", "feed", "bots"]
     base_url, proc = redis_server.ensure(os.environ.get("REDIS_URL"))
     url = base_url.rsplit("/", 1)[0] + "/14"          # a database of its own, emptied first
     redis.Redis.from_url(url).flushdb()
@@ -318,6 +459,9 @@ def main(argv: list[str] | None = None) -> int:
                 bench_rebuild(game, url)
         if "http" in parts:
             bench_http(url)
+        if "feed" in parts:
+            bench_feed(url, connections=args.feed_connections)
+            bench_feed(url, connections=args.feed_connections, watch_the_moves=True)
         if "bots" in parts:
             bench_bot_latency(url)
     finally:

@@ -19,6 +19,9 @@ class Settings:
     enqueue_bots: bool        # enqueue bot turns after accepted moves
     max_body_bytes: int       # larger request bodies answer 413
     max_wait_seconds: int     # upper bound of ?wait= on the events endpoint
+    sse_heartbeat_seconds: float  # a comment line on a quiet event stream this often
+    sse_max_seconds: float    # an event stream is closed after this long (the client resumes)
+    redis_pool_size: int      # gevent workers: Redis connections one process shares among its clients
     redis_timeout: float      # seconds a Redis call may take before it fails (a hung Redis frees threads)
     problem_base: str         # prefix of problem ``type`` URIs
 
@@ -33,6 +36,9 @@ class Settings:
             enqueue_bots=os.environ.get("ENQUEUE_BOTS", "1") not in ("0", "false", "no"),
             max_body_bytes=_int("MAX_BODY_BYTES", 64 * 1024),
             max_wait_seconds=_int("MAX_WAIT_SECONDS", 30),
+            sse_heartbeat_seconds=float(os.environ.get("SSE_HEARTBEAT_SECONDS", "15")),
+            sse_max_seconds=float(os.environ.get("SSE_MAX_SECONDS", "600")),
+            redis_pool_size=_int("REDIS_POOL_SIZE", 32),
             redis_timeout=float(os.environ.get("REDIS_TIMEOUT_SECONDS", "5")),
             problem_base=os.environ.get("PROBLEM_BASE", "https://boardgames.example/problems/"),
         )

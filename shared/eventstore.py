@@ -20,7 +20,6 @@ import hashlib
 import json
 import os
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,10 +57,13 @@ class AppendResult:
 
 
 class EventStore:
-    def __init__(self, client: "redis.Redis[bytes]") -> None:
+    def __init__(self, client: "redis.Redis[bytes]", connection_per_thread: bool = True) -> None:
         self.redis = client
         self._append = client.register_script(_APPEND_LUA)
         self._own = threading.local()
+        # Off under gevent: "threads" are then greenlets, one per client connection, and a
+        # thousand clients watching the feed would each keep a Redis connection for nothing.
+        self._per_thread = connection_per_thread
 
     def _own_client(self) -> "redis.Redis[bytes]":
         """This thread's own connection (standalone Redis), else the shared client.
@@ -71,7 +73,7 @@ class EventStore:
         connection instead (gunicorn's threads are few and long-lived).  A copy inherited
         across a fork is never used (the child opens its own), nor one of a replaced client.
         """
-        if type(self.redis) is not redis.Redis:
+        if type(self.redis) is not redis.Redis or not self._per_thread:
             return self.redis                       # Redis Cluster routes by key: keep its client
         own = getattr(self._own, "client", None)
         if own is None or own[0] != os.getpid() or own[1] is not self.redis:
@@ -186,18 +188,6 @@ class EventStore:
         """Events with ``seq > after``, oldest first, at most ``limit``."""
         log = self.keys(game_id)[0]
         return _decode_entries(self._client.xrange(log, min=f"0-{after + 1}", max="+", count=limit))
-
-    def wait_for(self, game_id: str, after: int, timeout_ms: int) -> bool:
-        """Block up to ``timeout_ms`` until the log has an event after ``after``.
-
-        Blocks in slices of a second: each stays under the client's socket timeout.
-        """
-        log = self.keys(game_id)[0]
-        deadline = time.monotonic() + timeout_ms / 1000
-        while (left := deadline - time.monotonic()) > 0:
-            if self._client.xread({log: f"0-{after}"}, count=1, block=max(1, int(min(left, 1.0) * 1000))):
-                return True
-        return False
 
     # -- snapshots (a disposable cache) ---------------------------------------------------------
     def save_snapshot(self, game_id: str, document: str) -> None:

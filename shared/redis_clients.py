@@ -37,6 +37,15 @@ class KernelTimeoutConnection(redis.Connection):
         return sock
 
 
+def _under_gevent() -> bool:
+    """This process's sockets are gevent's (a gevent gunicorn worker patched them)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return bool(monkey.is_module_patched("socket"))
+
+
 def _timeouts(settings: Settings) -> dict[str, Any]:
     return {"socket_timeout": settings.redis_timeout, "socket_connect_timeout": settings.redis_timeout}
 
@@ -46,9 +55,26 @@ def connect_event_store(settings: Settings) -> EventStore:
         from redis.cluster import RedisCluster
         return EventStore(RedisCluster.from_url(settings.redis_url, **_timeouts(settings)))
     options = _timeouts(settings)
+    if _under_gevent():
+        # Hundreds of greenlets may want Redis at once (a move wakes every client watching its
+        # game): they share a bounded pool and queue for a connection (up to the timeout)
+        # rather than each opening one.  Kernel timeouts would never fire on gevent's
+        # non-blocking sockets; gevent's own bound each wait, at no GIL handover cost.
+        pool = redis.BlockingConnectionPool.from_url(settings.redis_url, max_connections=settings.redis_pool_size,
+                                                     timeout=settings.redis_timeout, **options)
+        return EventStore(redis.Redis(connection_pool=pool), connection_per_thread=False)
     if settings.redis_url.startswith("redis://"):       # plain TCP (not TLS, not a Unix socket)
         options["connection_class"] = KernelTimeoutConnection
     return EventStore(redis.Redis.from_url(settings.redis_url, **options))
+
+
+def connect_news(settings: Settings) -> "redis.Redis[bytes]":
+    """The feed's subscriber connection (:mod:`shared.news`): it waits for messages as long as
+    it likes, so no read timeout; a PING on a quiet line finds a dead server instead.  On a
+    Redis Cluster any node relays every node's PUBLISH, so the node in the URL will do."""
+    return redis.Redis.from_url(settings.redis_url, socket_timeout=None,
+                                socket_connect_timeout=settings.redis_timeout,
+                                socket_keepalive=True, health_check_interval=15)
 
 
 def connect_queue(settings: Settings) -> "redis.Redis[bytes]":

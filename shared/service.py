@@ -31,6 +31,8 @@ from shared.auth import bearer_token, seat_for_token, stored_token_hashes
 from shared.bots import BotQueue
 from shared.config import Settings
 from shared.engine import IllegalMove
+from shared.feed import Feed, resume_point, wants_stream
+from shared.news import LogNews
 from shared.eventstore import EventStore
 from shared.middleware import RequestContext, current_request_id
 from shared.http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, ProblemApi, json_response, load_with,
@@ -38,7 +40,7 @@ from shared.http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, ProblemApi, 
 from shared.openapi import (BEARER, OPTIONAL_BEARER, ContractPlugin, create_game_schema, move_component_schemas,
                             problems)
 from shared.plugin import GamePlugin
-from shared.redis_clients import connect_event_store, connect_queue
+from shared.redis_clients import connect_event_store, connect_news, connect_queue
 from shared.problems import Problem
 from shared.replay import audit_log, served_record
 from shared.runtime import GameRuntime, LoadedGame
@@ -77,6 +79,12 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         notify_bots = BotQueue(queue_redis, game.name).enqueue_turns
     runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots)
     app.extensions["runtime"] = runtime
+    news = LogNews(connect_news(settings), game.name,
+                   read_log=lambda game_id, after, limit: store.read(game_id, after=after, limit=limit))
+    feed = Feed(game, store, news, heartbeat_seconds=settings.sse_heartbeat_seconds,
+                max_stream_seconds=settings.sse_max_seconds, max_wait_seconds=settings.max_wait_seconds,
+                game_meta=runtime.meta)
+    app.extensions["news"] = news
 
     api = ProblemApi(app)
     contract_plugin = ContractPlugin()
@@ -266,20 +274,29 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         return json_response({"version": outcome.version, "events": events}, status=201)
 
     @games.route("/games/<game_id>/events")
-    @games.doc(security=OPTIONAL_BEARER, responses=problems(401, 403, 404, 422))
+    @games.doc(security=OPTIONAL_BEARER, responses={
+        **problems(401, 403, 404, 422),
+        200: {"description": "A page of the log (JSON), or with `Accept: text/event-stream` a stream of "
+                             "Server-Sent Events: one message per event (`id:` its seq, `data:` the event "
+                             "as in a page), resuming after `Last-Event-ID`; `event: end` once the game is "
+                             "over and every event was sent.",
+              "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+        204: {"description": "Stream asked of a finished game whose every event the client has: nothing "
+                             "will come (this stops a browser's EventSource)."}},
+        parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {
+            "type": "string", "pattern": "^[0-9]{1,15}$"},
+            "description": "Resume after this event, in place of `after` (EventSource sends it when it reconnects)."}])
     @games.arguments(EventsQuerySchema, location="query", as_kwargs=True)
     @games.response(200, EventsPageSchema)
     def events(game_id: str, after: int, limit: int, wait: float) -> Response:
-        """The log as the caller may see it; the full log once the game is over."""
+        """The log as the caller may see it (the full log once the game is over): a JSON page,
+        held with ``wait`` until there is news, or a live stream of Server-Sent Events."""
         meta = runtime.meta(game_id)
         seat = authenticate(game_id, meta, required=False)
-        if wait > 0 and int(meta["version"]) <= after and meta["status"] != "finished":
-            store.wait_for(game_id, after, int(min(wait, settings.max_wait_seconds) * 1000))
-            meta = runtime.meta(game_id)
-        records = store.read(game_id, after=after, limit=limit)
-        finished = meta.get("status") == "finished"
-        return json_response({"version": int(meta["version"]), "status": meta["status"],
-                              "events": [served_record(game, r, seat, finished) for r in records]})
+        start = resume_point(after)        # Last-Event-ID, checked whatever the client accepts
+        if wants_stream():
+            return feed.stream(game_id, meta, seat, start)
+        return json_response(feed.page(game_id, meta, seat, start, limit, wait))
 
     @games.route("/games/<game_id>/replay")
     @games.doc(responses=problems(404, 422))

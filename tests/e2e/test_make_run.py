@@ -24,7 +24,10 @@ def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str]) -
                               start_new_session=True)
     try:
         for name, port in ports.items():
-            wait_until(lambda: requests.get(f"http://127.0.0.1:{port}/readyz", timeout=1).ok, f"{name} on {port}")
+            # Nine processes import at once (four services, four workers, a sweeper): on a busy
+            # 2-core machine that alone takes tens of seconds.
+            wait_until(lambda: requests.get(f"http://127.0.0.1:{port}/readyz", timeout=1).ok, f"{name} on {port}",
+                       timeout=90)
         base = f"http://127.0.0.1:{ports['catan']}"
         game = requests.post(f"{base}/games", json={"players": [
             {"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}, {"name": "c", "bot": "random"}]},
