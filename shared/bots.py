@@ -186,8 +186,10 @@ class Sweeper:
         enqueued = 0
         for member, score in due:
             game_id = member.decode()
-            added, bot_to_act = self.check_game(game_id)
+            added, bot_to_act, watch = self.check_game(game_id)
             enqueued += added
+            if watch:
+                continue                                              # look again next pass
             if bot_to_act:
                 conn.zadd(key, {game_id: now}, xx=True, gt=True)      # look again in BOT_STUCK_SECONDS
             else:
@@ -200,29 +202,32 @@ class Sweeper:
                                              count=self.scan_per_pass)
         return sum(self.check_game(raw.decode())[0] for raw in ids)
 
-    def check_game(self, game_id: str) -> tuple[int, bool]:
-        """(turns enqueued, whether a bot is to act) for one game; drops a game over from the active set."""
+    def check_game(self, game_id: str) -> tuple[int, bool, bool]:
+        """(turns enqueued, whether a bot is to act, whether a job needs another look next pass)
+        for one game; drops a game that is over from the active set."""
         runtime, game_name = self.runtime, self.runtime.game.name
         meta = runtime.store.meta(game_id)
         # No meta: a creation that failed (or has yet to append); another title: an id collision.
         if meta is None or meta.get("status") != "active" or meta.get("game") != game_name:
             runtime.store.index_active(game_name, game_id, False)
-            return 0, False
+            return 0, False, False
         players = json.loads(meta["players"])
         version = int(meta["version"])
-        enqueued, bot_to_act = 0, False
+        enqueued, bot_to_act, watch = 0, False, False
         for seat in json.loads(meta["to_act"]):
             if not players[seat].get("bot"):
                 continue
             bot_to_act = True
-            if _job_is_alive(self.bot_queue, job_id(game_name, game_id, version, seat)):
+            state = _job_state(self.bot_queue, job_id(game_name, game_id, version, seat))
+            if state != "dead":
+                watch = watch or state == "watch"
                 continue
             if self.bot_queue.enqueue_turn(game_id, version, seat):
                 log.info("re-enqueued the bot turn of %s at version %d, seat %d", game_id, version, seat)
                 enqueued += 1
         if enqueued:
             self.bot_queue.mark_pending(game_id)
-        return enqueued, bot_to_act
+        return enqueued, bot_to_act, watch
 
 
 def sweep(runtime: GameRuntime, bot_queue: BotQueue) -> int:
@@ -235,43 +240,56 @@ def sweep(runtime: GameRuntime, bot_queue: BotQueue) -> int:
             return enqueued
 
 
-def _job_is_alive(bot_queue: BotQueue, jid: str) -> bool:
-    """Whether the job of a bot turn will still run; a job that will not is deleted (room to retry).
+TAKEN_GRACE_SECONDS = 2.0   # how long a job may sit taken-but-not-started before its worker counts as dead
 
-    Every state RQ 2 or 3 can leave a job in: queued (in the queue, or taken by a worker that
-    died before starting it: RQ 3 parks it in ``<queue>:intermediate`` still marked queued),
+
+def _job_state(bot_queue: BotQueue, jid: str) -> str:
+    """'alive', 'watch' (taken by a worker a moment ago: look again next pass) or 'dead'.
+
+    Covers every state RQ 2 or 3 can leave a job in: queued (in the queue, or taken by a worker
+    that died before starting it: RQ 3 parks it in ``<queue>:intermediate`` still marked queued),
     started (alive while its heartbeat is), scheduled (a retry: alive until a while after it was
-    due, as the scheduler may be dead), deferred, finished without effect, failed, stopped, canceled.
+    due, as the scheduler may be dead), deferred, finished without effect, failed, stopped,
+    canceled.  A dead job is deleted, to make room for the turn's new one.
     """
     queue = bot_queue.queue
     conn = queue.connection
     try:
         job = Job.fetch(jid, connection=conn, serializer=queue.serializer)
     except NoSuchJobError:
-        return False
+        return "dead"
     status = job.get_status(refresh=False)
     now = time.time()
     if status == JobStatus.QUEUED:
         if conn.lpos(queue.key, jid) is not None:
-            return True                   # waiting for a worker
-        # Taken by a worker, which marks it started within milliseconds: unless it died first.
-        if job.enqueued_at is not None and now - job.enqueued_at.timestamp() < STUCK_AFTER_SECONDS:
-            return True
+            return "alive"                # waiting for a worker
+        if conn.lpos(queue.intermediate_queue_key, jid) is not None:
+            # Taken by a worker, which marks it started a moment later, unless it died first.
+            # The moment can be long on a busy machine: give it TAKEN_GRACE_SECONDS from when
+            # the sweeper first saw it there (RQ's own first-seen mark, if RQ saw it first).
+            intermediate = queue.intermediate_queue
+            if intermediate.set_first_seen(jid):
+                return "watch"
+            first = intermediate.get_first_seen(jid)
+            if first is not None and now - first.timestamp() < TAKEN_GRACE_SECONDS:
+                return "watch"
     elif status == JobStatus.STARTED:
         beat = job.last_heartbeat or job.started_at
         if beat is not None and now - beat.timestamp() < STUCK_AFTER_SECONDS:
-            return True
+            return "alive"
     elif status == JobStatus.SCHEDULED:
         due = conn.zscore(queue.scheduled_job_registry.key, jid)
         if due is not None and now - due < STUCK_AFTER_SECONDS:
-            return True
+            return "alive"
     elif status == JobStatus.DEFERRED:
         if now - job.created_at.timestamp() < STUCK_AFTER_SECONDS:
-            return True
+            return "alive"
     log.warning("bot job %s is %s and will not run: deleting it to enqueue the turn again", jid, status)
     with conn.pipeline() as pipe:
         job.delete(pipeline=pipe)
         pipe.lrem(queue.intermediate_queue_key, 0, jid)
         pipe.lrem(queue.key, 0, jid)
+        # RQ fails a job it has seen in the intermediate list for a minute: not the new one.
+        pipe.delete(queue.intermediate_queue.get_first_seen_key(jid))
         pipe.execute()
-    return False
+    return "dead"

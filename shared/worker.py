@@ -109,18 +109,19 @@ def run(game: str, url: str, logging_level: str = "INFO") -> int:
     stop = threading.Event()
     backoff = 1.0
     while True:
-        connection = redis.Redis.from_url(url)
-        queue = Queue(queue_name(game), connection=connection, serializer=JSONSerializer)
-        worker = ResilientWorker([queue], connection=connection, serializer=JSONSerializer)
         started = time.monotonic()
         why = "its work loop ended"
+        worker: ResilientWorker | None = None
         try:
+            connection = redis.Redis.from_url(url)
+            queue = Queue(queue_name(game), connection=connection, serializer=JSONSerializer)
+            worker = ResilientWorker([queue], connection=connection, serializer=JSONSerializer)  # names itself in Redis
             worker.work(with_scheduler=True, logging_level=logging_level)
         except REDIS_FAULTS as exc:
             why = f"Redis unavailable: {exc}"
         except ValueError as exc:           # e.g. its name is taken: a fresh worker gets a new one
             why = str(exc)
-        if worker.stop_asked:
+        if worker is not None and worker.stop_asked:
             return 0
         # RQ's handlers belong to the worker that stopped: between workers a signal ends the loop.
         for sig in (signal.SIGINT, signal.SIGTERM):
