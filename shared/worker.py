@@ -10,7 +10,8 @@ rq.worker.SimpleWorker bots-<game>``), but a Redis restart or blip does not end 
   reset once a worker has run for a minute).  A job it was running when Redis went away is
   left 'started'; the sweeper plays that turn again (``shared.bots.sweep``).
 * RQ's scheduler process (it moves retries whose delay is over back to the queue) dies on the
-  first error; :class:`ResilientScheduler` logs, backs off and carries on instead.
+  first error; :class:`ResilientScheduler` logs, backs off and carries on instead.  It stops
+  when its worker is gone (a ``kill -9`` of the worker would otherwise leave it running).
 
 SIGTERM / SIGINT stop it as they stop ``rq worker``: the current job finishes first (a second
 signal stops at once).  The queue's Redis is ``--url``, else ``RQ_REDIS_URL``, else ``REDIS_URL``.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
@@ -47,7 +49,13 @@ class ResilientScheduler(RQScheduler):
         self._install_signal_handlers()
         backoff = 1.0
         born = False
+        parent = os.getppid()
         while not self._stop_requested:
+            if os.getppid() != parent:
+                # Its worker was killed (kill -9 gives it no chance to stop us): the worker that
+                # replaces it starts its own scheduler, so this one steps aside.
+                self.log.warning("scheduler: its worker is gone; stopping")
+                break
             try:
                 if not born:
                     self.register_birth()
