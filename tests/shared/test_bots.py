@@ -76,3 +76,90 @@ def test_sweeper_reenqueues_a_lost_turn(bot_app: Any, redis_url: str) -> None:
         assert bots.sweep(runtime, bot_queue) == 0   # the job is queued now: not twice
         run_worker(redis_url)
         assert client.get(f"/games/{game['id']}").get_json()["status"] == "finished"
+
+
+def lose_every_job(conn: Any, bot_queue: bots.BotQueue) -> None:
+    """What a crash between the append and the enqueue leaves: no job, whatever the index says."""
+    for jid in bot_queue.queue.job_ids:
+        conn.delete(f"rq:job:{jid}")
+    bot_queue.queue.empty()
+
+
+def test_a_sweep_pass_costs_the_same_with_thousands_of_idle_games(bot_app: Any, redis_url: str) -> None:
+    conn = redis.Redis.from_url(redis_url)
+    runtime = bot_app.extensions["runtime"]
+    idle = [f"idle{i}" for i in range(3000)]        # human games waiting for their players
+    with conn.pipeline(transaction=False) as pipe:
+        for gid in idle:
+            pipe.hset("{g:" + gid + "}:meta", mapping={
+                "game": "race", "status": "active", "version": "3", "to_act": "[0]",
+                "players": '[{"name": "a", "bot": null}, {"name": "b", "bot": null}]'})
+        pipe.sadd(runtime.store.index_key("race"), *idle)
+        pipe.execute()
+    with bot_app.test_client() as client:
+        game = new_game(client, humans=0, bots=2, seed=5)
+    bot_queue = bots.BotQueue(conn, "race")
+    lose_every_job(conn, bot_queue)
+    # The turn was enqueued a while ago (older than BOT_STUCK_SECONDS): the index names it.
+    conn.zadd(bots.pending_key("race"), {game["id"]: 1.0})
+    sweeper = bots.Sweeper(runtime, bot_queue)
+
+    def calls() -> int:
+        return sum(stat["calls"] for stat in conn.info("commandstats").values())
+
+    before = calls()
+    assert sweeper.sweep() == 1, "the lost turn was not re-enqueued"
+    spent = calls() - before - 1                     # the INFO above
+    # The slow lane's share (a meta read per scanned game) plus a handful for the lost turn,
+    # not one per idle game.
+    assert spent < 2 * bots.SCAN_PER_PASS + 40, spent
+    run_worker(redis_url)
+    assert bot_app.extensions["runtime"].meta(game["id"])["status"] == "finished"
+
+
+def test_the_index_forgets_a_game_with_no_bot_to_act_unless_a_turn_came_meanwhile(
+        bot_app: Any, redis_url: str) -> None:
+    conn = redis.Redis.from_url(redis_url)
+    runtime = bot_app.extensions["runtime"]
+    with bot_app.test_client() as client:
+        human = new_game(client, humans=2, bots=0, seed=1)["id"]
+    key = bots.pending_key("race")
+    conn.zadd(key, {human: 1.0, "gone": 1.0})
+    sweeper = bots.Sweeper(runtime, bots.BotQueue(conn, "race"))
+    # A turn enqueued between the sweeper's read and its delete keeps the entry.
+    assert sweeper._remove_if_unchanged(keys=[key], args=[human, b"2"]) == 0
+    sweeper.sweep_index()
+    assert conn.zcard(key) == 0
+
+
+@pytest.mark.parametrize("status", ["finished", "failed", "stopped", "canceled", "started", "scheduled",
+                                    "deferred", "queued-nowhere", "taken-then-worker-died"])
+def test_every_state_a_dead_job_can_be_left_in_is_recognised(
+        status: str, redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rq.job import JobStatus
+    conn = redis.Redis.from_url(redis_url)
+    bot_queue = bots.BotQueue(conn, "race")
+    queue = bot_queue.queue
+    bot_queue.enqueue_turn("g1", 5, 1)
+    jid = bots.job_id("race", "g1", 5, 1)
+    job = queue.fetch_job(jid)
+    assert bots._job_state(bot_queue, jid) == "alive"            # waiting in the queue
+    monkeypatch.setattr(bots, "STUCK_AFTER_SECONDS", 0.5)
+    if status == "taken-then-worker-died":
+        conn.lmove(queue.key, queue.intermediate_queue_key, "LEFT", "RIGHT")   # as RQ 3's dequeue does
+        assert bots._job_state(bot_queue, jid) == "watch"        # a live worker starts it in a moment
+        monkeypatch.setattr(bots, "TAKEN_GRACE_SECONDS", 0.0)
+    else:
+        conn.lrem(queue.key, 0, jid)
+        if status != "queued-nowhere":
+            job.set_status(JobStatus(status))
+        if status == "started":
+            job.heartbeat(job.enqueued_at, 60)
+        if status == "scheduled":
+            conn.zadd(queue.scheduled_job_registry.key, {jid: job.enqueued_at.timestamp()})
+    import time
+    time.sleep(0.6)
+    assert bots._job_state(bot_queue, jid) == "dead"
+    assert not conn.exists(f"rq:job:{jid}")
+    assert conn.lpos(queue.intermediate_queue_key, jid) is None
+    assert bot_queue.enqueue_turn("g1", 5, 1)                    # room for the turn's new job
