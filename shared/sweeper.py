@@ -10,7 +10,7 @@ import time
 
 import redis
 
-from shared import registry
+from shared import limits, registry
 from shared.bots import BotQueue, sweep
 from shared.config import Settings
 from shared.runtime import GameRuntime
@@ -34,6 +34,7 @@ def main(argv: list[str]) -> None:
             try:
                 if n := sweep(runtime, queue):
                     log.info("re-enqueued %d bot turn(s) of %s", n, runtime.game.name)
+                limits.janitor(store, runtime.game.name)   # expired games leave the active index
             except redis.RedisError as exc:
                 log.warning("sweep of %s failed: %s", runtime.game.name, exc)
         time.sleep(interval)
