@@ -32,12 +32,24 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from shared.config import Settings
 from shared.eventstore import EventStore
 from shared.http import problem_response
+from shared.openapi import PROBLEM_RESPONSE
 from shared.problems import Problem
 
 log = logging.getLogger("limits")
 
 CAPACITY_RETRY_AFTER_SECONDS = 60
 PRUNE_EVERY_SECONDS = 10.0
+
+
+_RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer", "minimum": 1},
+                                "description": "Seconds to wait before trying again."}}
+# The create route's 429 and 503 (OpenAPI): Retry-After with rate-limited and capacity (not with not-ready).
+CREATE_RESPONSES: dict[str, Any] = {
+    "429": {**PROBLEM_RESPONSE, "description": "rate-limited: too many new games from this address",
+            "headers": _RETRY_AFTER},
+    "503": {**PROBLEM_RESPONSE, "description": "capacity: too many unfinished games (with Retry-After); "
+            "not-ready: the event store is unavailable", "headers": _RETRY_AFTER},
+}
 
 
 class RetryLater(Problem):

@@ -182,7 +182,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @games.route("/games", methods=["POST"])
     @games.doc(requestBody={"required": True, "content": {"application/json": {
         "schema": {"$ref": f"#/components/schemas/{create_schema.__name__[:-6]}"}}}},
-        responses=problems(400, 413, 415, 422, 429))
+        responses={**problems(400, 413, 415, 422), **limits.CREATE_RESPONSES})
     @games.response(201, GameCreatedSchema, headers={"Location": {"schema": {"type": "string"},
                                                                     "description": "The game's URL."}})
     @guard.rate_limited
