@@ -110,7 +110,9 @@ def install(app: Flask, settings: Settings, store: EventStore, game_name: str) -
     """Trust the configured proxies, set up the limiter; call after the app's other WSGI wrappers
     (ProxyFix must be the outermost, so logs and limits see the same client address)."""
     if settings.trusted_proxy_count > 0:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_count)  # type: ignore[method-assign]
+        # Only the client address: X-Forwarded-Proto/Host/Port stay unread (answers use relative URLs).
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_count,  # type: ignore[method-assign]
+                                x_proto=0)
     capacity = Capacity(store, game_name, settings.max_active_games)
     if not settings.create_rate_limit:
         return Guard(None, "", capacity)
