@@ -10,6 +10,12 @@ def _int(name: str, default: int) -> int:
     return int(raw) if raw not in (None, "") else default
 
 
+def _rate(name: str, default: str) -> str:
+    """A rate such as ``30/minute``; empty or ``0``: no limit."""
+    raw = os.environ.get(name, default).strip()
+    return "" if raw in ("", "0") else raw
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str            # the event store (may be a Redis Cluster node: see REDIS_CLUSTER)
@@ -24,6 +30,13 @@ class Settings:
     redis_pool_size: int      # gevent workers: Redis connections one process shares among its clients
     redis_timeout: float      # seconds a Redis call may take before it fails (a hung Redis frees threads)
     problem_base: str         # prefix of problem ``type`` URIs
+    # Abuse limits (shared/limits.py)
+    create_rate_limit: str = "30/minute"   # POST /games per client address ("" = no limit)
+    ratelimit_storage_url: str = ""        # the limiter's Redis ("" = RQ_REDIS_URL: always standalone)
+    trusted_proxy_count: int = 0           # proxies whose X-Forwarded-For is trusted (0 = the socket peer)
+    max_active_games: int = 10_000         # unfinished games per service (0 = no cap)
+    idle_game_ttl: int = 86_400            # seconds a game without a move lives (0 = forever)
+    finished_game_ttl: int = 0             # seconds a finished game is kept (0 = forever)
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -41,4 +54,10 @@ class Settings:
             redis_pool_size=_int("REDIS_POOL_SIZE", 32),
             redis_timeout=float(os.environ.get("REDIS_TIMEOUT_SECONDS", "5")),
             problem_base=os.environ.get("PROBLEM_BASE", "https://boardgames.example/problems/"),
+            create_rate_limit=_rate("CREATE_RATE_LIMIT", "30/minute"),
+            ratelimit_storage_url=os.environ.get("RATELIMIT_STORAGE_URL", ""),
+            trusted_proxy_count=_int("TRUSTED_PROXY_COUNT", 0),
+            max_active_games=_int("MAX_ACTIVE_GAMES", 10_000),
+            idle_game_ttl=_int("IDLE_GAME_TTL_SECONDS", 86_400),
+            finished_game_ttl=_int("FINISHED_GAME_TTL_SECONDS", 0),
         )

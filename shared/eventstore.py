@@ -13,6 +13,10 @@ Layout (one hash tag per game, so a game lives in one Redis Cluster slot):
 The log is never trimmed.  Appends go through one Lua script (``append.lua``) that checks the
 expected version and the idempotency key and adds the events with sequential ids, so two
 writers can never both succeed at the same version.
+
+A game's keys may carry a TTL (see :mod:`shared.limits`): a game nobody moved in expires, a
+finished one may be kept for a while only.  All four keys always share one lifetime: appends
+(XADD, HSET) keep a key's TTL, and a snapshot is written with the meta's.
 """
 from __future__ import annotations
 
@@ -30,6 +34,24 @@ from shared import jsonout
 
 GENESIS_HASH = "0" * 64
 _APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
+
+# KEYS: log, meta, idem, snap; ARGV[1] version, ARGV[2] seconds.  Only a game still at ``version``
+# (nobody moved yet) gets the TTL: a move in between has made it permanent already.
+_EXPIRE_UNMOVED_LUA = """
+if redis.call('HGET', KEYS[2], 'version') ~= ARGV[1] then return 0 end
+for _, key in ipairs(KEYS) do redis.call('EXPIRE', key, ARGV[2]) end
+return 1
+"""
+
+# KEYS: meta, snap; ARGV[1] the document.  The snapshot lives as long as the game (SET alone would
+# leave it without a TTL beside keys that expire), and is not written once the game has expired.
+_SAVE_SNAPSHOT_LUA = """
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -2 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return 1
+"""
 
 
 def canonical(value: Any) -> str:
@@ -60,6 +82,8 @@ class EventStore:
     def __init__(self, client: "redis.Redis[bytes]", connection_per_thread: bool = True) -> None:
         self.redis = client
         self._append = client.register_script(_APPEND_LUA)
+        self._expire_unmoved = client.register_script(_EXPIRE_UNMOVED_LUA)
+        self._save_snapshot = client.register_script(_SAVE_SNAPSHOT_LUA)
         self._own = threading.local()
         # Off under gevent: "threads" are then greenlets, one per client connection, and a
         # thousand clients watching the feed would each keep a Redis connection for nothing.
@@ -191,8 +215,10 @@ class EventStore:
 
     # -- snapshots (a disposable cache) ---------------------------------------------------------
     def save_snapshot(self, game_id: str, document: str) -> None:
-        """Store a ``snapshot_document`` (written out by the caller while it still owns the state)."""
-        self._client.set(self.keys(game_id)[3], document)
+        """Store a ``snapshot_document`` (written out by the caller while it still owns the state),
+        with the game's TTL if it has one."""
+        _, meta_key, _, snap_key = self.keys(game_id)
+        self._save_snapshot(keys=[meta_key, snap_key], args=[document], client=self._client)
 
     def load_snapshot(self, game_id: str) -> dict[str, Any] | None:
         raw = self._client.get(self.keys(game_id)[3])
@@ -200,6 +226,22 @@ class EventStore:
 
     def delete_snapshot(self, game_id: str) -> None:
         self._client.delete(self.keys(game_id)[3])
+
+    # -- lifetimes (shared.limits) ----------------------------------------------------------------
+    def expire_if_unmoved(self, game_id: str, version: int, seconds: int) -> bool:
+        """Give the game's keys a TTL if it is still at ``version``; False: somebody moved already."""
+        return bool(self._expire_unmoved(keys=list(self.keys(game_id)), args=[version, seconds],
+                                         client=self._client))
+
+    def set_lifetime(self, game_id: str, seconds: int | None) -> None:
+        """Every key of the game expires in ``seconds``, or (None) never, in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for key in self.keys(game_id):
+            if seconds is None:
+                pipe.persist(key)
+            else:
+                pipe.expire(key, seconds)
+        pipe.execute()
 
     # -- the per-game-type index (outside the hot path; eventually consistent) -----------------
     @staticmethod
@@ -215,6 +257,37 @@ class EventStore:
 
     def active_games(self, game_name: str) -> list[str]:
         return sorted(m.decode() for m in self.redis.smembers(self.index_key(game_name)))
+
+    def count_active(self, game_name: str) -> int:
+        """The index's size (SCARD, O(1)): may include games that expired since the last prune."""
+        return int(self.redis.scard(self.index_key(game_name)))
+
+    def prune_index(self, game_name: str, batch: int = 500) -> int:
+        """Drop index entries whose game is gone (expired) or no longer active; returns how many.
+
+        A game being created is indexed just before its first append, so this may drop it in
+        between: ``GameRuntime.create`` indexes it again after the append.
+        """
+        key = self.index_key(game_name)
+        dropped = 0
+        members: list[bytes] = []
+        for member in self.redis.sscan_iter(key, count=batch):
+            members.append(member)
+            if len(members) >= batch:
+                dropped += self._prune_batch(key, members)
+                members = []
+        if members:
+            dropped += self._prune_batch(key, members)
+        return dropped
+
+    def _prune_batch(self, key: str, members: list[bytes]) -> int:
+        pipe = self.redis.pipeline(transaction=False)
+        for member in members:
+            pipe.hget(self.keys(member.decode())[1], "status")
+        gone = [m for m, status in zip(members, pipe.execute()) if status != b"active"]
+        if gone:
+            self.redis.srem(key, *gone)
+        return len(gone)
 
 
 def _decode_meta(raw: dict[bytes, bytes]) -> dict[str, str] | None:

@@ -31,7 +31,9 @@ KNOWN_PROBLEMS: dict[str, tuple[int, str]] = {
     "invalid-options": (422, "Invalid game options"),
     "unknown-move-type": (422, "Unknown move type"),
     "precondition-required": (428, "Precondition required"),
+    "rate-limited": (429, "Too many requests"),
     "not-ready": (503, "Service not ready"),
+    "capacity": (503, "Too many games running"),
     "internal-error": (500, "Internal server error"),
 }
 

@@ -202,8 +202,14 @@ REPLAY_CHECKPOINT = 50
 
 class GameRuntime:
     def __init__(self, game: Game, store: EventStore, snapshot_every: int = 50,
-                 notify_bots: BotNotifier | None = None, cache: StateCache | None = None) -> None:
+                 notify_bots: BotNotifier | None = None, cache: StateCache | None = None,
+                 idle_ttl: int = 0, finished_ttl: int = 0) -> None:
         self.game = game
+        # Lifetimes of the games this runtime creates (seconds, 0 = forever).  They are written
+        # into each game's meta, so whichever process makes the first or the last move (a web
+        # process, a bot worker) applies them without being configured.
+        self.idle_ttl = idle_ttl
+        self.finished_ttl = finished_ttl
         self.store = store
         self.snapshot_every = snapshot_every
         self.notify_bots = notify_bots
@@ -247,10 +253,15 @@ class GameRuntime:
             "created_at": str(int(time.time() * 1000)),
             **self._status_fields(state),
         }
+        active = game.result(state) is None
+        if active and self.idle_ttl > 0:
+            # The move appended onto this version is the first one: it makes the game permanent.
+            meta["persist_at_version"] = str(records[-1]["seq"])
+        if self.finished_ttl > 0:
+            meta["finished_ttl"] = str(self.finished_ttl)
         # Indexed before the append: an index entry without a game costs the sweeper one look
         # (it drops it), while a game missing from the index would never have a lost bot turn
         # re-enqueued.  Indexed again after it, as a sweep in between drops the entry.
-        active = game.result(state) is None
         if active:
             self.store.index_active(game.name, game_id, True)
         result = self.store.append(game_id, 0, records, meta=meta)
@@ -258,6 +269,11 @@ class GameRuntime:
             raise Problem("internal-error", "Could not create the game; try again.")
         if active:
             self._best_effort(self.store.index_active, game.name, game_id, True)
+        if active and self.idle_ttl > 0:
+            # Only if nobody moved yet (a bot may already have): the append itself stays untouched.
+            self._best_effort(self.store.expire_if_unmoved, game_id, result.version, self.idle_ttl)
+        elif not active and self.finished_ttl > 0:
+            self._best_effort(self.store.set_lifetime, game_id, self.finished_ttl)
         bots = self._bots_to_notify(state, _bot_seats(meta["players"]))
         self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
         if bots:
@@ -456,6 +472,9 @@ class GameRuntime:
                 self.cache.give(game_id, result.version, head, state, loaded.meta)
                 if finished:
                     self._best_effort(self.store.index_active, self.game.name, game_id, False)
+                lifetime = self._lifetime_after(loaded.meta, before_version, finished)
+                if lifetime is not None:
+                    self._best_effort(self.store.set_lifetime, game_id, lifetime or None)
                 if snapshot:
                     self._best_effort(self.store.save_snapshot, game_id, snapshot)
                 if bots:
@@ -463,6 +482,10 @@ class GameRuntime:
                 return MoveOutcome(result.version, records, finished=finished)
             if result.status == "DUPLICATE":
                 return self._duplicate(game_id, result, fingerprint)
+            if result.version == 0:
+                # No meta: the game expired (or was deleted) since this process's copy was made.
+                raise Problem("game-not-found", f"There is no {self.game.name} game {game_id!r}.",
+                              game_id=game_id)
             if expected_version is not None:
                 if result.version == expected_version and not loaded.fresh:
                     # The log is at the pinned version but its head is not our copy's: the copy
@@ -547,6 +570,16 @@ class GameRuntime:
         every = self.snapshot_every
         if every > 0 and after // every > before // every:
             return snapshot_document(after, head, self.game.engine_version, self.game.dump(state))
+        return None
+
+    @staticmethod
+    def _lifetime_after(meta: dict[str, str], before_version: int, finished: bool) -> int | None:
+        """The TTL an accepted move gives the game's keys: seconds, 0 for none (persist), or None
+        to leave them as they are (every move but the first and the last: no cost)."""
+        if finished and meta.get("finished_ttl"):
+            return int(meta["finished_ttl"])
+        if meta.get("persist_at_version") == str(before_version):
+            return 0
         return None
 
     def _bots_to_notify(self, state: Any, bots: frozenset[int]) -> list[int]:

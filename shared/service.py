@@ -26,7 +26,7 @@ from flask_smorest import Blueprint
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
-from shared import metrics
+from shared import limits, metrics
 from shared.auth import bearer_token, seat_for_token, stored_token_hashes
 from shared.bots import BotQueue
 from shared.config import Settings
@@ -77,7 +77,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     queue_redis = connect_queue(settings)      # no I/O yet: redis-py connects on first use
     if notify_bots is None and settings.enqueue_bots:
         notify_bots = BotQueue(queue_redis, game.name).enqueue_turns
-    runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots)
+    runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots,
+                          idle_ttl=settings.idle_game_ttl, finished_ttl=settings.finished_game_ttl)
     app.extensions["runtime"] = runtime
     news = LogNews(connect_news(settings), game.name,
                    read_log=lambda game_id, after, limit: store.read(game_id, after=after, limit=limit))
@@ -137,6 +138,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         """Swagger UI's scripts and styles for /docs, from the swagger-ui-bundle package."""
         return send_from_directory(swagger_ui_path, filename)
     app.wsgi_app = RequestContext(app.wsgi_app, game.name)  # type: ignore[method-assign]
+    guard = limits.install(app, settings, store, game.name)   # rate limit, cap (POST /games)
 
     # -- helpers bound to this app --------------------------------------------------------------
     def authenticate(game_id: str, meta: dict[str, str], required: bool) -> int | None:
@@ -188,12 +190,17 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @games.route("/games", methods=["POST"])
     @games.doc(requestBody={"required": True, "content": {"application/json": {
         "schema": {"$ref": f"#/components/schemas/{create_schema.__name__[:-6]}"}}}},
-        responses=problems(400, 413, 415, 422))
+        responses={**problems(400, 413, 415, 422), **limits.CREATE_RESPONSES})
     @games.response(201, GameCreatedSchema, headers={"Location": {"schema": {"type": "string"},
                                                                     "description": "The game's URL."}})
+    @guard.rate_limited
     def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Create a game. Each human seat's token is in this answer, and only here."""
+        """Create a game. Each human seat's token is in this answer, and only here.
+
+        Too many creations from one address: 429 `rate-limited`; too many running games: 503 `capacity`.
+        Both come with `Retry-After` (seconds)."""
         body = load_with(create_schema(), read_json_body())
+        guard.capacity.check()
         game_id, version, seats = runtime.create(body["players"], body["options"], body["seed"])
         metrics.GAMES_CREATED.labels(game.name).inc()
         return ({"id": game_id, "version": version, "players": seats}, 201,

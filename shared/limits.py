@@ -1,0 +1,162 @@
+"""Abuse has limits: how many games a client may create, how many may run, how long they live.
+
+* **Rate limit** on ``POST /games`` per client address (flask-limiter, counters in Redis):
+  ``CREATE_RATE_LIMIT`` (e.g. ``30/minute``; empty: none).  Over it: 429 ``rate-limited`` with
+  ``Retry-After``.  The address is the socket peer; behind ``TRUSTED_PROXY_COUNT`` proxies it is
+  taken from ``X-Forwarded-For`` (werkzeug's ProxyFix), never otherwise, as any client can send
+  that header.  If the limiter's Redis fails, games are created anyway (logged): a limiter
+  outage must not become a service outage.
+* **Capacity**: at most ``MAX_ACTIVE_GAMES`` unfinished games per service, counted with the
+  per-title active index (SCARD).  At the cap the index is pruned of games that expired or
+  finished (at most every ``PRUNE_EVERY_SECONDS`` per process), then 503 ``capacity``.  Two
+  creations racing at the cap may both pass: the cap is a guard, not an exact quota.
+* **Lifetimes** (applied by :class:`shared.runtime.GameRuntime`, which writes them in the meta):
+  a game nobody moved in expires after ``IDLE_GAME_TTL_SECONDS``; its first move makes it
+  permanent; the move that finishes it gives it ``FINISHED_GAME_TTL_SECONDS`` (0: kept forever).
+* **Janitor** (:func:`janitor`, run by the sweeper): drops expired games from the index.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Callable
+
+from flask import Flask, Response
+from flask_limiter import Limiter, RequestLimit
+from flask_limiter.errors import RateLimitExceeded
+from flask_limiter.util import get_remote_address
+from limits import parse_many
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from shared.config import Settings
+from shared.eventstore import EventStore
+from shared.http import problem_response
+from shared.openapi import PROBLEM_RESPONSE
+from shared.problems import Problem
+
+log = logging.getLogger("limits")
+
+CAPACITY_RETRY_AFTER_SECONDS = 60
+PRUNE_EVERY_SECONDS = 10.0
+
+
+_RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer", "minimum": 1},
+                                "description": "Seconds to wait before trying again."}}
+# The create route's 429 and 503 (OpenAPI): Retry-After with rate-limited and capacity (not with not-ready).
+CREATE_RESPONSES: dict[str, Any] = {
+    "429": {**PROBLEM_RESPONSE, "description": "rate-limited: too many new games from this address",
+            "headers": _RETRY_AFTER},
+    "503": {**PROBLEM_RESPONSE, "description": "capacity: too many unfinished games (with Retry-After); "
+            "not-ready: the event store is unavailable", "headers": _RETRY_AFTER},
+}
+
+
+class RetryLater(Problem):
+    """A problem answered with a ``Retry-After`` header (seconds)."""
+
+    def __init__(self, kind: str, detail: str, retry_after: int, **extensions: Any) -> None:
+        super().__init__(kind, detail, **extensions)
+        self.retry_after = max(1, int(retry_after))
+
+
+class Capacity:
+    """The cap on unfinished games of one title, checked before a creation."""
+
+    def __init__(self, store: EventStore, game_name: str, max_active: int) -> None:
+        self.store = store
+        self.game_name = game_name
+        self.max_active = max_active
+        self._lock = threading.Lock()
+        self._last_prune = float("-inf")
+
+    def check(self) -> None:
+        """Raise 503 ``capacity`` when the service holds ``max_active`` unfinished games."""
+        if self.max_active <= 0 or self.store.count_active(self.game_name) < self.max_active:
+            return
+        # The index may still hold games that expired: prune it, but not on every refused
+        # request (a prune reads every entry's status), and not in two threads at once.
+        if self._lock.acquire(blocking=False):
+            try:
+                if time.monotonic() - self._last_prune >= PRUNE_EVERY_SECONDS:
+                    self._last_prune = time.monotonic()
+                    dropped = self.store.prune_index(self.game_name)
+                    log.info("at the cap of %d %s games: pruned %d", self.max_active, self.game_name, dropped)
+                    if dropped and self.store.count_active(self.game_name) < self.max_active:
+                        return
+            finally:
+                self._lock.release()
+        raise RetryLater("capacity", f"This service already runs {self.max_active} unfinished games, its "
+                         "cap; retry later, when games have finished or expired.",
+                         retry_after=CAPACITY_RETRY_AFTER_SECONDS)
+
+
+class Guard:
+    """The limits of one service's ``POST /games``."""
+
+    def __init__(self, limiter: Limiter | None, rate: str, capacity: Capacity) -> None:
+        self.limiter = limiter
+        self.rate = rate
+        self.capacity = capacity
+
+    def rate_limited(self, view: Callable[..., Any]) -> Callable[..., Any]:
+        """Decorate the create route (innermost, right above its ``def``)."""
+        if self.limiter is None:
+            return view
+        return self.limiter.limit(self.rate)(view)
+
+
+def install(app: Flask, settings: Settings, store: EventStore, game_name: str) -> Guard:
+    """Trust the configured proxies, set up the limiter; call after the app's other WSGI wrappers
+    (ProxyFix must be the outermost, so logs and limits see the same client address)."""
+    if settings.trusted_proxy_count > 0:
+        # Only the client address: X-Forwarded-Proto/Host/Port stay unread (answers use relative URLs).
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_count,  # type: ignore[method-assign]
+                                x_proto=0)
+    capacity = Capacity(store, game_name, settings.max_active_games)
+    if not settings.create_rate_limit:
+        return Guard(None, "", capacity)
+    parse_many(settings.create_rate_limit)   # a typo stops the service here, not every request later
+
+    def breached(limit: RequestLimit) -> Response:
+        try:
+            retry_after = limit.reset_at - time.time()
+        except Exception:  # noqa: BLE001 - the window's end is a hint; the 429 stands without it
+            retry_after = limit.limit.get_expiry()
+        problem = RetryLater("rate-limited", f"At most {limit.limit} new games per client address; "
+                             "retry after the time in Retry-After.", retry_after=int(retry_after) + 1)
+        return retry_later_response(problem, settings.problem_base)
+
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        storage_uri=settings.ratelimit_storage_url or settings.rq_redis_url,
+        storage_options={"socket_timeout": settings.redis_timeout,
+                         "socket_connect_timeout": settings.redis_timeout},
+        strategy="sliding-window-counter",
+        key_prefix=f"ratelimit:{game_name}",
+        swallow_errors=True,          # fail open: flask-limiter logs the storage error
+        headers_enabled=False,        # no extra round trip on every creation
+        on_breach=breached,
+    )
+
+    def too_many(exc: RateLimitExceeded) -> Response:
+        if exc.response is not None:
+            return exc.response
+        return retry_later_response(RetryLater("rate-limited", "Too many new games from this address.",
+                                               retry_after=60), settings.problem_base)
+
+    app.register_error_handler(RateLimitExceeded, too_many)
+    app.register_error_handler(RetryLater, lambda exc: retry_later_response(exc, settings.problem_base))
+    return Guard(limiter, settings.create_rate_limit, capacity)
+
+
+def retry_later_response(problem: RetryLater, base: str) -> Response:
+    response = problem_response(problem, base)
+    response.headers["Retry-After"] = str(problem.retry_after)
+    return response
+
+
+def janitor(store: EventStore, game_name: str) -> int:
+    """Drop games that expired (or finished) from the title's active index; the sweeper runs it."""
+    return store.prune_index(game_name)

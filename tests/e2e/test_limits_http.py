@@ -1,0 +1,36 @@
+"""The creation rate limit under gunicorn, where the client address is the socket's (or a trusted proxy's)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.e2e
+
+TWO = {"players": [{"name": "a"}, {"name": "b"}]}
+
+
+def create(url: str, forwarded_for: str | None = None) -> requests.Response:
+    headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else {}
+    return requests.post(f"{url}/games", json=TWO, headers=headers, timeout=10)
+
+
+def test_rate_limit_by_client_address_trusts_x_forwarded_for_only_behind_a_proxy(make_stack: Any) -> None:
+    stack = make_stack("race")
+    stack.env.update(CREATE_RATE_LIMIT="1/minute", TRUSTED_PROXY_COUNT="0")
+    direct = stack.start_web("direct")
+    assert create(direct, "10.0.0.1").status_code == 201
+    # Without a trusted proxy the header is the client's word: a new one buys no new budget.
+    refused = create(direct, "10.0.0.2")
+    assert refused.status_code == 429 and refused.headers["Content-Type"] == "application/problem+json"
+    assert refused.json()["reason"] == "rate-limited" and int(refused.headers["Retry-After"]) >= 1
+    assert requests.get(f"{direct}/healthz", timeout=5).status_code == 200
+
+    stack.env["TRUSTED_PROXY_COUNT"] = "1"
+    proxied = stack.start_web("proxied")
+    # Behind one proxy, the address it appends (the last one) is the client's.
+    assert create(proxied, "10.0.0.1").status_code == 201
+    assert create(proxied, "10.0.0.1").status_code == 429
+    assert create(proxied, "6.6.6.6, 10.0.0.3").status_code == 201   # a forged first hop is ignored
+    assert create(proxied, "7.7.7.7, 10.0.0.3").status_code == 429
