@@ -27,6 +27,7 @@ import requests
 
 from shared.client import GameClient, ProblemError
 from shared.render import Context, describe_event, describe_move, render_replay, render_view
+from shared.render.common import terminal_safe
 
 DEFAULT_PORTS = {"catan": 8001, "elasund": 8002, "elfenland": 8003, "elastium": 8004}
 WIDTH = 100
@@ -119,12 +120,13 @@ class Terminal:
         self.stdout = stdout
 
     def say(self, text: str = "") -> None:
-        self.stdout.write(text + "\n")
+        # Server text (names, problem details) must not drive the terminal: escape control characters.
+        self.stdout.write(terminal_safe(text) + "\n")
         self.stdout.flush()
 
     def ask(self, prompt: str) -> str | None:
         """One line of input without its newline; None at end of input."""
-        self.stdout.write(prompt)
+        self.stdout.write(terminal_safe(prompt))
         self.stdout.flush()
         line = self.stdin.readline()
         if not line:

@@ -27,7 +27,7 @@ from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
 from shared import metrics
-from shared.auth import bearer_token, seat_for_token, stored_token_hashes
+from shared.auth import bearer_token, seat_for_token, stored_token_hashes, valid_for_another_game
 from shared.bots import BotQueue
 from shared.config import Settings
 from shared.engine import IllegalMove
@@ -138,10 +138,10 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
             if required or header:
                 raise Problem("unauthenticated", "Send a seat's token: Authorization: Bearer <token>.")
             return None
-        owner_game, _, _ = token.partition(".")
         seat = seat_for_token(token, stored_token_hashes(meta["tokens"]))
         if seat is None:
-            if owner_game and owner_game != game_id and "." in token:
+            # 403 only when proven (one more read, on this failure path only); else 401.
+            if valid_for_another_game(token, game_id, lambda other: (store.meta(other) or {}).get("tokens")):
                 raise Problem("not-your-seat", "This token belongs to a seat of another game.")
             raise Problem("unauthenticated", "The token is not valid for this game.")
         return seat
