@@ -72,7 +72,8 @@ def build_parser(out: IO[str]) -> argparse.ArgumentParser:
     play.add_argument("--bot", default="random", help="bot strategy, or a comma-separated list cycled over the "
                       "bot seats (default random)")
     play.add_argument("--options", default=None, help='game options as JSON, e.g. \'{"board": "variable"}\'')
-    play.add_argument("--seed", type=int, default=None, help="make the game reproducible")
+    play.add_argument("--seed", type=int, default=None, help="make the game reproducible (where the service "
+                      "allows a client seed: ALLOW_CLIENT_SEED)")
     play.add_argument("--name", default=None, help="your name at the table (default $USER)")
     play.add_argument("--game", dest="game_id", default=None, help="resume this game (with --token)")
     play.add_argument("--token", default=None, help="your seat's token, to resume a game")

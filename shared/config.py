@@ -21,6 +21,9 @@ class Settings:
     max_wait_seconds: int     # upper bound of ?wait= on the events endpoint
     redis_timeout: float      # seconds a Redis call may take before it fails (a hung Redis frees threads)
     problem_base: str         # prefix of problem ``type`` URIs
+    # POST /games may carry a ``seed``: whoever chose it can predict every roll and hidden card, so
+    # it is off unless asked for (make run and the tests turn it on; deploy/ leaves it off).
+    allow_client_seed: bool = False
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -35,4 +38,5 @@ class Settings:
             max_wait_seconds=_int("MAX_WAIT_SECONDS", 30),
             redis_timeout=float(os.environ.get("REDIS_TIMEOUT_SECONDS", "5")),
             problem_base=os.environ.get("PROBLEM_BASE", "https://boardgames.example/problems/"),
+            allow_client_seed=os.environ.get("ALLOW_CLIENT_SEED", "") in ("1", "true", "yes"),
         )

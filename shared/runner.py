@@ -28,6 +28,7 @@ def main() -> int:
     url, redis_proc = redis_server.ensure(os.environ.get("REDIS_URL"))
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": os.environ.get("RQ_REDIS_URL", url)}
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="prom-"))
+    env.setdefault("ALLOW_CLIENT_SEED", "1")     # local play: `boardgames play --seed 7` reproduces a game
     bin_dir = Path(sys.executable).parent
     children: list[subprocess.Popen[bytes]] = []
     games = registry.available()

@@ -76,6 +76,9 @@ class GameViewSchema(Schema):
     game = fields.Str(required=True)
     version = fields.Int(required=True)
     status = fields.Str(required=True, validate=validate.OneOf(["active", "finished"]))
+    seeded_by_client = fields.Bool(required=True, metadata={
+        "description": "The creator chose the seed (POST /games `seed`), so they can predict every roll "
+                       "and hidden card of this game."})
     to_act = fields.List(fields.Int(), required=True)
     result = fields.Dict(allow_none=True, required=True)
     you = fields.Int(allow_none=True, required=True, metadata={"description": "Your seat, or null for a spectator."})
@@ -96,7 +99,9 @@ class EventSchema(Schema):
     data = fields.Dict(required=True)
     at = fields.Int(required=True, metadata={"description": "Milliseconds since the epoch."})
     hash = fields.Str(required=True)
-    cause = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, the move and seed)."})
+    cause = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, "
+                                  "the move and seed). On the game's first event: kind setup, players, options "
+                                  "and seeded_by_client (the creator chose the seed)."})
     salt = fields.Str(metadata={"description": "Hash salt, public once the game is over."})
 
 

@@ -151,6 +151,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         return {
             "id": loaded.game_id, "game": game.name, "version": loaded.version,
             "status": "finished" if result is not None else "active",
+            "seeded_by_client": loaded.meta.get("seeded_by_client") == "1",
             "to_act": game.to_act(loaded.state), "result": result, "you": seat,
             "players": loaded.players, "state": game.view(loaded.state, seat),
         }
@@ -186,6 +187,10 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game. Each human seat's token is in this answer, and only here."""
         body = load_with(create_schema(), read_json_body())
+        if body["seed"] is not None and not settings.allow_client_seed:
+            raise Problem("seed-not-allowed", "This service draws every game's seed itself (whoever "
+                          "chooses it can predict the game): leave out \"seed\".",
+                          errors=[{"detail": "Not allowed here.", "pointer": "/seed"}])
         game_id, version, seats = runtime.create(body["players"], body["options"], body["seed"])
         metrics.GAMES_CREATED.labels(game.name).inc()
         return ({"id": game_id, "version": version, "players": seats}, 201,

@@ -75,6 +75,8 @@ def render_view(view: dict[str, Any]) -> str:
                   result=view.get("result"))
     title = f"{view.get('game', 'game')} {view.get('id', '')}  version {view.get('version', '?')}"
     lines = _header(title.strip(), view.get("status"), to_act, view.get("result"), ctx)
+    if view.get("seeded_by_client"):
+        lines.append("Seeded by its creator: whoever chose the seed can predict every roll and hidden card.")
     lines.append(render_state(view.get("game"), view.get("state"), ctx))
     return terminal_safe("\n".join(lines))
 

@@ -136,7 +136,7 @@ def test_player_text_never_reaches_the_terminal_as_control_characters(name: str)
     game = load_game(name)
     state = game.replay(game.setup(3, game.default_options(), random.Random(1)))
     evil = [{**p, "name": f"{p['name']}\x1b[2J\u202e\n\x07"} for p in PLAYERS]
-    view = {**view_of(game, state, 0), "players": evil}
+    view = {**view_of(game, state, 0), "players": evil, "seeded_by_client": True}
     ctx = Context(players=evil, you=0, to_act=game.to_act(state))
     event = {"seq": 2, "type": "x\x1b]0;title\x07", "data": {"note": "\x1b[31m"},
              "cause": {"kind": "move", "seat": 1, "move": {"type": "roll\x1b[1A"}}}
@@ -150,3 +150,4 @@ def test_player_text_never_reaches_the_terminal_as_control_characters(name: str)
     for text in texts:
         assert not any(c in text for c in "\x1b\u202e\u2066\x07\r"), repr(text)
     assert "bob\\x1b[2J\\u202e\\n\\x07" in render_view(view)
+    assert "Seeded by its creator" in render_view(view)

@@ -1,9 +1,11 @@
 """Bad input is refused, not repaired (issue 10, items 7 and 8), through the real app and Redis.
 
-Numbers are strict and bounded, names carry no control characters, a garbage token is 401.
+Numbers are strict and bounded, names carry no control characters, a garbage token is 401, and a
+client-chosen seed is either refused or told to everyone.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -120,3 +122,40 @@ def test_only_a_genuine_token_of_another_game_is_403(client: FlaskClient) -> Non
         assert_problem(client.get(f"/games/{game['id']}", headers=auth(token)), 401, "unauthenticated")
     assert_problem(client.post(url, json={"type": "roll"}, headers=auth(other_token)), 403, "not-your-seat")
     assert_problem(client.get(f"/games/{game['id']}/legal-moves", headers=auth(other_token)), 403, "not-your-seat")
+
+
+# -- seeds ------------------------------------------------------------------------------------
+
+def test_client_seed_is_off_unless_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ALLOW_CLIENT_SEED", raising=False)
+    assert Settings.from_env().allow_client_seed is False
+    monkeypatch.setenv("ALLOW_CLIENT_SEED", "1")
+    assert Settings.from_env().allow_client_seed is True
+
+
+def test_a_seed_is_refused_where_not_allowed_and_nothing_is_created(settings: Settings, redis_client: Any) -> None:
+    from tests.shared.toygame import PLUGIN
+    app = create_app(PLUGIN, dataclasses.replace(settings, allow_client_seed=False))
+    with app.test_client() as client:
+        keys = redis_client.dbsize()
+        problem = assert_problem(client.post("/games", json={"players": [{"name": "a"}, {"name": "b"}], "seed": 7}),
+                                 422, "seed-not-allowed")
+        assert problem["errors"][0]["pointer"] == "/seed"
+        assert redis_client.dbsize() == keys
+        created = client.post("/games", json={"players": [{"name": "a"}, {"name": "b"}], "seed": None})
+        assert created.status_code == 201
+        view = client.get(f"/games/{created.get_json()['id']}").get_json()
+        assert view["seeded_by_client"] is False
+
+
+def test_a_client_seed_is_told_to_every_seat_and_spectator(client: FlaskClient) -> None:
+    seeded, drawn = new_game(client, seed=7), new_game(client, seed=None)
+    for game, expected in [(seeded, True), (drawn, False)]:
+        gid = game["id"]
+        viewers = [{}] + [auth(p["token"]) for p in game["players"]]
+        for headers in viewers:
+            assert client.get(f"/games/{gid}", headers=headers).get_json()["seeded_by_client"] is expected
+            first = client.get(f"/games/{gid}/events", headers=headers).get_json()["events"][0]
+            assert first["cause"] == {"kind": "setup", "players": 2, "options": {"target": 10},
+                                      "seeded_by_client": expected}     # and still no seed while it runs
+        assert client.get(f"/games/{gid}/audit").get_json()["ok"]
