@@ -9,7 +9,12 @@ import functools
 import hashlib
 import hmac
 import json
+import re
 import secrets
+from typing import Callable
+
+# Seat tokens are ``<game id>.<secret>`` (see GameRuntime.create); game ids match runtime.GAME_ID.
+_TOKEN_SHAPE = re.compile(r"([A-Za-z0-9_\-]{1,64})\.[A-Za-z0-9_\-]{1,128}")
 
 
 def new_token() -> str:
@@ -36,6 +41,19 @@ def seat_for_token(token: str, seat_hashes: list[str | None] | tuple[str | None,
         if hmac.compare_digest(presented, candidate) and stored is not None:
             found = seat
     return found
+
+
+def valid_for_another_game(token: str, this_game: str,
+                           tokens_of: Callable[[str], str | None]) -> bool:
+    """True only when ``token`` is proven to be a seat's token of another existing game: its prefix
+    names a game whose stored hashes (``tokens_of(game_id)``: the meta's ``tokens`` field, None
+    for no such game) hold the token's hash.  A garbage token, or one naming a game that does not
+    exist or does not hold it, is not another game's: it is merely invalid (401, not 403)."""
+    shape = _TOKEN_SHAPE.fullmatch(token)
+    if shape is None or shape.group(1) == this_game:
+        return False
+    stored = tokens_of(shape.group(1))
+    return stored is not None and seat_for_token(token, stored_token_hashes(stored)) is not None
 
 
 def bearer_token(header: str | None) -> str | None:

@@ -202,7 +202,8 @@ def bench_http(url: str, clients: int = 16, rounds: int = 9, moves_per_round: in
     round compares runs a second apart); the rates are the medians over the rounds.  A third
     yardstick, the bare endpoint making one Redis call, shows what the round trip alone costs.
     """
-    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0"}
+    # ALLOW_CLIENT_SEED: the scripted games are worked out offline from the seeds they are created with.
+    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0", "ALLOW_CLIENT_SEED": "1"}
     plugin = registry.plugin("catan")
     servers = {"bare": Server("shared.bench_bare:app", env),
                "bare_redis": Server("shared.bench_bare:app_with_redis", env),

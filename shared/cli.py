@@ -27,6 +27,7 @@ import requests
 
 from shared.client import GameClient, ProblemError
 from shared.render import Context, describe_event, describe_move, render_replay, render_view
+from shared.render.common import terminal_safe
 
 DEFAULT_PORTS = {"catan": 8001, "elasund": 8002, "elfenland": 8003, "elastium": 8004}
 WIDTH = 100
@@ -71,7 +72,8 @@ def build_parser(out: IO[str]) -> argparse.ArgumentParser:
     play.add_argument("--bot", default="random", help="bot strategy, or a comma-separated list cycled over the "
                       "bot seats (default random)")
     play.add_argument("--options", default=None, help='game options as JSON, e.g. \'{"board": "variable"}\'')
-    play.add_argument("--seed", type=int, default=None, help="make the game reproducible")
+    play.add_argument("--seed", type=int, default=None, help="make the game reproducible (where the service "
+                      "allows a client seed: ALLOW_CLIENT_SEED)")
     play.add_argument("--name", default=None, help="your name at the table (default $USER)")
     play.add_argument("--game", dest="game_id", default=None, help="resume this game (with --token)")
     play.add_argument("--token", default=None, help="your seat's token, to resume a game")
@@ -119,12 +121,13 @@ class Terminal:
         self.stdout = stdout
 
     def say(self, text: str = "") -> None:
-        self.stdout.write(text + "\n")
+        # Server text (names, problem details) must not drive the terminal: escape control characters.
+        self.stdout.write(terminal_safe(text) + "\n")
         self.stdout.flush()
 
     def ask(self, prompt: str) -> str | None:
         """One line of input without its newline; None at end of input."""
-        self.stdout.write(prompt)
+        self.stdout.write(terminal_safe(prompt))
         self.stdout.flush()
         line = self.stdin.readline()
         if not line:

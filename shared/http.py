@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from flask import Response, request
+from flask import Response, current_app, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from marshmallow import Schema, ValidationError
@@ -121,13 +121,37 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
     return response
 
 
+def read_body_bytes() -> bytes:
+    """The whole body, or 413 payload-too-large past ``MAX_CONTENT_LENGTH``: never a truncated one.
+
+    With a Content-Length werkzeug refuses an oversized body before reading it.  A chunked body
+    (no Content-Length) has only werkzeug's stream capped at the limit, whose plain ``read()``
+    stops there and hands back the first bytes as if they were all; so it is read here, from the
+    server-terminated input, one byte past the limit to tell "exactly the limit" from "more".
+    """
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    chunked = request.content_length is None and "wsgi.input_terminated" in request.environ
+    if limit is None or not chunked:
+        return request.get_data(cache=True)
+    stream = request.environ["wsgi.input"]
+    parts: list[bytes] = []
+    size = 0
+    while size <= limit:
+        part = stream.read(min(64 * 1024, limit + 1 - size))
+        if not part:
+            return b"".join(parts)
+        parts.append(part)
+        size += len(part)
+    raise Problem("payload-too-large", f"The body is larger than {limit} bytes.")
+
+
 def read_json_body() -> Any:
     """The request's JSON body, or a 400/413/415 problem that says what is wrong with it."""
     mimetype = request.mimetype or ""
     if mimetype != "application/json" and not mimetype.endswith("+json"):
         raise Problem("unsupported-media-type",
                       f"Send the body as application/json, not {mimetype or 'no content type'}.")
-    raw = request.get_data(cache=True)
+    raw = read_body_bytes()
     try:
         body = json.loads(raw)
     except RecursionError:

@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, validate
 
 from shared.plugin import GamePlugin
 from shared.problems import PROBLEM_MEDIA_TYPE
-from shared.schemas import PlayerInSchema
+from shared.schemas import PlayerInSchema, strict_int
 
 
 def move_component_schemas(plugin: GamePlugin) -> dict[str, type[Schema]]:
@@ -39,8 +39,7 @@ def create_game_schema(plugin: GamePlugin) -> type[Schema]:
         "players": fields.List(fields.Nested(type(name + "PlayerSchema", (Player,), {})), required=True,
                                validate=validate.Length(min=game.min_players, max=game.max_players)),
         "options": fields.Nested(plugin.options_schema, load_default=dict),
-        "seed": fields.Int(load_default=None, allow_none=True,
-                           validate=validate.Range(min=0, max=2**63 - 1),
+        "seed": strict_int(0, 2**63 - 1, load_default=None, allow_none=True,
                            metadata={"description": "Makes the game's randomness reproducible; "
                                      "whoever knows it can predict the game."}),
     })

@@ -29,6 +29,7 @@ KNOWN_PROBLEMS: dict[str, tuple[int, str]] = {
     "idempotency-key-reused": (422, "Idempotency key reused with another request"),
     "illegal-move": (422, "Illegal move"),
     "invalid-options": (422, "Invalid game options"),
+    "seed-not-allowed": (422, "This service does not take a client-chosen seed"),
     "unknown-move-type": (422, "Unknown move type"),
     "precondition-required": (428, "Precondition required"),
     "rate-limited": (429, "Too many requests"),

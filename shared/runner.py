@@ -112,6 +112,7 @@ def supervise(kids: list[Child]) -> int:
 def main() -> int:
     url, redis_proc = redis_server.ensure(os.environ.get("REDIS_URL"))
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": os.environ.get("RQ_REDIS_URL", url)}
+    env.setdefault("ALLOW_CLIENT_SEED", "1")     # local play: `boardgames play --seed 7` reproduces a game
     metrics_base = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="prom-")
     kids = children(env, metrics_base)
     lines = [f"Redis: {url}" + (" (embedded, started by make run)" if redis_proc else "")]

@@ -241,7 +241,10 @@ class GameRuntime:
             hashes.append(hash_token(token) if token else None)
             seats.append({"seat": seat, "name": player["name"], "bot": bot, "token": token})
         public_players = [{k: v for k, v in p.items() if k != "token"} for p in seats]
-        cause = {"kind": "setup", "players": len(players), "options": options, "seed": setup_seed}
+        # Every seat and spectator is told (served_record, the view) when the creator chose the seed
+        # and can so predict the game; in the hashed log, so the claim cannot be quietly changed.
+        cause = {"kind": "setup", "players": len(players), "options": options, "seed": setup_seed,
+                 "seeded_by_client": seed is not None}
         records = self._records(events, 0, GENESIS_HASH, cause)
         state = game.replay(events)
         meta = {
@@ -250,6 +253,7 @@ class GameRuntime:
             "players": json.dumps(public_players),
             "tokens": json.dumps(hashes),
             "seed": str(game_seed),
+            "seeded_by_client": "1" if seed is not None else "0",
             "created_at": str(int(time.time() * 1000)),
             **self._status_fields(state),
         }

@@ -1,7 +1,30 @@
 """Schemas of the HTTP contract every game service shares (documented in the OpenAPI spec)."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+import unicodedata
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+# A player's name is shown in other players' terminals: no control or format characters (ESC
+# and the rest of category C*, bidi overrides), nor the Unicode line and paragraph separators.
+NAME_MAX_LENGTH = 40
+_FORBIDDEN_IN_TEXT = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+
+
+def strict_int(minimum: int, maximum: int, *validators: validate.Validator, **kwargs: Any) -> fields.Integer:
+    """An integer field that refuses ``"3"``, ``3.0`` and ``true`` rather than coercing them, and
+    whose range is part of the schema (and so of the OpenAPI document).  Every integer a client
+    sends in a move, an option or a new game goes through this."""
+    return fields.Integer(strict=True, validate=[validate.Range(min=minimum, max=maximum), *validators], **kwargs)
+
+
+def printable_name(value: str) -> None:
+    """Validator: ``value`` holds no character a terminal could act on (see _FORBIDDEN_IN_TEXT)."""
+    for char in value:
+        if unicodedata.category(char) in _FORBIDDEN_IN_TEXT:
+            raise ValidationError(f"Names may not hold control or format characters "
+                                  f"(found U+{ord(char):04X}).")
 
 
 class ProblemSchema(Schema):
@@ -24,7 +47,9 @@ class ProblemSchema(Schema):
 
 
 class PlayerInSchema(Schema):
-    name = fields.Str(required=True, validate=validate.Length(min=1, max=40))
+    name = fields.Str(required=True, validate=[validate.Length(min=1, max=NAME_MAX_LENGTH), printable_name],
+                      metadata={"description": "Shown to every seat: 1-40 characters, no control or "
+                                "format characters (Unicode categories C*, line separators)."})
     bot = fields.Str(load_default=None, allow_none=True,
                      metadata={"description": "null for a human seat, or a bot strategy name."})
 
@@ -51,6 +76,9 @@ class GameViewSchema(Schema):
     game = fields.Str(required=True)
     version = fields.Int(required=True)
     status = fields.Str(required=True, validate=validate.OneOf(["active", "finished"]))
+    seeded_by_client = fields.Bool(required=True, metadata={
+        "description": "The creator chose the seed (POST /games `seed`), so they can predict every roll "
+                       "and hidden card of this game."})
     to_act = fields.List(fields.Int(), required=True)
     result = fields.Dict(allow_none=True, required=True)
     you = fields.Int(allow_none=True, required=True, metadata={"description": "Your seat, or null for a spectator."})
@@ -71,7 +99,9 @@ class EventSchema(Schema):
     data = fields.Dict(required=True)
     at = fields.Int(required=True, metadata={"description": "Milliseconds since the epoch."})
     hash = fields.Str(required=True)
-    cause = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, the move and seed)."})
+    cause = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, "
+                                  "the move and seed). On the game's first event: kind setup, players, options "
+                                  "and seeded_by_client (the creator chose the seed)."})
     salt = fields.Str(metadata={"description": "Hash salt, public once the game is over."})
 
 

@@ -27,7 +27,7 @@ from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
 from shared import limits, metrics
-from shared.auth import bearer_token, seat_for_token, stored_token_hashes
+from shared.auth import bearer_token, seat_for_token, stored_token_hashes, valid_for_another_game
 from shared.bots import BotQueue
 from shared.config import Settings
 from shared.engine import IllegalMove
@@ -148,10 +148,10 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
             if required or header:
                 raise Problem("unauthenticated", "Send a seat's token: Authorization: Bearer <token>.")
             return None
-        owner_game, _, _ = token.partition(".")
         seat = seat_for_token(token, stored_token_hashes(meta["tokens"]))
         if seat is None:
-            if owner_game and owner_game != game_id and "." in token:
+            # 403 only when proven (one more read, on this failure path only); else 401.
+            if valid_for_another_game(token, game_id, lambda other: (store.meta(other) or {}).get("tokens")):
                 raise Problem("not-your-seat", "This token belongs to a seat of another game.")
             raise Problem("unauthenticated", "The token is not valid for this game.")
         return seat
@@ -161,6 +161,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         return {
             "id": loaded.game_id, "game": game.name, "version": loaded.version,
             "status": "finished" if result is not None else "active",
+            "seeded_by_client": loaded.meta.get("seeded_by_client") == "1",
             "to_act": game.to_act(loaded.state), "result": result, "you": seat,
             "players": loaded.players, "state": game.view(loaded.state, seat),
         }
@@ -200,6 +201,10 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         Too many creations from one address: 429 `rate-limited`; too many running games: 503 `capacity`.
         Both come with `Retry-After` (seconds)."""
         body = load_with(create_schema(), read_json_body())
+        if body["seed"] is not None and not settings.allow_client_seed:
+            raise Problem("seed-not-allowed", "This service draws every game's seed itself (whoever "
+                          "chooses it can predict the game): leave out \"seed\".",
+                          errors=[{"detail": "Not allowed here.", "pointer": "/seed"}])
         guard.capacity.check()
         game_id, version, seats = runtime.create(body["players"], body["options"], body["seed"])
         metrics.GAMES_CREATED.labels(game.name).inc()

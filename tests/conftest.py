@@ -9,6 +9,11 @@ import redis
 
 from shared import redis_server
 
+# The suite replays games from chosen seeds: every Settings.from_env() and every stack it spawns
+# takes them (the service's own default is off; tests of that build their settings with it off).
+os.environ["ALLOW_CLIENT_SEED"] = "1"
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """TEST_REDIS_URL as given (its database is emptied); else a private server on a free port.

@@ -11,14 +11,16 @@ from marshmallow import Schema, fields, validate
 from services.catan.bots import STRATEGIES
 from services.catan.rules import CatanGame
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
+from services.catan.rules.state import RESOURCES_PER_TYPE
 from shared.plugin import GamePlugin
+from shared.schemas import strict_int
 
 _resource = validate.OneOf(RESOURCES)
 
 
 def _resource_counts(description: str) -> fields.Dict:
     return fields.Dict(keys=fields.Str(validate=_resource),
-                       values=fields.Int(validate=validate.Range(min=0)),
+                       values=strict_int(0, RESOURCES_PER_TYPE),   # no hand holds more than the bank's 19
                        required=True, metadata={"description": description})
 
 
@@ -41,12 +43,12 @@ class NoFields(Schema):
 
 
 class NodeMove(Schema):
-    node = fields.Int(required=True, validate=validate.Range(min=0, max=NODE_COUNT - 1),
+    node = strict_int(0, NODE_COUNT - 1, required=True,
                       metadata={"description": "Intersection id."})
 
 
 class EdgeMove(Schema):
-    edge = fields.Int(required=True, validate=validate.Range(min=0, max=EDGE_COUNT - 1),
+    edge = strict_int(0, EDGE_COUNT - 1, required=True,
                       metadata={"description": "Path id (free during set-up and Road Building)."})
 
 
@@ -55,9 +57,9 @@ class DiscardMove(Schema):
 
 
 class MoveRobberMove(Schema):
-    hex = fields.Int(required=True, validate=validate.Range(min=0, max=HEX_COUNT - 1),
+    hex = strict_int(0, HEX_COUNT - 1, required=True,
                      metadata={"description": "Land hex to move the robber to (not its current one)."})
-    victim = fields.Int(load_default=None, allow_none=True, validate=validate.Range(min=0, max=3),
+    victim = strict_int(0, 3, load_default=None, allow_none=True,
                         metadata={"description": "Opponent with a building there and cards to rob; "
                                   "required when there is one, else null."})
 
@@ -91,7 +93,7 @@ class AnswerTradeMove(Schema):
 
 
 class ConfirmTradeMove(Schema):
-    seat = fields.Int(required=True, validate=validate.Range(min=0, max=3),
+    seat = strict_int(0, 3, required=True,
                       metadata={"description": "The accepting player to trade with."})
 
 

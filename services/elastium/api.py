@@ -13,6 +13,7 @@ from services.elastium.rules.board import COLOURS, SCENARIOS
 from services.elastium.rules.game import Elastium
 from services.elastium.rules.moves import DEFAULT_MAX_ROUNDS
 from shared.plugin import GamePlugin
+from shared.schemas import strict_int
 
 _colour = validate.OneOf(COLOURS)
 _peg = validate.Regexp(r"^c[0-7]r[0-9]$")
@@ -30,8 +31,8 @@ class OptionsSchema(Schema):
                   "territory, 15 VP), `two-deities` (idols explored alone, majority +6 per type, "
                   "18 VP), `labyrinth` (2-peg chains, -5 for crossing your own chain, artefact "
                   "sets +5, ends when a player has used 18 bands)."})
-    max_rounds = fields.Int(
-        load_default=DEFAULT_MAX_ROUNDS, validate=validate.Range(min=1, max=200),
+    max_rounds = strict_int(
+        1, 200, load_default=DEFAULT_MAX_ROUNDS,
         metadata={"description": f"Safety cap, not in the printed rules (default {DEFAULT_MAX_ROUNDS}): "
                   "the game ends after this round even if the scenario's end was not reached."})
 
@@ -53,10 +54,10 @@ class PaymentSchema(Schema):
     cards = fields.List(fields.Str(validate=_colour), required=True, validate=validate.Length(min=1, max=2),
                         metadata={"description": "One card of the peg's colour, or two cards of one "
                                   "colour (a joker)."})
-    to = fields.Int(load_default=None, allow_none=True, validate=validate.Range(min=0, max=3),
+    to = strict_int(0, 3, load_default=None, allow_none=True,
                     metadata={"description": "null for an empty peg (cards discarded); else the seat of "
                               "a player whose band is on the peg, who receives the cards."})
-    second_to = fields.Int(load_default=None, allow_none=True, validate=validate.Range(min=0, max=3),
+    second_to = strict_int(0, 3, load_default=None, allow_none=True,
                            metadata={"description": "Joker only: the seat of a second player on the peg "
                                      "who receives the second card (null: both cards go to `to`)."})
     energy = fields.Bool(load_default=False, metadata={"description": "Cursed Triangle only: give `to` "

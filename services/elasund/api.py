@@ -13,18 +13,27 @@ from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from services.elasund.rules.options import OPTIONS
 from shared.plugin import GamePlugin
+from shared.schemas import strict_int
 
 _row = validate.OneOf(board.ROWS)
 _colour = validate.OneOf(board.INFLUENCE_COLOURS)
 _permit_value = validate.OneOf(board.PERMIT_VALUES)
 
 
-def _col(description: str = "Column, 0 at the harbour.") -> fields.Int:
-    return fields.Int(required=True, validate=validate.Range(min=0, max=8), metadata={"description": description})
+_MAX_COL = max(board.columns(players) for players in (2, 3, 4)) - 1   # 0..8 with 4 players
 
 
-def _row_field(description: str = "Printed row label (no row 7).") -> fields.Int:
-    return fields.Int(required=True, validate=_row, metadata={"description": description})
+def _col(description: str = "Column, 0 at the harbour.") -> fields.Integer:
+    return strict_int(0, _MAX_COL, required=True, metadata={"description": description})
+
+
+def _row_field(description: str = "Printed row label (no row 7).") -> fields.Integer:
+    return strict_int(min(board.ROWS), max(board.ROWS), _row, required=True, metadata={"description": description})
+
+
+def _permit_field(description: str) -> fields.Integer:
+    return strict_int(min(board.PERMIT_VALUES), max(board.PERMIT_VALUES), _permit_value, required=True,
+                      metadata={"description": description})
 
 
 def _pay_colour(required: bool, description: str) -> fields.Str:
@@ -66,8 +75,9 @@ class RowMove(Schema):
 
 
 class DiscardMove(Schema):
-    gold = fields.Int(load_default=0, validate=validate.Range(min=0), metadata={"description": "Gold cards."})
-    influence = fields.Dict(keys=fields.Str(validate=_colour), values=fields.Int(validate=validate.Range(min=0)),
+    gold = strict_int(0, board.GOLD_CARDS, load_default=0, metadata={"description": "Gold cards."})
+    influence = fields.Dict(keys=fields.Str(validate=_colour),
+                            values=strict_int(0, max(board.COMPONENTS["cards"]["influence"].values())),
                             load_default=dict, metadata={"description": "Influence cards by colour."})
 
 
@@ -86,7 +96,7 @@ class WallMove(Schema):
 
 
 class ChurchTileMove(Schema):
-    tile = fields.Int(required=True, validate=validate.Range(min=1, max=9),
+    tile = strict_int(1, board.CHURCH_TILES, required=True,
                       metadata={"description": "Which of the two drawn church tiles goes on the foundation."})
 
 
@@ -96,7 +106,7 @@ class SquareMove(Schema):
 
 
 class PlaceAnywhereMove(Schema):
-    value = fields.Int(required=True, validate=_permit_value, metadata={"description": "Permit value (costs as much gold)."})
+    value = _permit_field("Permit value (costs as much gold).")
     col = _col()
     row = _row_field()
 
@@ -116,7 +126,7 @@ class MovePermitMove(Schema):
 class UpgradePermitMove(Schema):
     col = _col("Column of your permit.")
     row = _row_field("Row of your permit.")
-    value = fields.Int(required=True, validate=_permit_value, metadata={"description": "Higher permit from your supply."})
+    value = _permit_field("Higher permit from your supply.")
     pay_colour = _pay_colour(True, "Colour of the 2 matching influence cards paid.")
 
 

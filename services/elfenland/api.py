@@ -14,14 +14,19 @@ from services.elfenland.rules import ElfenlandGame
 from services.elfenland.rules.board import ROADS, TOWNS
 from services.elfenland.rules.components import COUNTER_KINDS, EDITIONS, HAND_CARDS, TRANSPORTS
 from shared.plugin import GamePlugin
+from shared.schemas import strict_int
 
-_road = validate.Range(min=0, max=len(ROADS) - 1)
 _card = validate.OneOf(HAND_CARDS)
 _counter = validate.OneOf(COUNTER_KINDS)
 
 
-def _road_field(description: str) -> fields.Int:
-    return fields.Int(required=True, validate=_road, metadata={"description": description})
+# A bid may exceed the bidder's coins (it then costs them all), so the bound is not the purse: it
+# is far above anything a game reaches (12 coins at the start, a few per town visited).
+MAX_BID = 999
+
+
+def _road_field(description: str) -> fields.Integer:
+    return strict_int(0, len(ROADS) - 1, required=True, metadata={"description": description})
 
 
 def _cards_field(description: str) -> fields.List:
@@ -45,8 +50,8 @@ class OptionsSchema(Schema):
         load_default=True,
         metadata={"description": "Home-town cards (default on): the score loses one point per "
                   "road between the elf and its secret home town at the end."})
-    caravan_cards = fields.Int(
-        load_default=3, validate=validate.OneOf([3, 5]),
+    caravan_cards = strict_int(
+        3, 5, validate.OneOf([3, 5]), load_default=3,
         metadata={"description": "Cards a caravan costs: 3 (default) or the translator's "
                   "stricter 5 (one more past an obstacle)."})
     wizards = fields.Bool(
@@ -79,7 +84,7 @@ class TakeCardMove(Schema):
 
 
 class BidMove(Schema):
-    amount = fields.Int(required=True, validate=validate.Range(min=1),
+    amount = strict_int(1, MAX_BID, required=True,
                         metadata={"description": "Coins offered; above the current bid. Bidding "
                                   "more than you own costs all your coins and reopens the lot."})
 

@@ -7,7 +7,8 @@
 One module per game (``shared.render.catan`` ...) exposes ``render_state(state, ctx)`` and
 optionally ``describe_move(move, state)`` / ``describe_event(event, ctx)``.  Views of engines
 still being written may lack keys: a renderer that fails falls back to :func:`generic_state`,
-so rendering never raises.
+so rendering never raises.  Every answer is :func:`terminal_safe`: text from the server (player
+names above all) never carries a control character to the terminal.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import logging
 from types import ModuleType
 from typing import Any
 
-from shared.render.common import Context, compact, describe_generic, generic_state, words
+from shared.render.common import Context, compact, describe_generic, generic_state, terminal_safe, words
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
            "describe_event", "generic_state", "GAMES"]
@@ -40,10 +41,10 @@ def render_state(game: str | None, state: Any, ctx: Context | None = None) -> st
     module = _module(game)
     if module is not None and isinstance(state, dict):
         try:
-            return str(module.render_state(state, ctx))
+            return terminal_safe(str(module.render_state(state, ctx)))
         except Exception:  # noqa: BLE001 - a half-built view must not break the terminal
             log.debug("renderer for %s failed; generic fallback", game, exc_info=True)
-    return generic_state(state)
+    return terminal_safe(generic_state(state))
 
 
 def _header(title: str, status: Any, to_act: list[int], result: Any, ctx: Context) -> list[str]:
@@ -68,14 +69,16 @@ def _header(title: str, status: Any, to_act: list[int], result: Any, ctx: Contex
 def render_view(view: dict[str, Any]) -> str:
     """A whole ``GET /games/{id}`` answer: header (game, version, whose turn, result) + state."""
     if not isinstance(view, dict):
-        return generic_state(view)
+        return terminal_safe(generic_state(view))
     to_act = view.get("to_act") if isinstance(view.get("to_act"), list) else []
     ctx = Context(players=view.get("players") or [], you=view.get("you"), to_act=to_act,
                   result=view.get("result"))
     title = f"{view.get('game', 'game')} {view.get('id', '')}  version {view.get('version', '?')}"
     lines = _header(title.strip(), view.get("status"), to_act, view.get("result"), ctx)
+    if view.get("seeded_by_client"):
+        lines.append("Seeded by its creator: whoever chose the seed can predict every roll and hidden card.")
     lines.append(render_state(view.get("game"), view.get("state"), ctx))
-    return "\n".join(lines)
+    return terminal_safe("\n".join(lines))
 
 
 def render_replay(game: str | None, replay: dict[str, Any], players: list[dict[str, Any]] | None = None) -> str:
@@ -85,11 +88,15 @@ def render_replay(game: str | None, replay: dict[str, Any], players: list[dict[s
     lines = _header(f"{game or 'game'} at version {replay.get('version', '?')}", replay.get("status"),
                     to_act, replay.get("result"), ctx)
     lines.append(render_state(game, replay.get("state"), ctx))
-    return "\n".join(lines)
+    return terminal_safe("\n".join(lines))
 
 
 def describe_move(move: Any, game: str | None = None, state: Any = None) -> str:
     """A move dict as one short readable line (``state``, a view, adds board detail where known)."""
+    return terminal_safe(_describe_move(move, game, state), keep_newlines=False)
+
+
+def _describe_move(move: Any, game: str | None, state: Any) -> str:
     module = _module(game)
     describe = getattr(module, "describe_move", None)
     if describe is not None and isinstance(move, dict):
@@ -102,6 +109,10 @@ def describe_move(move: Any, game: str | None = None, state: Any = None) -> str:
 
 def describe_event(event: dict[str, Any], game: str | None = None, ctx: Context | None = None) -> str:
     """One served event as ``#seq  who: what`` (the move when the log shows it, else the event)."""
+    return terminal_safe(_describe_event(event, game, ctx), keep_newlines=False)
+
+
+def _describe_event(event: dict[str, Any], game: str | None, ctx: Context | None) -> str:
     ctx = ctx or Context()
     if not isinstance(event, dict):
         return compact(event)

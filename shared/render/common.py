@@ -2,10 +2,33 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 WIDTH = 100
+
+# Characters a terminal may act on (ESC starts a control sequence; bidi overrides reorder the line):
+# category C* and the Unicode line/paragraph separators.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def terminal_safe(text: str, keep_newlines: bool = True) -> str:
+    """``text`` with every character a terminal could act on shown as an escape (``\\x1b``).
+
+    The service refuses such names, but text from a server is never trusted to be clean: every
+    renderer's answer goes through this (defence in depth).  Newlines separate our own lines.
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if (char == "\n" and keep_newlines) or unicodedata.category(char) not in _UNSAFE_CATEGORIES:
+            out.append(char)
+        else:
+            out.append(char.encode("unicode_escape").decode("ascii") if ord(char) < 0x10000
+                       else f"\\U{ord(char):08x}")
+    return "".join(out)
 
 
 @dataclass
@@ -25,7 +48,7 @@ class Context:
         player = next((p for p in self.players if isinstance(p, dict) and p.get("seat") == seat), None)
         extras = []
         if player and player.get("name"):
-            extras.append(str(player["name"]))
+            extras.append(terminal_safe(str(player["name"]), keep_newlines=False))
         if player and player.get("bot"):
             extras.append(f"bot:{player['bot']}")
         if seat == self.you and "you" not in extras:

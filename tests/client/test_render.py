@@ -124,3 +124,30 @@ def test_catan_trade_offer_reads_from_the_answering_seat() -> None:
     assert describe_move({"type": "answer_trade", "accept": False}, "catan", state) == \
         "decline the trade offer (you give 1 ore, get 1 grain)"
     assert describe_move({"type": "confirm_trade", "seat": 3}, "catan") == "trade with seat 3, who accepted"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_player_text_never_reaches_the_terminal_as_control_characters(name: str) -> None:
+    """A server may be old or hostile: names with escapes are shown escaped, never acted on."""
+    import io
+
+    from shared.cli import Terminal
+
+    game = load_game(name)
+    state = game.replay(game.setup(3, game.default_options(), random.Random(1)))
+    evil = [{**p, "name": f"{p['name']}\x1b[2J\u202e\n\x07"} for p in PLAYERS]
+    view = {**view_of(game, state, 0), "players": evil, "seeded_by_client": True}
+    ctx = Context(players=evil, you=0, to_act=game.to_act(state))
+    event = {"seq": 2, "type": "x\x1b]0;title\x07", "data": {"note": "\x1b[31m"},
+             "cause": {"kind": "move", "seat": 1, "move": {"type": "roll\x1b[1A"}}}
+    texts = [render_view(view), render_replay(name, {"version": 1, "status": "active", "to_act": [1],
+                                                     "result": None, "state": view["state"]}, evil),
+             render_state(name, view["state"], ctx), describe_event(event, name, ctx),
+             describe_move({"type": "x\x1b[2J", "n": "\u2066"}, name)]
+    out = io.StringIO()
+    Terminal(io.StringIO(), out).say("problem: \x1b[2J\r")
+    texts.append(out.getvalue())
+    for text in texts:
+        assert not any(c in text for c in "\x1b\u202e\u2066\x07\r"), repr(text)
+    assert "bob\\x1b[2J\\u202e\\n\\x07" in render_view(view)
+    assert "Seeded by its creator" in render_view(view)
