@@ -312,7 +312,8 @@ def bench_feed(url: str, connections: int = 1000, clients: int = 16, moves: int 
     cost.  ``watch_the_moves`` puts five of them on each played game too, so every move is
     delivered to five clients (a long-poll answers and is sent again, a stream writes).
     """
-    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0"}
+    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0", "ALLOW_CLIENT_SEED": "1",
+           "CREATE_RATE_LIMIT": ""}       # a crowd of games from one address, and seeded ones to script
     plugin = registry.plugin("catan")
     servers = {"bare": Server("shared.bench_bare:app", env), "moves": Server("services.catan.wsgi:app", env)}
     port = servers["moves"].port
@@ -394,7 +395,7 @@ def _scripted_games(port: int, plugin: Any, count: int, moves: int,
 
 
 def bench_bot_latency(url: str, samples: int = 60) -> None:
-    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url}
+    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "CREATE_RATE_LIMIT": ""}  # a game per sample
     server = Server("services.catan.wsgi:app", env)
     worker = subprocess.Popen([str(BIN / "rq"), "worker", "--url", url, "--serializer", "json",
                                "--worker-class", "rq.worker.SimpleWorker", "--quiet", "bots-catan"],

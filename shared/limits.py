@@ -13,7 +13,8 @@
 * **Lifetimes** (applied by :class:`shared.runtime.GameRuntime`, which writes them in the meta):
   a game nobody moved in expires after ``IDLE_GAME_TTL_SECONDS``; its first move makes it
   permanent; the move that finishes it gives it ``FINISHED_GAME_TTL_SECONDS`` (0: kept forever).
-* **Janitor** (:func:`janitor`, run by the sweeper): drops expired games from the index.
+* **Janitor** (:func:`janitor`): drops expired games from the index when the cap is reached
+  (the sweeper's slow lane drops them too, a few at a time: see :class:`shared.bots.Sweeper`).
 """
 from __future__ import annotations
 
