@@ -217,27 +217,3 @@ def test_two_instances_serve_one_game_consistently(make_stack: Any) -> None:
                for url in (first, second)]
     assert sorted(answers) == [201, 409]
     assert_log_is_whole(first, gid)
-
-
-def test_long_polls_do_not_starve_other_requests(make_stack: Any) -> None:
-    """Threaded workers: 20 clients holding /events?wait= do not block a move or a view."""
-    stack: Stack = make_stack("race")
-    stack.env.update({"WEB_THREADS": "32"})
-    base = stack.start_web()                       # one process, as on the smallest deployment
-    game = create(base, [{"name": "a"}, {"name": "b"}], seed=12)
-    gid = game["id"]
-    version = requests.get(f"{base}/games/{gid}", timeout=5).json()["version"]
-    waiting = [threading.Thread(target=requests.get, args=(f"{base}/games/{gid}/events",),
-                                kwargs={"params": {"after": version + 100, "wait": 4}, "timeout": 10})
-               for _ in range(20)]
-    for t in waiting:
-        t.start()
-    time.sleep(0.5)                                # all twenty are now parked in XREAD
-    start = time.monotonic()
-    view = requests.get(f"{base}/games/{gid}", timeout=5).json()
-    token = game["players"][view["to_act"][0]]["token"]
-    assert requests.post(f"{base}/games/{gid}/moves", json={"type": "hold"}, headers=auth(token),
-                         timeout=5).status_code == 201
-    assert time.monotonic() - start < 2, "a view and a move waited behind the long-polls"
-    for t in waiting:
-        t.join()
