@@ -1,12 +1,14 @@
 """Nothing leaks through order or position, in any title.
 
-Two properties along random games of every title:
+Three properties along random games of every title:
 
 * a viewer's ``view`` is the same, list order and key order included, whatever the values it may
   not see: other seats' hands, home towns and face-down counters (reassigned, and reordered as
   held), the decks and bags (reassigned; their order shuffled);
 * a move that makes the same choice in another order (a list argument permuted) gives every
-  other viewer the same redacted events: where a masked item sits must not tell what it is.
+  other viewer the same redacted events: where a masked item sits must not tell what it is;
+* the same move decided while third seats hold other secrets gives a viewer the same events
+  (same types, and the same redacted form of every event that hides something from it).
 
 The game-specific tests (tests/<game>/test_hidden*, tests/elfenland/test_view_invariance.py)
 check the rest of what each redacted event hides.
@@ -24,7 +26,8 @@ from shared import registry
 from shared.engine import Game, IllegalMove
 from shared.replay import served_record
 
-Scramble = Callable[[Any, "int | None", random.Random], Any]
+# (state, the seats whose secrets are redrawn, rng, redraw the face-down piles too) -> state
+Scramble = Callable[[Any, list[int], random.Random, bool], Any]
 
 
 def _split(total: int, kinds: int, rng: random.Random) -> list[int]:
@@ -42,42 +45,49 @@ def _multiset(total: int, kinds: tuple[str, ...], rng: random.Random) -> dict[st
     return {kinds[i]: counts[i] for i in order if counts[i]}
 
 
-def _others(state: Any, viewer: int | None, players: int) -> list[int]:
-    return [seat for seat in range(players) if seat != viewer]
-
-
-def scramble_catan(state: Any, viewer: int | None, rng: random.Random) -> Any:
-    for seat in _others(state, viewer, state["players"]):
+def scramble_catan(state: Any, seats: list[int], rng: random.Random, piles: bool) -> Any:
+    for seat in seats:
         for name in ("hands", "dev_hand", "dev_new"):
             state[name][seat] = _split(sum(state[name][seat]), 5, rng)
-    state["dev_deck"] = _split(sum(state["dev_deck"]), 5, rng)
+    if piles:
+        state["dev_deck"] = _split(sum(state["dev_deck"]), 5, rng)
     return state
 
 
-def scramble_elastium(state: Any, viewer: int | None, rng: random.Random) -> Any:
+def scramble_elastium(state: Any, seats: list[int], rng: random.Random, piles: bool) -> Any:
     from services.elastium.rules.board import COLOURS
 
-    for seat in _others(state, viewer, state["players"]):
+    for seat in seats:
         state["hands"][seat] = dict(zip(COLOURS, _split(sum(state["hands"][seat].values()), len(COLOURS), rng)))
-    # Every deck's order is hidden from everyone (a Cursed Triangle deck from its owner too).
-    state["deck"] = [rng.choice(COLOURS) for _ in state["deck"]]
-    state["own_decks"] = [[rng.choice(COLOURS) for _ in deck] for deck in state["own_decks"]]
+    if piles:
+        # Every deck's order is hidden from everyone (a Cursed Triangle deck from its owner too).
+        state["deck"] = [rng.choice(COLOURS) for _ in state["deck"]]
+        state["own_decks"] = [[rng.choice(COLOURS) for _ in deck] for deck in state["own_decks"]]
     return state
 
 
-def scramble_elasund(state: Any, viewer: int | None, rng: random.Random) -> Any:
+def scramble_elasund(state: Any, seats: list[int], rng: random.Random, piles: bool) -> Any:
+    from services.elasund.rules.board import INFLUENCE_COLOURS
     from tests.elasund.test_hidden_information import _scramble_secrets
 
-    return _scramble_secrets(state, viewer, rng)
+    if piles and len(seats) == state["players"] - 1:     # one viewer's view: its own scrambler
+        viewer = next(s for s in range(state["players"]) if s not in seats)
+        return _scramble_secrets(state, viewer, rng)
+    if piles and len(seats) == state["players"]:
+        return _scramble_secrets(state, None, rng)
+    for seat in seats:                 # the colour split of a hand; its gold is public
+        influence = state["hands"][seat]["influence"]
+        influence.update(zip(INFLUENCE_COLOURS, _split(sum(influence.values()), len(INFLUENCE_COLOURS), rng)))
+    return state
 
 
-def scramble_elfenland(state: Any, viewer: int | None, rng: random.Random) -> Any:
+def scramble_elfenland(state: Any, seats: list[int], rng: random.Random, piles: bool) -> Any:
     from services.elfenland.rules.board import HOME_TOWN_CARDS
     from services.elfenland.rules.components import COUNTER_KINDS, HAND_CARDS
     from services.elfenland.rules.multiset import size
     from services.elfenland.rules.state import rules_of
 
-    for seat in _others(state, viewer, state["players"]):
+    for seat in seats:
         me = state["seats"][seat]
         me["hand"] = _multiset(size(me["hand"]), HAND_CARDS, rng)
         if me["home"]:
@@ -87,6 +97,8 @@ def scramble_elfenland(state: Any, viewer: int | None, rng: random.Random) -> An
                 counter["kind"] = rng.choice(COUNTER_KINDS)
         rng.shuffle(me["counters"])
         me["pending"] = [rng.choice(COUNTER_KINDS) for _ in me["pending"]]
+    if not piles:
+        return state
     state["deck"] = _multiset(size(state["deck"]), HAND_CARDS, rng)
     state["bag"] = _multiset(size(state["bag"]), COUNTER_KINDS, rng)
     if not rules_of(state).gold_economy:    # Elfenland's discard pile is face down
@@ -125,19 +137,19 @@ def _permuted(move: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
     return [t for t in twins if t != move]
 
 
-def _assert_same_redacted(game: Game, seat: int, events: list[dict[str, Any]], twin: list[dict[str, Any]],
-                          players: int) -> int:
-    """Every other viewer reads the same events, wherever an event hides something from it."""
+def _same_for(game: Game, viewer: int | None, events: list[dict[str, Any]], twin: list[dict[str, Any]]) -> int:
+    """``viewer`` reads the same thing wherever an event hides something from it.
+
+    Events that hide nothing from it may differ: a public outcome may tell a secret, as the
+    rules mean it to (a monopoly names what each seat gave up).
+    """
     compared = 0
-    for viewer in [None, *range(players)]:
-        if viewer == seat or len(events) != len(twin):
-            continue
-        for one, other in zip(events, twin):
-            records = [served_record(game, {"seq": 1, "at": 0, "hash": "", **e}, viewer, finished=False)
-                       for e in (one, other)]
-            if any(r["data"] != e["data"] for r, e in zip(records, (one, other))):
-                assert _text(records[0]) == _text(records[1]), (viewer, one, other)
-                compared += 1
+    for one, other in zip(events, twin):
+        records = [served_record(game, {"seq": 1, "at": 0, "hash": "", **e}, viewer, finished=False)
+                   for e in (one, other)]
+        if any(r["data"] != e["data"] for r, e in zip(records, (one, other))):
+            assert _text(records[0]) == _text(records[1]), (viewer, one, other)
+            compared += 1
     return compared
 
 
@@ -146,28 +158,52 @@ def _assert_same_redacted(game: Game, seat: int, events: list[dict[str, Any]], t
 def test_nothing_leaks_through_order_or_position(name: str, players: int, options: dict[str, Any],
                                                  moves: int) -> None:
     game = registry.plugin(name).game
+    scramble = SCRAMBLE[name]
     rng = random.Random(5)
     state = game.replay(game.setup(players, {**game.default_options(), **options}, random.Random(5)))
-    scrambled = 0
+    views = redrawn = 0
     for step in range(moves):
         if game.result(state) is not None:
             break
+        viewers = [None, *range(players)]
         if step % 4 == 0:
-            for viewer in [None, *range(players)]:
-                twin = SCRAMBLE[name](game.copy(state), viewer, rng)
+            for viewer in viewers:
+                twin = scramble(game.copy(state), [s for s in range(players) if s != viewer], rng, True)
                 assert _text(game.view(twin, viewer)) == _text(game.view(state, viewer)), (step, viewer)
-                scrambled += 1
+                views += 1
         acting = game.to_act(state)
         seat = acting[rng.randrange(len(acting))]
         move = rng.choice(game.legal_moves(state, seat))
         seed = rng.getrandbits(32)
         events = game.decide(state, seat, move, random.Random(seed))
+        # The same choice made in another order.
         for twin_move in _permuted(move, rng):
             try:
                 twin_events = game.decide(state, seat, twin_move, random.Random(seed))
             except IllegalMove:
                 continue                      # the order mattered to the rules: another move
-            _assert_same_redacted(game, seat, events, twin_events, players)
+            if len(twin_events) == len(events):
+                for viewer in viewers:
+                    if viewer != seat:
+                        _same_for(game, viewer, events, twin_events)
+        # The same move while the other seats hold other secrets: the viewer cannot tell the
+        # difference.  Third seats' secrets never make it illegal; the mover's may (then skip).
+        for viewer in viewers:
+            if viewer == seat:
+                continue
+            for keep_mover in (True, False):
+                secret = [s for s in range(players) if s != viewer and (s != seat or not keep_mover)]
+                if not secret:
+                    continue
+                twin_state = scramble(game.copy(state), secret, rng, False)
+                try:
+                    twin_events = game.decide(twin_state, seat, move, random.Random(seed))
+                except IllegalMove:
+                    assert not keep_mover, f"what seats {secret} hold made {move} illegal"
+                    continue
+                assert [e["type"] for e in twin_events] == [e["type"] for e in events], \
+                    (f"seat {viewer} can tell what seats {secret} hold from {move}", events, twin_events)
+                redrawn += _same_for(game, viewer, events, twin_events)
         for e in events:
             state = game.evolve(state, e)
-    assert scrambled > 10
+    assert views > 10
