@@ -122,3 +122,23 @@ def assert_views_hide(game: Game, state: Any, seat: int | None, secrets: list[An
     text = _canon(game.view(state, seat))
     for secret in secrets:
         assert _canon(secret) not in text, f"{secret!r} leaked to seat {seat}"
+
+
+def assert_every_state_answers(game: Game, events: list[Event], players: int) -> int:
+    """Fold ``events`` one at a time and ask every intermediate state what ``/replay``, the views
+    and the bots ask: ``result``, ``to_act``, every seat's and the spectator's ``view`` and every
+    seat's ``legal_moves`` (empty is fine between the events of one move).  None may raise, and
+    every answer is JSON.  Returns how many states were checked.
+    """
+    state = None
+    for number, e in enumerate(events, start=1):
+        state = game.evolve(state, json.loads(json.dumps(e)))
+        where = f"after event {number} ({e['type']})"
+        try:
+            answers = [game.result(state), game.to_act(state)]
+            answers += [game.view(state, seat) for seat in [None, *range(players)]]
+            answers += [game.legal_moves(state, seat) for seat in range(players)]
+        except Exception as exc:  # noqa: BLE001 - say which state broke, whatever broke
+            raise AssertionError(f"{game.name}: {where}: {exc!r}") from exc
+        assert json.loads(json.dumps(answers)) == answers, f"{game.name}: {where}: an answer is not JSON"
+    return len(events)

@@ -109,7 +109,7 @@ def _scramble_secrets(state: dict, viewer: int | None, rng: random.Random) -> di
 def test_views_do_not_change_when_the_secrets_of_others_change() -> None:
     rng = random.Random(4)
     seen = set()
-    for players, seed in [(2, 1), (4, 2)]:
+    for players, seed in [(2, 1), (4, 2), (3, 4)]:
         state = GAME.replay(GAME.setup(players, GAME.default_options(), random.Random(seed)))
         for step in range(900):
             if GAME.result(state):

@@ -95,9 +95,13 @@ def test_influence_shortage_everyone_discards_half_their_choice() -> None:
     state, events = play(state, 0, {"type": "roll"}, roll_seed(state, 4))   # 2 influence due, 1 in the bank
     assert of_type(events, "supply_short") == [{"kind": "influence"}]
     assert not of_type(events, "cards_drawn")
-    # Seat 1 holds only blue: its half (1 card) is forced and taken at once; seat 0 chooses 2 of 4.
-    assert of_type(events, "cards_discarded")[0]["seat"] == 1
-    assert GAME.to_act(state) == [0] and state["phase"] == "discard"
+    # Seat 1 holds only blue, but others do not know it: it is asked too, as seat 0 (2 of 4) is.
+    # Taking its one way at once would tell everyone that its cards are all of one colour.
+    assert not of_type(events, "cards_discarded")
+    assert sorted(GAME.to_act(state)) == [0, 1] and state["phase"] == "discard"
+    assert GAME.legal_moves(state, 1) == [{"type": "discard", "gold": 0,
+                                           "influence": {"red": 0, "blue": 1, "green": 0}}]
+    state, _ = play(state, 1, {"type": "discard", "influence": {"blue": 1}})
     assert refusal(state, 0, {"type": "discard", "gold": 2}) == "wrong-discard"    # influence only
     assert refusal(state, 0, {"type": "discard", "influence": {"blue": 2}}) == "wrong-discard"
     state, events = play(state, 0, {"type": "discard", "influence": {"red": 1, "green": 1}})

@@ -37,6 +37,9 @@ def _perturb(state: dict, seat: int, rng: random.Random) -> dict:
     for counter in me["counters"]:
         if counter["hidden"]:
             counter["kind"] = rng.choice([k for k in ("gold", "exchange", *TRANSPORTS) if k != counter["kind"]])
+    # The order they are held in is no business of the others either: where a masked counter sat
+    # among the visible ones told whether its kind sorted before or after theirs.
+    rng.shuffle(me["counters"])
     me["pending"] = [rng.choice(("gold", "sea_monster")) for _ in me["pending"]]
     twin["deck"] = _other_multiset(twin["deck"], ("dragon", "elfcycle"), rng)
     twin["bag"] = _other_multiset(twin["bag"], ("dragon", "double"), rng)
@@ -79,6 +82,12 @@ def test_views_do_not_depend_on_hidden_information(players: int, options: dict, 
                 if e["type"] == "counters_kept" and e["data"]["seat"] != viewer:
                     hidden = [c for c in seen["data"]["kept"] + seen["data"]["discarded"] if c["hidden"]]
                     assert all(c["kind"] is None for c in hidden)
+                    # The same choice in another order, or other hidden kinds, reads the same.
+                    for field in ("kept", "discarded"):
+                        twin = [dict(c, kind="gold" if c["hidden"] else c["kind"]) for c in e["data"][field]]
+                        rng.shuffle(twin)
+                        other = GAME.redact({**e, "data": {**e["data"], field: twin}}, viewer)
+                        assert other["data"][field] == seen["data"][field], (e, viewer)
             state = GAME.evolve(state, e)
         step += 1
     # Once over, the result shows the home towns (the platform then serves events unredacted).

@@ -125,10 +125,15 @@ def send_pirates(ctx: Ctx, row: int) -> None:
 def start_discard(ctx: Ctx, reason: str, owed: dict[str, int], extra: dict[str, Any]) -> None:
     owed = {seat: n for seat, n in owed.items() if n > 0}
     ctx.emit("phase_entered", phase=DISCARD, pending={"reason": reason, "owed": owed, **extra})
-    # A seat with only one way to pay (e.g. it must give up its whole hand) is not asked.
+    # A seat is not asked when the counts alone leave it one way to pay: it must give up every
+    # card it may discard, or it holds gold only.  Not whenever it has one way: that would skip
+    # a seat whose influence is all of one colour, and everyone would see who was not asked.
+    # The counts are public (hand sizes, gold amounts); the colours are not.
     for seat, n in sorted(owed.items()):
-        options = discard_options_for(ctx.state, int(seat))
-        if len(options) == 1:
+        hand = ctx.state["hands"][int(seat)]
+        influence = sum(hand["influence"].values())
+        if n >= (hand["gold"] if reason == "pirates" else 0) + influence or influence == 0:
+            options = discard_options_for(ctx.state, int(seat))
             ctx.emit("cards_discarded", seat=int(seat), reason=reason, **options[0])
     if not ctx.state["pending"]["owed"]:
         finish_discard(ctx)

@@ -32,7 +32,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if phase == BUILD:
         return build_moves(state, seat)
     if phase == CHURCH_CHOICE:
-        return [{"type": "choose_church_tile", "tile": tile} for tile in state["church"]["drawn"]]
+        return [{"type": "choose_church_tile", "tile": tile} for tile in state["church"]["drawn"] or []]
     if phase == HUT_REBUILD:
         kind = pending["queue"][0]["kind"]
         return [{"type": "rebuild_hut", "col": c, "row": r} for c, r in construction.hut_spots(state, seat, kind)]

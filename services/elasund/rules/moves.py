@@ -141,9 +141,10 @@ def _permit_fields(move: dict[str, Any]) -> dict[str, Any]:
 
 
 def enter_special_or_end(ctx: Ctx, seat: int) -> None:
-    """Phase 4 is skipped when the seat cannot pay for any special action."""
-    state = ctx.state
-    if cards.colours_with(state, seat, 2) or cards.has_all_colours(state, seat):
+    """Phase 4 is skipped when the seat holds fewer than two influence cards: then it cannot pay
+    for any special action (a pair, or one of each colour).  Not when its colours cannot pay:
+    everyone would see the phase skipped and learn that its cards are all of different colours."""
+    if sum(ctx.state["hands"][seat]["influence"].values()) >= 2:
         flow.enter_special(ctx)
     else:
         ctx.turn_over = True

@@ -110,7 +110,8 @@ def to_act(state: State) -> list[int]:
     if phase in SEQUENTIAL_PHASES:
         return [sequential_seat(state)]
     if phase == "auction":
-        return [state["auction"]["turn"]]
+        # Right after ``auction_closed`` (a state /replay can show) the phase has not moved on yet.
+        return [state["auction"]["turn"]] if state["auction"] is not None else []
     if phase == "keep":
         return seats_to_keep(state)
     return []

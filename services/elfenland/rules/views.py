@@ -16,6 +16,21 @@ from services.elfenland.rules.multiset import size
 from services.elfenland.rules.state import State, rules_of, to_act
 
 
+_MASK = {"kind": None, "hidden": True}
+
+
+def public_order(counters: list[dict[str, Any]], own: bool = False) -> list[dict[str, Any]]:
+    """Counters as another seat may see them: the visible ones by kind, then one mask per hidden
+    one (``own``: the hidden ones by kind, unmasked, so the owner's list lines up with the others').
+
+    Never in held (or chosen) order: where a masked counter sits among the visible ones would
+    tell whether its kind sorts before or after theirs, or which one was taken or kept.
+    """
+    visible = sorted((c for c in counters if not c["hidden"]), key=lambda c: c["kind"])
+    hidden = sorted((c for c in counters if c["hidden"]), key=lambda c: c["kind"])
+    return [dict(c) for c in visible] + [dict(c) if own else dict(_MASK) for c in hidden]
+
+
 def _seat_view(seat_state: dict[str, Any], own: bool) -> dict[str, Any]:
     shown = dict(seat_state)
     shown["hand_size"] = size(seat_state["hand"])
@@ -24,8 +39,9 @@ def _seat_view(seat_state: dict[str, Any], own: bool) -> dict[str, Any]:
         shown["hand"] = None
         shown["home"] = None
         shown["pending"] = None
-        shown["counters"] = [c if not c["hidden"] else {"kind": None, "hidden": True}
-                             for c in seat_state["counters"]]
+        shown["counters"] = public_order(seat_state["counters"])
+    else:
+        shown["counters"] = public_order(seat_state["counters"], own=True)
     return shown
 
 
@@ -71,7 +87,6 @@ def redact(e: Event, seat: int | None) -> Event:
     if e["type"] == "card_drawn":          # a face-down draw
         return {"type": e["type"], "data": {**data, "card": None}}
     if e["type"] == "counters_kept":
-        mask = [c if not c["hidden"] else {"kind": None, "hidden": True} for c in data["kept"]]
-        gone = [c if not c["hidden"] else {"kind": None, "hidden": True} for c in data["discarded"]]
-        return {"type": e["type"], "data": {**data, "kept": mask, "discarded": gone}}
+        return {"type": e["type"], "data": {**data, "kept": public_order(data["kept"]),
+                                            "discarded": public_order(data["discarded"])}}
     return e
