@@ -55,8 +55,8 @@ class BotQueue:
         return self.queue.connection
 
     def enqueue_turns(self, game_id: str, version: int, seats: list[int]) -> None:
-        # Indexed first: a crash before the jobs leaves an entry the sweeper follows up.
-        self.mark_pending(game_id)
+        # The runtime has indexed the turn already (``mark_pending``, before the append): a crash
+        # before the jobs leaves an entry the sweeper follows up.
         for seat in seats:
             self.enqueue_turn(game_id, version, seat)
 
@@ -89,7 +89,7 @@ def _runtime(game_name: str) -> GameRuntime:
     plugin = registry.plugin(game_name)
     bot_queue = BotQueue(connect_queue(settings), game_name)
     return GameRuntime(plugin.game, connect_event_store(settings), settings.snapshot_every,
-                       notify_bots=bot_queue.enqueue_turns)
+                       notify_bots=bot_queue.enqueue_turns, before_bot_turn=bot_queue.mark_pending)
 
 
 def play_bot_turn(game_name: str, game_id: str, version: int, seat: int) -> dict[str, Any]:
@@ -139,13 +139,14 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
 #
 # Where it looks, so that a pass costs the same with ten idle games or ten thousand:
 #   * ``bots:<game>:pending`` (a sorted set on the queue's Redis): game id -> when a bot turn was
-#     last enqueued there.  ``enqueue_turns`` writes it before the jobs, so a crash between the
-#     two leaves an entry, never a silent loss.  A pass reads only entries older than
+#     last due there.  The runtime writes it before the append that leaves a bot to act
+#     (``GameRuntime.before_bot_turn``), so a crash between the append and the jobs leaves an
+#     entry, never a silent loss.  A pass reads only entries older than
 #     BOT_STUCK_SECONDS: a game whose bot is still to act gets its job checked (and re-enqueued
 #     if dead); a game where no bot is to act any more leaves the index.
 #   * a slow lane, SCAN_PER_PASS games of the active set per pass (a cursor that wraps around):
-#     it finds bot turns the index never heard of (a process killed between the append and the
-#     enqueue, a queue Redis that lost its data) and drops finished games from the active set.
+#     it finds bot turns the index never heard of (a queue Redis that lost its data, a queue
+#     Redis that was down when the turn was indexed) and drops finished games from the active set.
 
 SWEEP_BATCH = 500          # index entries handled per pass at most (the rest wait for the next)
 SCAN_PER_PASS = 100        # active games visited per pass by the slow lane

@@ -203,8 +203,13 @@ REPLAY_CHECKPOINT = 50
 class GameRuntime:
     def __init__(self, game: Game, store: EventStore, snapshot_every: int = 50,
                  notify_bots: BotNotifier | None = None, cache: StateCache | None = None,
-                 idle_ttl: int = 0, finished_ttl: int = 0) -> None:
+                 idle_ttl: int = 0, finished_ttl: int = 0,
+                 before_bot_turn: Callable[[str], None] | None = None) -> None:
         self.game = game
+        # Told a game's id BEFORE an append that leaves a bot to act (the sweeper's index of
+        # turns awaiting a bot): a process killed between the append and the enqueue then
+        # leaves a trace the sweeper follows within BOT_STUCK_SECONDS.
+        self.before_bot_turn = before_bot_turn
         # Lifetimes of the games this runtime creates (seconds, 0 = forever).  They are written
         # into each game's meta, so whichever process makes the first or the last move (a web
         # process, a bot worker) applies them without being configured.
@@ -268,6 +273,9 @@ class GameRuntime:
         # re-enqueued.  Indexed again after it, as a sweep in between drops the entry.
         if active:
             self.store.index_active(game.name, game_id, True)
+        bots = self._bots_to_notify(state, _bot_seats(meta["players"]))
+        if bots and self.before_bot_turn is not None:
+            self._best_effort(self.before_bot_turn, game_id)
         result = self.store.append(game_id, 0, records, meta=meta)
         if result.status != "OK":   # a random 12-character id collided: practically impossible
             raise Problem("internal-error", "Could not create the game; try again.")
@@ -278,7 +286,6 @@ class GameRuntime:
             self._best_effort(self.store.expire_if_unmoved, game_id, result.version, self.idle_ttl)
         elif not active and self.finished_ttl > 0:
             self._best_effort(self.store.set_lifetime, game_id, self.finished_ttl)
-        bots = self._bots_to_notify(state, _bot_seats(meta["players"]))
         self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
         if bots:
             self._best_effort(self.notify_bots, game_id, result.version, bots)
@@ -464,13 +471,15 @@ class GameRuntime:
             state = loaded.state
             for e in events:
                 state = self.game.evolve(state, e)
+            bots = self._bots_to_notify(state, loaded.bot_seats)
+            if bots and self.before_bot_turn is not None:
+                self._best_effort(self.before_bot_turn, game_id)
             result = self.store.append(game_id, before_version, records, meta=self._status_fields(state),
                                        idempotency_field=idem_field, fingerprint=fingerprint,
                                        expected_head=before_head if before_version else "")
             if result.status == "OK":
                 head = records[-1]["hash"]
                 finished = self.game.result(state) is not None
-                bots = self._bots_to_notify(state, loaded.bot_seats)
                 snapshot = self._snapshot_if_due(before_version, result.version, head, state)
                 # Handed to the cache last: from then on the next move may take it and evolve it.
                 self.cache.give(game_id, result.version, head, state, loaded.meta)

@@ -75,10 +75,13 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     )
     store = store or connect_event_store(settings)
     queue_redis = connect_queue(settings)      # no I/O yet: redis-py connects on first use
+    before_bot_turn = None
     if notify_bots is None and settings.enqueue_bots:
-        notify_bots = BotQueue(queue_redis, game.name).enqueue_turns
+        bot_queue = BotQueue(queue_redis, game.name)
+        notify_bots, before_bot_turn = bot_queue.enqueue_turns, bot_queue.mark_pending
     runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots,
-                          idle_ttl=settings.idle_game_ttl, finished_ttl=settings.finished_game_ttl)
+                          idle_ttl=settings.idle_game_ttl, finished_ttl=settings.finished_game_ttl,
+                          before_bot_turn=before_bot_turn)
     app.extensions["runtime"] = runtime
     news = LogNews(connect_news(settings), game.name,
                    read_log=lambda game_id, after, limit: store.read(game_id, after=after, limit=limit))

@@ -163,3 +163,31 @@ def test_every_state_a_dead_job_can_be_left_in_is_recognised(
     assert not conn.exists(f"rq:job:{jid}")
     assert conn.lpos(queue.intermediate_queue_key, jid) is None
     assert bot_queue.enqueue_turn("g1", 5, 1)                    # room for the turn's new job
+
+
+def test_a_turn_lost_between_the_append_and_the_enqueue_is_in_the_index(
+        redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process killed after the append but before its bot job: the turn was indexed before the
+    append, so the index pass (not the slow lane) plays it again."""
+    from shared.runtime import GameRuntime
+    conn = redis.Redis.from_url(redis_url)
+    bot_queue = bots.BotQueue(conn, "race")
+    from shared.eventstore import EventStore
+    store = EventStore(redis.Redis.from_url(redis_url))
+
+    def killed_before_the_enqueue(game_id: str, version: int, seats: list[int]) -> None:
+        raise SystemExit("killed")          # what the queue sees: no job, ever
+
+    runtime = GameRuntime(PLUGIN.game, store, notify_bots=killed_before_the_enqueue,
+                          before_bot_turn=bot_queue.mark_pending)
+    game_id, _, _ = runtime.create([{"name": "a"}, {"name": "b", "bot": "roller"}], {}, seed=4)
+    loaded = runtime.load(game_id)
+    if PLUGIN.game.to_act(loaded.state) == [0]:
+        with pytest.raises(SystemExit):
+            runtime.submit(game_id, 0, {"type": "hold"})
+    assert PLUGIN.game.to_act(runtime.load(game_id).state) == [1]
+    assert conn.zscore(bots.pending_key("race"), game_id) is not None, "the turn was not indexed first"
+    assert conn.llen(bot_queue.queue.key) == 0
+    monkeypatch.setattr(bots, "STUCK_AFTER_SECONDS", 0.0)
+    assert bots.Sweeper(runtime, bot_queue).sweep_index() == 1      # the index alone, no slow lane
+    assert conn.llen(bot_queue.queue.key) == 1
