@@ -6,6 +6,7 @@ Each ``services/<game>/api.py`` builds one :class:`GamePlugin`; ``services/<game
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from marshmallow import Schema
 
@@ -25,3 +26,6 @@ class GamePlugin:
     # Default port under ``make run``.
     port: int = 8000
     description: str = ""
+    # The board as SVG, drawn from the spectator's view and the public seats ({name, bot}): a pure
+    # function in the game's own package (``services/<game>/pictures.py``), see shared.pictures.
+    board_svg: Callable[[dict[str, Any], list[dict[str, Any]]], str] | None = None

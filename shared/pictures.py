@@ -1,0 +1,44 @@
+"""What every game's board picture shares: seat colours and safe SVG building blocks.
+
+Each game draws its own board (``services/<game>/pictures.py``: ``board_svg(view, players)``,
+a pure function of the spectator's view); the platform only serves it (``GET
+/games/{id}/board.svg``).  Text from players (names) goes through :func:`text`, which escapes
+markup and drops control characters, so a name can neither break the picture nor script it.
+
+Conventions every picture follows, so a browser table can make the board clickable without
+knowing the game: each place a move can name carries ``data-kind`` (``node``, ``edge``, ``hex``,
+``plot``, ``road``, ``town``, ``peg`` ...) and ``data-id`` (the id the move uses), and each piece
+carries ``data-seat``.
+"""
+from __future__ import annotations
+
+import html
+import unicodedata
+from typing import Any
+
+# Colour-blind-friendly (Okabe-Ito), in seat order; six seats at most (Elfenland).
+SEAT_COLOURS = ("#d55e00", "#0072b2", "#e6b800", "#009e73", "#cc79a7", "#56b4e9")
+SEAT_NAMES = ("orange", "blue", "yellow", "green", "pink", "sky")
+
+
+def seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def text(value: Any) -> str:
+    """Player-supplied or engine text, safe inside SVG (escaped, no control characters)."""
+    cleaned = "".join(ch for ch in str(value) if not unicodedata.category(ch).startswith("C"))
+    return html.escape(cleaned, quote=True)
+
+
+def attrs(**values: Any) -> str:
+    """``key="value"`` pairs, escaped; ``data_kind`` becomes ``data-kind``; None values are left out."""
+    return " ".join(f'{key.replace("_", "-")}="{text(value)}"' for key, value in values.items()
+                    if value is not None)
+
+
+def svg_document(width: float, height: float, body: list[str], title: str) -> str:
+    """A whole SVG document with a viewBox (it scales to any width) and an accessible title."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
+            f'role="img" aria-label="{text(title)}"><title>{text(title)}</title>'
+            + "".join(body) + "</svg>")
