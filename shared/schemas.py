@@ -128,6 +128,11 @@ class ReplayQuerySchema(Schema):
     version = fields.Int(required=True, validate=validate.Range(min=1, max=2**53))
 
 
+class BoardQuerySchema(Schema):
+    version = fields.Int(validate=validate.Range(min=1, max=2**53), metadata={
+        "description": "The picture right after this event (default: now)."})
+
+
 class ReplaySchema(Schema):
     version = fields.Int(required=True)
     status = fields.Str(required=True)

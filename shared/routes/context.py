@@ -1,0 +1,64 @@
+"""What every route module works with: one game's service, built once per app by ``create_app``."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import request
+from marshmallow import Schema
+
+from shared import limits
+from shared.auth import bearer_token, seat_for_token, stored_token_hashes, valid_for_another_game
+from shared.config import Settings
+from shared.engine import Game
+from shared.eventstore import EventStore
+from shared.feed import Feed
+from shared.plugin import GamePlugin
+from shared.problems import Problem
+from shared.runtime import GameRuntime, LoadedGame
+
+
+@dataclass
+class Service:
+    plugin: GamePlugin
+    settings: Settings
+    store: EventStore
+    runtime: GameRuntime
+    feed: Feed
+    guard: limits.Guard
+    create_schema: type[Schema]
+    move_refs: dict[str, str]                 # move type -> its schema's $ref in the OpenAPI document
+    # One loader per move type, built once: a marshmallow schema keeps no state between loads,
+    # and building one costs more than the load itself.
+    move_loaders: dict[str, Schema] = field(default_factory=dict)
+
+    @property
+    def game(self) -> Game:
+        return self.plugin.game
+
+    def authenticate(self, game_id: str, meta: dict[str, str], required: bool) -> int | None:
+        """The seat the request's bearer token is for; None for a spectator (when allowed)."""
+        header = request.headers.get("Authorization")
+        token = bearer_token(header)
+        if token is None:
+            if required or header:
+                raise Problem("unauthenticated", "Send a seat's token: Authorization: Bearer <token>.")
+            return None
+        seat = seat_for_token(token, stored_token_hashes(meta["tokens"]))
+        if seat is None:
+            # 403 only when proven (one more read, on this failure path only); else 401.
+            if valid_for_another_game(token, game_id, lambda other: (self.store.meta(other) or {}).get("tokens")):
+                raise Problem("not-your-seat", "This token belongs to a seat of another game.")
+            raise Problem("unauthenticated", "The token is not valid for this game.")
+        return seat
+
+    def view_of(self, loaded: LoadedGame, seat: int | None) -> dict[str, Any]:
+        game = self.game
+        result = game.result(loaded.state)
+        return {
+            "id": loaded.game_id, "game": game.name, "version": loaded.version,
+            "status": "finished" if result is not None else "active",
+            "seeded_by_client": loaded.meta.get("seeded_by_client") == "1",
+            "to_act": game.to_act(loaded.state), "result": result, "you": seat,
+            "players": loaded.players, "state": game.view(loaded.state, seat),
+        }

@@ -1,0 +1,43 @@
+"""The feed: the log as the caller may see it, as a page, a long-poll or an SSE stream (shared.feed)."""
+from __future__ import annotations
+
+from flask import Response
+from flask_smorest import Blueprint
+
+from shared.feed import resume_point, wants_stream
+from shared.http import json_response
+from shared.openapi import OPTIONAL_BEARER, problems
+from shared.routes.context import Service
+from shared.schemas import EventsPageSchema, EventsQuerySchema
+
+
+def blueprint(service: Service) -> Blueprint:
+    runtime, feed = service.runtime, service.feed
+    bp = Blueprint("feed", __name__, description="The log as you may see it, live.")
+
+    @bp.route("/games/<game_id>/events")
+    @bp.doc(security=OPTIONAL_BEARER, responses={
+        **problems(401, 403, 404, 422),
+        200: {"description": "A page of the log (JSON), or with `Accept: text/event-stream` a stream of "
+                             "Server-Sent Events: one message per event (`id:` its seq, `data:` the event "
+                             "as in a page), resuming after `Last-Event-ID`; `event: end` once the game is "
+                             "over and every event was sent.",
+              "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+        204: {"description": "Stream asked of a finished game whose every event the client has: nothing "
+                             "will come (this stops a browser's EventSource)."}},
+        parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {
+            "type": "string", "pattern": "^[0-9]{1,15}$"},
+            "description": "Resume after this event, in place of `after` (EventSource sends it when it reconnects)."}])
+    @bp.arguments(EventsQuerySchema, location="query", as_kwargs=True)
+    @bp.response(200, EventsPageSchema)
+    def events(game_id: str, after: int, limit: int, wait: float) -> Response:
+        """The log as the caller may see it (the full log once the game is over): a JSON page,
+        held with ``wait`` until there is news, or a live stream of Server-Sent Events."""
+        meta = runtime.meta(game_id)
+        seat = service.authenticate(game_id, meta, required=False)
+        start = resume_point(after)        # Last-Event-ID, checked whatever the client accepts
+        if wants_stream():
+            return feed.stream(game_id, meta, seat, start)
+        return json_response(feed.page(game_id, meta, seat, start, limit, wait))
+
+    return bp
