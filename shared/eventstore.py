@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,8 @@ class AppendResult:
 
 
 class EventStore:
-    def __init__(self, client: "redis.Redis[bytes]", connection_per_thread: bool = True) -> None:
+    def __init__(self, client: "redis.Redis[bytes]", connection_per_thread: bool = True,
+                 movers_pool: "redis.ConnectionPool | None" = None, movers_cap: int = 64) -> None:
         self.redis = client
         self._append = client.register_script(_APPEND_LUA)
         self._expire_unmoved = client.register_script(_EXPIRE_UNMOVED_LUA)
@@ -88,6 +90,12 @@ class EventStore:
         # Off under gevent: "threads" are then greenlets, one per client connection, and a
         # thousand clients watching the feed would each keep a Redis connection for nothing.
         self._per_thread = connection_per_thread
+        # Under gevent, only appends (the move path) get a connection of their own, from a pool of
+        # their own, and at most ``movers_cap`` at once: the rest share the bounded pool.
+        self._movers_pool = movers_pool
+        self._movers_cap = movers_cap
+        self._movers = 0
+        self._movers_lock = threading.Lock()
 
     def _own_client(self) -> "redis.Redis[bytes]":
         """This thread's own connection (standalone Redis), else the shared client.
@@ -96,9 +104,12 @@ class EventStore:
         costs about as much client CPU as the command's own I/O; a request thread holds one
         connection instead (gunicorn's threads are few and long-lived).  A copy inherited
         across a fork is never used (the child opens its own), nor one of a replaced client.
+        Under gevent a "thread" is a client connection's greenlet: see ``_movers_client``.
         """
-        if type(self.redis) is not redis.Redis or not self._per_thread:
+        if type(self.redis) is not redis.Redis:
             return self.redis                       # Redis Cluster routes by key: keep its client
+        if not self._per_thread:
+            return self._movers_client()
         own = getattr(self._own, "client", None)
         if own is None or own[0] != os.getpid() or own[1] is not self.redis:
             own = (os.getpid(), self.redis, redis.Redis(connection_pool=self.redis.connection_pool,
@@ -106,10 +117,34 @@ class EventStore:
             self._own.client = own
         return own[2]
 
+    def _movers_client(self) -> "redis.Redis[bytes]":
+        """A greenlet's own connection for its appends (a keep-alive client moving again and again
+        skips the pool's checkout), while fewer than ``movers_cap`` greenlets hold one; it goes
+        back to the movers' pool when the greenlet ends."""
+        if self._movers_pool is None:
+            return self.redis
+        own = getattr(self._own, "mover", None)
+        if own is not None and own[0] == os.getpid():
+            return own[1]
+        with self._movers_lock:
+            if self._movers >= self._movers_cap:
+                return self.redis
+            self._movers += 1
+        client = redis.Redis(connection_pool=self._movers_pool, single_connection_client=True)
+        weakref.finalize(client, self._mover_gone)
+        self._own.mover = (os.getpid(), client)
+        return client
+
+    def _mover_gone(self) -> None:
+        with self._movers_lock:
+            self._movers -= 1
+
     @property
     def _client(self) -> "redis.Redis[bytes]":
         """``_own_client``, checked as the pool checks a connection at checkout: one with unread
         bytes, or one the server closed (a Redis restart), starts over instead of failing."""
+        if not self._per_thread:
+            return self.redis                       # gevent: reads share the bounded pool
         client = self._own_client()
         if client is self.redis:
             return client

@@ -105,3 +105,43 @@ def test_an_append_whose_answer_was_lost_is_found_in_the_log(redis_client: Any,
     outcome = runtime.submit(game_id, seat, {"type": "hold"})
     assert outcome.version == version + 1 == store.version(game_id)     # applied once, reported once
     assert audit_log(runtime.game, store.read(game_id)).ok
+
+
+def test_under_gevent_only_a_bounded_number_of_movers_hold_a_connection(redis_url: str) -> None:
+    """The evented mode's rule (threads stand in for greenlets: both get their own locals): the
+    first ``movers_cap`` callers of the append path keep a connection of their own, later ones
+    share the pool, reads always share it, and a caller that ends gives its place back."""
+    import gc
+    import threading
+
+    import redis as redis_lib
+
+    from shared.eventstore import EventStore
+    shared_client = redis_lib.Redis.from_url(redis_url)
+    store = EventStore(shared_client, connection_per_thread=False,
+                       movers_pool=redis_lib.ConnectionPool.from_url(redis_url), movers_cap=2)
+    got: list[object] = []
+    release = threading.Event()
+
+    def mover() -> None:
+        got.append(store._own_client())
+        assert store._own_client() is got[-1] or got[-1] is shared_client   # the same one again
+        assert store._client is shared_client                               # reads share the pool
+        release.wait(5)
+
+    movers = [threading.Thread(target=mover) for _ in range(3)]
+    for t in movers:
+        t.start()
+    import time
+    deadline = time.monotonic() + 5
+    while len(got) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    own = [c for c in got if c is not shared_client]
+    assert len(own) == 2 and own[0] is not own[1]
+    assert got.count(shared_client) == 1
+    release.set()
+    for t in movers:
+        t.join()
+    del own, got[:]
+    gc.collect()
+    assert store._movers == 0
