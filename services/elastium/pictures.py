@@ -324,12 +324,12 @@ def _legend(b: Board, view: dict[str, Any], players: list[dict[str, Any]], count
     for seat in range(count):
         player = _at(players, seat)
         bot = " (bot)" if isinstance(player, dict) and player.get("bot") else ""
+        limit = b.rules.get("bands_per_player")        # the Labyrinth's 18
+        bands = f"{_at(view.get('bands_used'), seat, 0)}" + (f"/{limit}" if limit else "")
         facts = [f"{_at(scores, seat, 0)} VP", f"{_at(view.get('energy'), seat, 0)} energy",
-                 f"{_at(view.get('hand_counts'), seat, 0)} in hand",
-                 f"{_at(view.get('bands_used'), seat, 0)} bands"]
-        limit = b.rules.get("bands_per_player")
-        if limit:
-            facts[-1] += f"/{limit}"
+                 f"{_at(view.get('hand_counts'), seat, 0)} in hand", f"{bands} bands"]
+        if b.scenario == "cursed-triangle":      # each seat draws from its own deck
+            facts.append(f"{_at(view.get('own_deck_counts'), seat, 0)} in own deck")
         artefacts = _at(view.get("artefacts"), seat, {}) or {}
         if isinstance(artefacts, dict) and artefacts:
             facts.append(" ".join(f"{name}×{n}" for name, n in sorted(artefacts.items())))
@@ -345,7 +345,8 @@ def _legend(b: Board, view: dict[str, Any], players: list[dict[str, Any]], count
     extra = []
     if market or b.scenario != "cursed-triangle":
         extra.append("market " + (" ".join(PEG_LETTER[c] for c in market) or "empty"))
-    extra.append(f"deck {view.get('deck_count', '?')}")
+    if b.scenario != "cursed-triangle":
+        extra.append(f"deck {view.get('deck_count', '?')}")
     extra.append(f"energy supply {view.get('energy_supply', '?')}")
     lines.append([text(", ".join(extra))])
     more = []

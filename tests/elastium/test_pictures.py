@@ -171,3 +171,18 @@ def test_every_spectator_view_of_a_short_random_game_draws(players: int, options
         move = random_strategy(GAME, state, seat, rng)
         events = GAME.decide(state, seat, move, random.Random(rng.getrandbits(32)))
     assert drawn > 10
+
+
+def test_a_long_barrier_bends_at_its_middle_peg() -> None:
+    state, _ = place(new_game("fragile-ruins", 3), 0, ["c1r0", "c2r0", "c0r1"])     # middle c1r0
+    bend = points_of(band_element(picture(state), 0, "c1r0+c2r0+c0r1"))
+    assert len(bend) == 3
+    assert close(bend[1], peg_xy("c1r0"), 6)
+    assert {close(bend[0], peg_xy("c2r0"), 6), close(bend[0], peg_xy("c0r1"), 6)} == {True, False}
+    assert close(bend[2], peg_xy("c0r1" if close(bend[0], peg_xy("c2r0"), 6) else "c2r0"), 6)
+
+
+def test_cursed_triangle_legend_counts_each_seats_own_deck() -> None:
+    state = new_game("cursed-triangle", 2)
+    words = " ".join("".join(e.itertext()) for e in picture(state).iter() if e.get("class") == "legend")
+    assert f"{len(state['own_decks'][0])} in own deck" in words and "market" not in words
