@@ -11,7 +11,7 @@ that enclosed them), printed lines, line items and bridges, bands, pegs, side la
 Clickable places (see ``shared/pictures.py``): every playable peg (``data-kind="peg"``,
 ``data-id="c3r4"``), every printed line between playable pegs (``line``, ``"c3r4-c4r4"``, the
 two pegs of a 2-peg band) and every playable segment (``segment``, ``"s4i6"``, the three pegs
-of a triangle band).  Bands, chain heads and collected marks carry ``data-seat``.
+of a triangle band; none in the Labyrinth, which has 2-peg bands only).  Bands, chain heads and collected marks carry ``data-seat``.
 """
 from __future__ import annotations
 
@@ -145,11 +145,13 @@ def _segments(b: Board, view: dict[str, Any], players: int) -> list[str]:
     for seat in range(players):
         for seg_id in _at(view.get("enclosed"), seat, []) or []:
             enclosers.setdefault(seg_id, []).append(seat)
+    # a segment is a place where a band may cover it (the Labyrinth only has 2-peg bands)
+    clickable = b.playable if max(b.band_sizes, default=2) >= 3 else frozenset()
     out = ['<g class="segments">']
     for seg_id, seg in b.segments.items():
         pegs = seg["pegs"]
         corners = _points([peg_xy(p) for p in pegs])
-        place = attrs(data_kind="segment", data_id=seg_id) if seg_id in b.playable else ""
+        place = attrs(data_kind="segment", data_id=seg_id) if seg_id in clickable else ""
         fill = _segment_fill(seg)
         out.append(f'<polygon points="{corners}" fill="{fill}" stroke="{fill}" stroke-width="0.8" {place}>'
                    f"<title>{text(seg_id)}</title></polygon>")

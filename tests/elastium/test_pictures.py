@@ -50,7 +50,7 @@ def test_every_peg_line_and_segment_is_a_place_once(scenario: str, players: int)
     b = board(scenario, players)
     pegs, lines, segments = places(root, "peg"), places(root, "line"), places(root, "segment")
     assert sorted(pegs) == sorted(b.pegs)                     # the crater's two pegs take no band
-    assert sorted(segments) == sorted(b.playable)
+    assert sorted(segments) == (sorted(b.playable) if scenario != "labyrinth" else [])
     assert len(lines) == len(set(lines))
     # every 2-peg band the face allows is a line of the picture, every triangle a segment
     two = {key.replace("+", "-") for key, band in b.bands.items() if len(band.pegs) == 2}
