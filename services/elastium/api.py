@@ -9,6 +9,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from services.elastium.bots import STRATEGIES
+from services.elastium.pictures import board_svg
 from services.elastium.rules.board import COLOURS, SCENARIOS
 from services.elastium.rules.game import Elastium
 from services.elastium.rules.moves import DEFAULT_MAX_ROUNDS
@@ -91,6 +92,7 @@ PLUGIN = GamePlugin(
         "take_bonus_card": TakeBonusCardMove,
     },
     strategies=STRATEGIES,
+    board_svg=board_svg,
     port=8004,
     description="Elastium (Kauchuk): rubber bands on a peg board, eight scenarios for 2-4 players.",
 )

@@ -1,0 +1,390 @@
+"""Elastium's board as SVG: the peg lattice, its printed lines and segments, the bands by seat.
+
+``board_svg(view, players)`` is a pure function of the spectator's view (``views.view(state,
+None)``) and the seats' names; the printed face (peg colours, lines, items) comes from the
+scenario's data in ``rules/boards.json``, so the view only has to say what happened on it.
+
+North (row 9) is at the top, as in the pegs' names; odd rows sit half a step east.  Layers,
+bottom to top: segments (items, tint of the seat that collected them, hatching of the seats
+that enclosed them), printed lines, line items and bridges, bands, pegs, side labels, legend.
+
+Clickable places (see ``shared/pictures.py``): every playable peg (``data-kind="peg"``,
+``data-id="c3r4"``), every printed line between playable pegs (``line``, ``"c3r4-c4r4"``, the
+two pegs of a 2-peg band) and every playable segment (``segment``, ``"s4i6"``, the three pegs
+of a triangle band; none in the Labyrinth, which has 2-peg bands only).  Bands, chain heads and collected marks carry ``data-seat``.
+"""
+from __future__ import annotations
+
+import colorsys
+import math
+from typing import Any
+
+from services.elastium.rules.board import (
+    BARRIER, COLOURS, SCENARIOS, Board, board, line_key, peg_row_col, raw_boards)
+from shared.pictures import attrs, seat_colour, svg_document, text
+
+STEP = 56.0                              # distance between neighbouring pegs
+ROW = STEP * math.sqrt(3) / 2            # distance between rows
+MARGIN = 40.0
+COLUMNS, ROWS = 8, 10
+BOARD_WIDTH = MARGIN * 2 + STEP * (COLUMNS - 0.5)
+BOARD_HEIGHT = MARGIN * 2 + ROW * (ROWS - 1)
+PEG_RADIUS = 9.5
+LEGEND_LINE = 20.0
+
+# Peg colours of the printed boards (the card colours), with their initials for colour-blind readers.
+PEG_FILL = {"gris": "#8f8f8f", "bleu": "#3d6fd1", "vert": "#3c9a48", "rouge": "#cc3434", "jaune": "#f0c419"}
+PEG_LETTER = {"gris": "g", "bleu": "b", "vert": "v", "rouge": "r", "jaune": "j"}
+IDOL_FILL = {"orange": "#f08a24", "blue": "#2f6db5"}
+ARTEFACT_LETTER = {"épée": "É", "casque": "C", "bouclier": "B"}
+GROUND = "#f3ead2"
+CANAL = "#9fc9e8"
+CRATER = "#7a2e1b"
+# Engraved Plateau: one pale hue per image letter, so its segments read as one picture.
+IMAGE_FILL = {letter: "#%02x%02x%02x" % tuple(round(255 * c) for c in colorsys.hls_to_rgb(hue / 360, 0.82, 0.55))
+              for letter, hue in zip("ABCDEFGHIJKL", range(0, 360, 30))}
+
+
+def peg_xy(peg: str) -> tuple[float, float]:
+    """Where a peg ``cXrY`` is drawn (north up, odd rows half a step east)."""
+    row, col = peg_row_col(peg)
+    return (MARGIN + STEP * (col + 0.5 * (row % 2)), MARGIN + ROW * (ROWS - 1 - row))
+
+
+def centroid(pegs: list[str] | tuple[str, ...]) -> tuple[float, float]:
+    points = [peg_xy(p) for p in pegs]
+    return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+
+
+def band_points(b: Board, key: str, seat: int) -> list[tuple[float, float]]:
+    """The points of a band's strand, drawn slightly inside its pegs so that bands of several
+    seats on the same pegs stay apart: a polygon (triangle, rhombus) shrunk toward its centre, a
+    line or a long barrier (a-middle-c, open) shifted sideways by seat."""
+    pegs = key.split("+")
+    band = b.bands.get(key)
+    if len(pegs) == 2 or (band is not None and band.kind == BARRIER):
+        if band is not None and band.middle is not None:
+            ends = [p for p in pegs if p != band.middle]
+            pegs = [ends[0], band.middle, ends[-1]]
+        (x0, y0), (x1, y1) = peg_xy(pegs[0]), peg_xy(pegs[-1])
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        shift = 3.5 * (seat - 1.5)
+        dx, dy = -(y1 - y0) / length * shift, (x1 - x0) / length * shift
+        return [(x + dx, y + dy) for x, y in (peg_xy(p) for p in pegs)]
+    cx, cy = centroid(pegs)
+    inset = 5.0 + 2.5 * seat
+    points = sorted((peg_xy(p) for p in pegs), key=lambda xy: math.atan2(xy[1] - cy, xy[0] - cx))
+    shrunk = []
+    for x, y in points:
+        distance = math.hypot(x - cx, y - cy) or 1.0
+        shrunk.append((x - (x - cx) / distance * inset, y - (y - cy) / distance * inset))
+    return shrunk
+
+
+def _points(points: list[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _at(values: Any, index: int, default: Any = None) -> Any:
+    return values[index] if isinstance(values, list) and 0 <= index < len(values) else default
+
+
+def _seat_name(players: list[dict[str, Any]], seat: int) -> str:
+    player = _at(players, seat)
+    name = player.get("name") if isinstance(player, dict) else None
+    return str(name) if name not in (None, "") else f"Seat {seat + 1}"
+
+
+def _short(name: str, most: int) -> str:
+    """Long names are cut (the picture has a fixed width); the legend keeps the start."""
+    return name if len(name) <= most else name[:most - 1] + "…"
+
+
+def _scenario(view: dict[str, Any]) -> str:
+    scenario = view.get("scenario")
+    return scenario if scenario in SCENARIOS else SCENARIOS[0]
+
+
+def _player_count(view: dict[str, Any], players: list[dict[str, Any]]) -> int:
+    count = view.get("players")
+    if not isinstance(count, int) or not 2 <= count <= 4:
+        count = min(max(len(players), 2), 4)
+    return count
+
+
+def _segment_fill(seg: dict[str, Any]) -> str:
+    if seg.get("canal"):
+        return CANAL
+    if seg.get("crater"):
+        return CRATER
+    if seg.get("image") in IMAGE_FILL:
+        return IMAGE_FILL[seg["image"]]
+    return GROUND
+
+
+def _defs(players: int) -> str:
+    """One hatching per seat (its colour, its own angle) for the segments it enclosed."""
+    patterns = "".join(
+        f'<pattern id="enclosed-{seat}" width="7" height="7" patternUnits="userSpaceOnUse" '
+        f'patternTransform="rotate({45 + 40 * seat})"><line x1="0" y1="0" x2="0" y2="7" '
+        f'{attrs(stroke=seat_colour(seat))} stroke-width="2.5"/></pattern>'
+        for seat in range(players))
+    return f"<defs>{patterns}</defs>"
+
+
+def _energy(x: float, y: float, faded: bool, title: str = "1 energy") -> str:
+    opacity = ' opacity="0.3"' if faded else ""
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#ffd21f" stroke="#7a5c00" '
+            f'stroke-width="1"{opacity}><title>{text(title)}</title></circle>')
+
+
+def _segments(b: Board, view: dict[str, Any], players: int) -> list[str]:
+    collected = view.get("collected") if isinstance(view.get("collected"), dict) else {}
+    completed = set(view.get("images_completed") or [])
+    enclosers: dict[str, list[int]] = {}
+    for seat in range(players):
+        for seg_id in _at(view.get("enclosed"), seat, []) or []:
+            enclosers.setdefault(seg_id, []).append(seat)
+    # a segment is a place where a band may cover it (the Labyrinth only has 2-peg bands)
+    clickable = b.playable if max(b.band_sizes, default=2) >= 3 else frozenset()
+    out = ['<g class="segments">']
+    for seg_id, seg in b.segments.items():
+        pegs = seg["pegs"]
+        corners = _points([peg_xy(p) for p in pegs])
+        place = attrs(data_kind="segment", data_id=seg_id) if seg_id in clickable else ""
+        fill = _segment_fill(seg)
+        out.append(f'<polygon points="{corners}" fill="{fill}" stroke="{fill}" stroke-width="0.8" {place}>'
+                   f"<title>{text(seg_id)}</title></polygon>")
+        owner = collected.get(seg_id)
+        if isinstance(owner, int):
+            out.append(f'<polygon points="{corners}" {attrs(fill=seat_colour(owner), data_seat=owner)} '
+                       f'class="collected" fill-opacity="0.35" pointer-events="none"/>')
+        for seat in enclosers.get(seg_id, []):
+            out.append(f'<polygon points="{corners}" fill="url(#enclosed-{seat})" class="enclosed" '
+                       f'{attrs(data_seat=seat)} fill-opacity="0.6" pointer-events="none"/>')
+        out.extend(_segment_items(seg_id, seg, isinstance(owner, int), completed))
+    out.append("</g>")
+    return out
+
+
+def _segment_items(seg_id: str, seg: dict[str, Any], taken: bool,
+                   completed: set[str]) -> list[str]:
+    """Treasure (VP), energy, idol or image letter at the segment's centre; items fade once
+    taken (an idol does not: it stays with whoever controls it, the segment's tint)."""
+    x, y = centroid(seg["pegs"])
+    out = []
+    fade = ' opacity="0.35"' if taken else ""
+    if seg.get("idol") in IDOL_FILL:
+        size = 7.0
+        out.append(f'<polygon points="{_points([(x, y - size), (x + size, y), (x, y + size), (x - size, y)])}" '
+                   f'class="idol" {attrs(fill=IDOL_FILL[seg["idol"]], data_idol=seg.get("idol_id"))} '
+                   f'stroke="#222" stroke-width="0.8"><title>{text(seg["idol"])} idol '
+                   f'{text(seg.get("idol_id", ""))}</title></polygon>')
+        return out
+    if seg.get("image"):
+        weight = "bold" if seg["image"] in completed else "normal"
+        out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="9" text-anchor="middle" fill="#555" '
+                   f'font-weight="{weight}" pointer-events="none">{text(seg["image"])}</text>')
+    treasure = seg.get("treasure") or 0
+    energy = seg.get("energy") or 0
+    if treasure:
+        shift = -5 if energy else 0
+        out.append(f'<text x="{x + shift:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="middle" '
+                   f'font-weight="bold" fill="#4a3b12" pointer-events="none"{fade}>{treasure}</text>')
+    if energy:
+        beside = treasure or seg.get("image")     # the energy sits right of a number or letter
+        out.append(_energy(x + (7 if beside else 0), y + (0 if beside else -1), taken))
+    return out
+
+
+def _lines(b: Board) -> list[str]:
+    face = raw_boards()["scenarios"][b.scenario]
+    playable = set(b.pegs)
+    maze = b.rules.get("chain", False)
+    out = ['<g class="lines">']
+    for a, c in face["lines"]:
+        if a not in playable or c not in playable:
+            continue
+        (x1, y1), (x2, y2) = peg_xy(a), peg_xy(c)
+        colour, width = ("#5b4a2e", 3) if maze else ("#a89f8a", 1.5)
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
+                   f'stroke-width="{width}" stroke-linecap="round" '
+                   f'{attrs(data_kind="line", data_id=line_key(a, c))}/>')
+    out.append("</g>")
+    return out
+
+
+def _line_items(b: Board, view: dict[str, Any]) -> list[str]:
+    """Bridges (Archipelago) and the Labyrinth's treasures and artefacts, at the line's middle."""
+    collected = view.get("collected") if isinstance(view.get("collected"), dict) else {}
+    out = ['<g class="line-items">']
+    for key, item in sorted(b.line_items.items()):
+        a, c = key.split("-")
+        (x1, y1), (x2, y2) = peg_xy(a), peg_xy(c)
+        x, y = (x1 + x2) / 2, (y1 + y2) / 2
+        owner = collected.get(key)
+        taken = isinstance(owner, int)
+        if item.get("bridge"):
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#8a5a2b" '
+                       f'stroke-width="7" stroke-linecap="butt" class="bridge" pointer-events="none"/>')
+        if taken:
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" {attrs(fill=seat_colour(owner), data_seat=owner)} '
+                       f'class="collected" fill-opacity="0.45" pointer-events="none"/>')
+        artefact = item.get("artefact")
+        if artefact:
+            out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="middle" font-weight="bold" '
+                       f'fill="#6b1f7a" class="artefact" pointer-events="none"><title>{text(artefact)}</title>'
+                       f'{text(ARTEFACT_LETTER.get(artefact, artefact[:1].upper()))}</text>')
+        elif item.get("treasure"):
+            out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="middle" font-weight="bold" '
+                       f'fill="#4a3b12" pointer-events="none">{item["treasure"]}</text>')
+        energy = item.get("energy") or 0
+        for index in range(energy):
+            out.append(_energy(x - 4 * (energy - 1) + 8 * index, y + (0 if item.get("bridge") else -8),
+                               taken, f"{energy} energy"))
+    out.append("</g>")
+    return out
+
+
+def _bands(b: Board, view: dict[str, Any], players: int) -> list[str]:
+    out = ['<g class="bands" fill="none" stroke-linejoin="round" stroke-linecap="round">']
+    for band in view.get("bands") or []:
+        if not isinstance(band, dict) or not isinstance(band.get("seat"), int):
+            continue
+        seat, key = band["seat"], str(band.get("key", ""))
+        pegs = key.split("+")
+        if not all(p in b.colours for p in pegs) or len(pegs) < 2:
+            continue
+        points = _points(band_points(b, key, seat))
+        shape = "polyline" if len(pegs) == 2 or key in b.bands and b.bands[key].kind == BARRIER else "polygon"
+        out.append(f'<{shape} points="{points}" class="band" {attrs(stroke=seat_colour(seat), data_seat=seat, data_band=key)} '
+                   f'stroke-width="4" stroke-opacity="0.9"/>')
+    # Labyrinth: the head(s) of each chain, where its next band must start
+    for seat in range(players):
+        for peg in _at(view.get("chain_heads"), seat, []) or []:
+            if peg in b.colours:
+                x, y = peg_xy(peg)
+                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PEG_RADIUS + 4 + 2 * seat:.1f}" class="chain-head" '
+                           f'{attrs(stroke=seat_colour(seat), data_seat=seat)} stroke-width="2.5" '
+                           f'stroke-dasharray="4 2"/>')
+    out.append("</g>")
+    return out
+
+
+def _pegs(b: Board) -> list[str]:
+    bright = {p for pegs in b.start_pegs.values() for p in pegs}
+    out = ['<g class="pegs">']
+    for peg, colour in sorted(b.colours.items(), key=lambda item: peg_row_col(item[0])):
+        x, y = peg_xy(peg)
+        if peg not in b.pegs:      # the Volcano's crater: no band may use it
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PEG_RADIUS:.1f}" fill="#3a1a10" class="unplayable">'
+                       f'<title>{text(peg)} (crater)</title></circle>')
+            continue
+        if peg in bright:
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PEG_RADIUS + 3:.1f}" fill="#fffbe0" '
+                       f'stroke="#222" stroke-width="1" class="start" pointer-events="none"/>')
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PEG_RADIUS:.1f}" '
+                   f'{attrs(fill=PEG_FILL.get(colour, "#cccccc"), data_kind="peg", data_id=peg, data_colour=colour)} '
+                   f'stroke="#222" stroke-width="1"><title>{text(peg)} {text(colour)}</title></circle>')
+        out.append(f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" text-anchor="middle" fill="#fff" '
+                   f'font-weight="bold" pointer-events="none">{PEG_LETTER.get(colour, "?")}</text>')
+    out.append("</g>")
+    return out
+
+
+SIDE_XY = {"S": (BOARD_WIDTH / 2, BOARD_HEIGHT - 12), "N": (BOARD_WIDTH / 2, 22),
+           "W": (14, BOARD_HEIGHT / 2), "E": (BOARD_WIDTH - 14, BOARD_HEIGHT / 2)}
+
+
+def _sides(b: Board, players: list[dict[str, Any]]) -> list[str]:
+    """Each seat's name on its side of the board (its start side, and Jungle's target opposite)."""
+    out = []
+    for seat, side in enumerate(b.sides):
+        x, y = SIDE_XY[side]
+        rotate = {"W": -90, "E": 90}.get(side, 0)
+        name = _short(_seat_name(players, seat), 24)
+        out.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="12" text-anchor="middle" font-weight="bold" '
+                   f'transform="rotate({rotate} {x:.1f} {y:.1f})" {attrs(fill=seat_colour(seat), data_seat=seat)}>'
+                   f'{text(name)}</text>')
+    return out
+
+
+def _legend(b: Board, view: dict[str, Any], players: list[dict[str, Any]], count: int) -> list[str]:
+    face = raw_boards()["scenarios"][b.scenario]
+    over = isinstance(view.get("result"), dict)
+    lines: list[list[str]] = []
+    status = f"{face.get('name', b.scenario)} — round {view.get('round', '?')}/{view.get('max_rounds', '?')}"
+    if over:
+        winners = [w for w in view["result"].get("winners") or [] if isinstance(w, int)]
+        status += ", over: " + (", ".join(_short(_seat_name(players, w), 20) for w in winners) + " won" if winners
+                                else "nobody won")
+    elif isinstance(view.get("turn_seat"), int):
+        status += f", {_short(_seat_name(players, view['turn_seat']), 20)} to play ({view.get('phase', '')})"
+    lines.append([f'<tspan font-weight="bold">{text(status)}</tspan>'])
+    scores = view["result"].get("scores") if over and isinstance(view["result"].get("scores"), list) \
+        else view.get("score")
+    for seat in range(count):
+        player = _at(players, seat)
+        bot = " (bot)" if isinstance(player, dict) and player.get("bot") else ""
+        limit = b.rules.get("bands_per_player")        # the Labyrinth's 18
+        bands = f"{_at(view.get('bands_used'), seat, 0)}" + (f"/{limit}" if limit else "")
+        facts = [f"{_at(scores, seat, 0)} VP", f"{_at(view.get('energy'), seat, 0)} energy",
+                 f"{_at(view.get('hand_counts'), seat, 0)} in hand", f"{bands} bands"]
+        if b.scenario == "cursed-triangle":      # each seat draws from its own deck
+            facts.append(f"{_at(view.get('own_deck_counts'), seat, 0)} in own deck")
+        artefacts = _at(view.get("artefacts"), seat, {}) or {}
+        if isinstance(artefacts, dict) and artefacts:
+            facts.append(" ".join(f"{name}×{n}" for name, n in sorted(artefacts.items())))
+        reached = view.get("edge_reached") or []
+        if seat in reached:
+            facts.append("reached the far edge")
+        side = b.sides[seat] if seat < len(b.sides) else "?"
+        lines.append([f'<tspan {attrs(fill=seat_colour(seat), data_seat=seat)} font-weight="bold">●</tspan> '
+                      f'{text(_short(_seat_name(players, seat), 28) + bot)} ({text(side)}): '
+                      f'{text(", ".join(facts[:2]))}'])
+        lines.append([f'<tspan dx="14">{text(", ".join(facts[2:]))}</tspan>'])
+    market = [c for c in view.get("market") or [] if c in COLOURS]
+    extra = []
+    if market or b.scenario != "cursed-triangle":
+        extra.append("market " + (" ".join(PEG_LETTER[c] for c in market) or "empty"))
+    if b.scenario != "cursed-triangle":
+        extra.append(f"deck {view.get('deck_count', '?')}")
+    extra.append(f"energy supply {view.get('energy_supply', '?')}")
+    lines.append([text(", ".join(extra))])
+    more = []
+    if view.get("images_completed"):
+        more.append("images completed: " + " ".join(map(str, view["images_completed"])))
+    if view.get("end_triggered") and not over:
+        more.append(f"ending after this round: {view['end_triggered']}")
+    if more:
+        lines.append([text("; ".join(more))])
+    lines.append([text("Pegs: g gris, b bleu, v vert, r rouge, j jaune; pale ring: start peg.")])
+    lines.append([text("Segments: tint = explored first by, hatching = enclosed by.")])
+    out = []
+    for index, parts in enumerate(lines):
+        y = BOARD_HEIGHT + 14 + LEGEND_LINE * index
+        out.append(f'<text x="{MARGIN / 2:.1f}" y="{y:.1f}" font-size="12" fill="#222" class="legend">'
+                   + "".join(parts) + "</text>")
+    return out
+
+
+def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    """The spectator's picture of an Elastium board (see the module docstring)."""
+    players = players if isinstance(players, list) else []
+    count = _player_count(view, players)
+    b = board(_scenario(view), count)
+    legend = _legend(b, view, players, count)
+    height = BOARD_HEIGHT + 14 + LEGEND_LINE * len(legend)
+    body = [_defs(count),
+            f'<rect x="0" y="0" width="{BOARD_WIDTH:g}" height="{height:g}" fill="#fffdf6"/>',
+            '<g font-family="sans-serif">']
+    body += _segments(b, view, count)
+    body += _lines(b)
+    body += _line_items(b, view)
+    body += _bands(b, view, count)
+    body += _pegs(b)
+    body += _sides(b, players)
+    body += legend
+    body.append("</g>")
+    title = f"Elastium board: {raw_boards()['scenarios'][b.scenario].get('name', b.scenario)}"
+    return svg_document(BOARD_WIDTH, height, body, title)
