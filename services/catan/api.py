@@ -9,6 +9,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from services.catan.bots import STRATEGIES
+from services.catan.pictures import board_svg
 from services.catan.rules import CatanGame
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
 from services.catan.rules.state import RESOURCES_PER_TYPE
@@ -123,6 +124,7 @@ PLUGIN = GamePlugin(
     move_schemas=MOVE_SCHEMAS,
     strategies=STRATEGIES,
     port=8001,
+    board_svg=board_svg,
     description="The Settlers of Catan (base game, 3-4 players): set-up, production, robber, "
                 "bank and domestic trade, building, development cards, Longest Road and Largest Army.",
 )
