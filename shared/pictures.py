@@ -27,13 +27,17 @@ def seat_colour(seat: int) -> str:
 
 def text(value: Any) -> str:
     """Player-supplied or engine text, safe inside SVG (escaped, no control characters)."""
-    cleaned = "".join(ch for ch in str(value) if not unicodedata.category(ch).startswith("C"))
+    raw = str(value)
+    if raw.isascii() and raw.isprintable():        # the common case, without a look at each character
+        return html.escape(raw, quote=True)
+    cleaned = "".join(ch for ch in raw if not unicodedata.category(ch).startswith("C"))
     return html.escape(cleaned, quote=True)
 
 
 def attrs(**values: Any) -> str:
-    """``key="value"`` pairs, escaped; ``data_kind`` becomes ``data-kind``; None values are left out."""
-    return " ".join(f'{key.replace("_", "-")}="{text(value)}"' for key, value in values.items()
+    """``key="value"`` pairs, escaped; ``data_kind`` becomes ``data-kind`` and ``class_`` ``class``;
+    None values are left out."""
+    return " ".join(f'{key.rstrip("_").replace("_", "-")}="{text(value)}"' for key, value in values.items()
                     if value is not None)
 
 
