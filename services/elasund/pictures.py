@@ -343,7 +343,8 @@ def _wall(players: int, space_id: str, seat: int, tile: int | None, tower: bool)
             + (_cube(x + w / 2, y + h / 2, seat, 10) if tower else "") + "</g>")
 
 
-def _legend(view: dict[str, Any], players: list[dict[str, Any]], count: int, y: float, width: float) -> tuple[list[str], float]:
+def _legend(view: dict[str, Any], players: list[dict[str, Any]], count: int, y: float) -> tuple[list[str], float]:
+    """Seats (colour, name, score and counts) and the table's state, from ``y`` down; returns the bottom."""
     parts = ['<g class="legend">']
     to_act = set(view.get("to_act") or [])
     winner = view.get("winner")
@@ -384,7 +385,7 @@ def _legend(view: dict[str, Any], players: list[dict[str, Any]], count: int, y: 
              f"Church stack {church.get('stack', '?')}, gold bank {view.get('gold_bank', '?')}, "
              f"influence deck {view.get('influence_deck', '?')}"]
     for line in lines:
-        parts.append(_label(PAD, y, line, 11, text_anchor="start", fill="#333", textLength=None))
+        parts.append(_label(PAD, y, line, 11, text_anchor="start", fill="#333"))
         y += 15
     parts.append("</g>")
     return parts, y
@@ -405,7 +406,7 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     body += _permits(view)
     body += _buildings(view)
     body += _church_tiles(view)
-    legend, bottom = _legend(view, players, count, height + 14, width)
+    legend, bottom = _legend(view, players, count, height + 14)
     body[0] = _rect(0, 0, width, bottom + PAD, fill="#fbf8f1")
     body += legend
     return svg_document(width, bottom + PAD, body, "Elasund board")
