@@ -9,6 +9,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from services.elasund.bots import STRATEGIES
+from services.elasund.pictures import board_svg
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from services.elasund.rules.options import OPTIONS
@@ -155,6 +156,7 @@ PLUGIN = GamePlugin(
     options_schema=OptionsSchema,
     move_schemas=MOVE_SCHEMAS,
     strategies=STRATEGIES,
+    board_svg=board_svg,
     port=8002,
     description="Elasund: The First City (Klaus Teuber), 2-4 players: build the city, first to place "
                 "all 10 victory cubes wins.",
