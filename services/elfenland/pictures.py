@@ -232,10 +232,14 @@ def _roads() -> list[str]:
         style = TERRAIN_STYLE.get(road.terrain, TERRAIN_STYLE["plain"])
         label = f"road {road.id}: {road.a} - {road.b} ({road.terrain}"
         label += f", flows to {road.flows_to})" if road.flows_to else ")"
-        out.append(f'<path {attrs(d=road_path(road.id), fill="none", stroke_linecap="round", data_kind="road", data_id=road.id, data_terrain=road.terrain, **style)}>'
-                   f'<title>{text(label)}</title></path>')
+        # A wide invisible stroke under the drawn one: a finger finds the road on a phone.
+        out.append(f'<g {attrs(data_kind="road", data_id=road.id, data_terrain=road.terrain)}>'
+                   f'<title>{text(label)}</title>'
+                   f'<path {attrs(d=road_path(road.id), fill="none", stroke="#000", stroke_opacity=0, stroke_width=26)}/>'
+                   f'<path {attrs(d=road_path(road.id), fill="none", stroke_linecap="round", **style)}/>')
         if road.flows_to:
             out += [_arrow(road.id, t, style["stroke"]) for t in (0.22, 0.78)]
+        out.append("</g>")
     return out
 
 
@@ -293,8 +297,8 @@ def _town_places() -> list[str]:
         out.append(f'<g {attrs(data_kind="town", data_id=town)}>'
                    f'<circle {attrs(cx=x, cy=y, r=24 if capital else 19, fill="#fff8e1" if not capital else "#ffe082", stroke="#4e342e", stroke_width=3)}/>'
                    # The name twice: a halo in the background colour keeps it readable over roads.
-                   f'<text {attrs(x=x, y=y + 42, font_size=19, font_weight="bold", text_anchor="middle", fill="none", stroke="#f4ecd8", stroke_width=5, stroke_linejoin="round")}>{text(town)}</text>'
-                   f'<text {attrs(x=x, y=y + 42, font_size=19, font_weight="bold", text_anchor="middle", fill="#3e2723")}>{text(town)}</text>'
+                   f'<text {attrs(x=x, y=y + 48, font_size=21, font_weight="bold", text_anchor="middle", fill="none", stroke="#f4ecd8", stroke_width=5, stroke_linejoin="round")}>{text(town)}</text>'
+                   f'<text {attrs(x=x, y=y + 48, font_size=21, font_weight="bold", text_anchor="middle", fill="#3e2723")}>{text(town)}</text>'
                    f'<title>{text(town)}</title></g>')
     return out
 
@@ -314,6 +318,11 @@ def _town_marks(view: dict[str, Any], seats: list[dict[str, Any]]) -> list[str]:
                        f'<text {attrs(x=x + 34, y=y - 25, font_size=14, font_weight="bold", text_anchor="middle")}>{text(gold_values[town])}</text></g>')
     players = len(seats)
     for seat, info in enumerate(seats):
+        home = info.get("home")
+        if isinstance(home, str) and home in TOWN_XY:
+            # Home towns are shown once the game is over (the view turns them up then).
+            hx, hy = TOWN_XY[home]
+            out.append(f'<circle {attrs(cx=hx, cy=hy, r=30, fill="none", stroke=seat_colour(seat), stroke_width=4, stroke_dasharray="7 4", data_seat=seat, data_home=home)}/>')
         for town in _visited(info):
             vx, vy = visited_xy(town, seat, players)
             out.append(f'<rect {attrs(x=_f(vx - 5), y=_f(vy - 5), width=10, height=10, fill=seat_colour(seat), stroke="#000", stroke_width=1, data_seat=seat, data_visited=town)}/>')
@@ -321,14 +330,14 @@ def _town_marks(view: dict[str, Any], seats: list[dict[str, Any]]) -> list[str]:
 
 
 def _visited(info: dict[str, Any]) -> list[str]:
-    return [t for t in info.get("visited") or [] if t in TOWN_XY]
+    return [t for t in info.get("visited") or [] if isinstance(t, str) and t in TOWN_XY]
 
 
 def _elves(seats: list[dict[str, Any]]) -> list[str]:
     out = []
     for seat, info in enumerate(seats):
         town = info.get("town")
-        if town not in TOWN_XY:
+        if not isinstance(town, str) or town not in TOWN_XY:
             continue
         x, y = elf_xy(town, seat, len(seats))
         out.append(f'<circle {attrs(cx=_f(x), cy=_f(y), r=10, fill=seat_colour(seat), stroke="#000", stroke_width=2.5, data_seat=seat, data_town=town, **{"class": "elf"})}/>')

@@ -134,6 +134,16 @@ def test_visited_towns_are_marked_in_the_visitors_colour() -> None:
         assert centre == pytest.approx(visited_xy(el.get("data-visited"), 2, 3), abs=0.1)
 
 
+def test_home_towns_are_ringed_once_the_view_shows_them() -> None:
+    view = spectator_view(3)
+    assert all(seat["home"] is None for seat in view["seats"])
+    assert not [el for el in draw(view).iter() if el.get("data-home")]
+    view["seats"][1]["home"] = "Tichih"
+    rings = [el for el in draw(view).iter() if el.get("data-home")]
+    assert [(el.get("data-seat"), el.get("data-home"), el.get("stroke")) for el in rings] == [("1", "Tichih", seat_colour(1))]
+    assert (float(rings[0].get("cx")), float(rings[0].get("cy"))) == TOWN_XY["Tichih"]
+
+
 def test_rivers_point_downstream() -> None:
     root = draw(spectator_view())
     arrows = [el for el in root.iter(f"{SVG}polyline") if el.get("data-flows-to")]
