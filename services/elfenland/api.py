@@ -10,6 +10,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from services.elfenland.bots import STRATEGIES
+from services.elfenland.pictures import board_svg
 from services.elfenland.rules import ElfenlandGame
 from services.elfenland.rules.board import ROADS, TOWNS
 from services.elfenland.rules.components import COUNTER_KINDS, EDITIONS, HAND_CARDS, TRANSPORTS
@@ -159,6 +160,7 @@ PLUGIN = GamePlugin(
         "keep_cards": KeepCardsMove,
     },
     strategies=STRATEGIES,
+    board_svg=board_svg,
     port=8003,
     description="Elfenland, Elfengold and Elfenroads on the Elfenland board: travel cards, "
                 "transport counters, auctions and gold; one road per travel move.",

@@ -1,0 +1,476 @@
+"""The Elfenland board as SVG, drawn from the spectator's view (``board_svg``).
+
+The rules give no coordinates, so the map is a schematic of our own (``TOWN_XY``), placed
+roughly as on the printed board (NOTES.md, "Board picture"): the two lakes west and east, the
+desert of Al'Baran in the middle, Kihromah a dead end west of Dag'Amura.  Every road is a
+quadratic curve between its towns (``road_curve``); the seven pairs of towns joined twice (a
+land road and a waterway) bend apart, and lake crossings bend into their lake.  Counters sit
+on their road's curve (``counter_points``), elves on a ring round their town (``elf_xy``).
+
+Clickable places: ``data-kind="town"`` (``data-id`` = the board's name, as ``fly`` names it)
+and ``data-kind="road"`` (``data-id`` = the road id moves use).  Pieces carry ``data-seat``.
+"""
+from __future__ import annotations
+
+import math
+import textwrap
+from typing import Any
+
+from services.elfenland.rules.board import ROADS, START_TOWN, TOWNS, Road
+from shared.pictures import attrs, seat_colour, svg_document, text
+
+Point = tuple[float, float]
+
+WIDTH = 1000
+MAP_HEIGHT = 740
+ROW = 34                  # height of one legend line
+
+# A proposed layout (x east, y south), not the printed board's coordinates.
+TOWN_XY: dict[str, Point] = {
+    "Usselen": (120, 110),
+    "Wylhien": (330, 95),
+    "Jaccaranda": (560, 70),
+    "Tichih": (790, 120),
+    "Erg'Eren": (935, 260),
+    "Yttar": (60, 300),
+    "Parundia": (235, 285),
+    "Al'Baran": (405, 265),
+    "Throtmanni": (600, 225),
+    "Rivinia": (760, 330),
+    "Feodor": (560, 385),
+    "Kihromah": (255, 470),
+    "Grangor": (95, 505),
+    "Dag'Amura": (410, 480),
+    "Lapphalya": (640, 500),
+    "Elvenhold": (830, 470),
+    "Beata": (945, 470),
+    "Mah'Davikia": (245, 650),
+    "Jxara": (470, 655),
+    "Virst": (700, 665),
+    "Strykhaven": (905, 640),
+}
+
+TERRAIN_STYLE: dict[str, dict[str, Any]] = {
+    "plain": {"stroke": "#b5cc3e", "stroke_width": 9},
+    "forest": {"stroke": "#2e7d32", "stroke_width": 9},
+    "mountain": {"stroke": "#8d6e63", "stroke_width": 9},
+    "desert": {"stroke": "#e0a030", "stroke_width": 9},
+    "river": {"stroke": "#1e88e5", "stroke_width": 7},
+    "lake": {"stroke": "#0d47a1", "stroke_width": 5, "stroke_dasharray": "12 7"},
+}
+LAKE_FILL = "#9fd3f5"
+
+# Counter kind -> (fill, short label, label colour).
+COUNTER_STYLE: dict[str, tuple[str, str, str]] = {
+    "giant_pig": ("#f48fb1", "Pig", "#000"),
+    "elfcycle": ("#bdbdbd", "Cyc", "#000"),
+    "magic_cloud": ("#e3f2fd", "Cld", "#000"),
+    "unicorn": ("#ce93d8", "Uni", "#000"),
+    "troll_wagon": ("#a1887f", "Trl", "#000"),
+    "dragon": ("#e53935", "Drg", "#fff"),
+    "obstacle": ("#3e2723", "Tree", "#fff"),
+    "sea_monster": ("#00695c", "Mon", "#fff"),
+    "gold": ("#ffd54f", "Gold", "#000"),
+    "double": ("#ffffff", "x2", "#000"),
+    "exchange": ("#ffffff", "Exc", "#000"),
+}
+UNKNOWN_COUNTER = ("#ffffff", "?", "#000")
+COUNTER_W, COUNTER_H, COUNTER_GAP = 40, 22, 42
+
+TWIN_BEND = 30            # how far apart the two roads of a doubly joined pair bend
+LAKE_BEND = 34            # how far a lone lake crossing bends into its lake
+
+
+def _pair_key(road: Road) -> tuple[str, str]:
+    a, b = sorted((road.a, road.b))
+    return a, b
+
+
+_TWINS: dict[tuple[str, str], list[Road]] = {}
+for _road in ROADS:
+    _TWINS.setdefault(_pair_key(_road), []).append(_road)
+
+
+def lake_centre(lake: str) -> Point:
+    """The middle of a lake: the mean of its shore towns."""
+    shore = sorted({t for r in ROADS if r.lake == lake for t in (r.a, r.b)})
+    return (sum(TOWN_XY[t][0] for t in shore) / len(shore), sum(TOWN_XY[t][1] for t in shore) / len(shore))
+
+
+def _normal(a: Point, b: Point) -> Point:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    return -dy / length, dx / length
+
+
+def _bend(road: Road) -> float:
+    """Signed offset of the road's control point along the normal of its sorted town pair."""
+    a, b = _pair_key(road)
+    pa, pb = TOWN_XY[a], TOWN_XY[b]
+    nx, ny = _normal(pa, pb)
+    lake_road = next((r for r in _TWINS[(a, b)] if r.lake), None)
+    if lake_road is not None:
+        # Bend the crossing into its lake; a land road beside it bends the other way.
+        cx, cy = lake_centre(lake_road.lake or "")
+        mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
+        inward = 1.0 if (cx - mx) * nx + (cy - my) * ny > 0 else -1.0
+        return inward * LAKE_BEND if road.lake else -inward * TWIN_BEND
+    if len(_TWINS[(a, b)]) > 1:
+        return TWIN_BEND if road.terrain == "river" else -TWIN_BEND
+    return 0.0
+
+
+def _curve(road: Road) -> tuple[Point, Point, Point]:
+    pa, pb = TOWN_XY[road.a], TOWN_XY[road.b]
+    # The normal of the sorted pair, so both roads of a twin pair agree on which side is which.
+    first, second = _pair_key(road)
+    nx, ny = _normal(TOWN_XY[first], TOWN_XY[second])
+    bend = _bend(road)
+    # A quadratic curve passes half-way to its control point: double the bend to get it.
+    control = ((pa[0] + pb[0]) / 2 + 2 * bend * nx, (pa[1] + pb[1]) / 2 + 2 * bend * ny)
+    return pa, control, pb
+
+
+_CURVES = {road.id: _curve(road) for road in ROADS}
+
+
+def road_curve(road_id: int) -> tuple[Point, Point, Point]:
+    """Start (town ``a``), control point and end (town ``b``) of the road's quadratic curve."""
+    return _CURVES[road_id]
+
+
+def road_point(road_id: int, t: float) -> Point:
+    """The point at parameter ``t`` (0 = town ``a``, 1 = town ``b``) on the road's curve."""
+    p0, p1, p2 = road_curve(road_id)
+    u = 1 - t
+    return (u * u * p0[0] + 2 * u * t * p1[0] + t * t * p2[0],
+            u * u * p0[1] + 2 * u * t * p1[1] + t * t * p2[1])
+
+
+def _road_tangent(road_id: int, t: float) -> Point:
+    p0, p1, p2 = road_curve(road_id)
+    dx = 2 * (1 - t) * (p1[0] - p0[0]) + 2 * t * (p2[0] - p1[0])
+    dy = 2 * (1 - t) * (p1[1] - p0[1]) + 2 * t * (p2[1] - p1[1])
+    length = math.hypot(dx, dy) or 1.0
+    return dx / length, dy / length
+
+
+def road_path(road_id: int) -> str:
+    """The SVG path data of a road."""
+    p0, p1, p2 = road_curve(road_id)
+    return f"M{p0[0]:.1f} {p0[1]:.1f} Q{p1[0]:.1f} {p1[1]:.1f} {p2[0]:.1f} {p2[1]:.1f}"
+
+
+def _length(road_id: int) -> float:
+    points = [road_point(road_id, i / 20) for i in range(21)]
+    return sum(math.dist(p, q) for p, q in zip(points, points[1:]))
+
+
+_LENGTHS = {road.id: _length(road.id) for road in ROADS}
+
+
+def counter_points(road_id: int, count: int) -> list[Point]:
+    """Where ``count`` counters lie on a road: centred on its middle, a counter's width apart."""
+    if count <= 0:
+        return []
+    step = COUNTER_GAP / max(_LENGTHS[road_id], 1.0)
+    first = 0.5 - step * (count - 1) / 2
+    return [road_point(road_id, min(0.95, max(0.05, first + i * step))) for i in range(count)]
+
+
+def elf_xy(town: str, seat: int, players: int) -> Point:
+    """An elf's place: on a ring round its town, one spot per seat (elves never hide each other)."""
+    x, y = TOWN_XY.get(town, TOWN_XY[START_TOWN])
+    angle = 2 * math.pi * seat / max(players, 1) - math.pi / 2
+    return x + 21 * math.cos(angle), y + 21 * math.sin(angle)
+
+
+def visited_xy(town: str, seat: int, players: int) -> Point:
+    """A seat's visit marker: a row of small squares above the town, in seat order."""
+    x, y = TOWN_XY[town]
+    return x + (seat - (players - 1) / 2) * 12, y - 50
+
+
+# --- drawing ---------------------------------------------------------------------------------
+
+def _f(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def _lakes() -> list[str]:
+    out = []
+    for lake in sorted({r.lake for r in ROADS if r.lake}):
+        cx, cy = lake_centre(lake)
+        shore = sorted({t for r in ROADS if r.lake == lake for t in (r.a, r.b)})
+        # The triangle of its shores, shrunk towards the middle and rounded by a thick stroke.
+        points = " ".join(f"{_f(cx + 0.72 * (TOWN_XY[t][0] - cx))},{_f(cy + 0.72 * (TOWN_XY[t][1] - cy))}"
+                          for t in shore)
+        out.append(f'<polygon {attrs(points=points, fill=LAKE_FILL, stroke=LAKE_FILL, stroke_width=46, stroke_linejoin="round", data_lake=lake)}/>')
+        name = "Mare Nebulae" if lake == "mare_nebulae" else "Mare Magnum" if lake == "mare_magnum" else lake
+        out.append(f'<text {attrs(x=_f(cx), y=_f(cy + 5), font_size=15, font_style="italic", text_anchor="middle", fill="#0d47a1")}>{text(name)}</text>')
+    return out
+
+
+def _arrow(road_id: int, t: float, colour: str) -> str:
+    """A chevron pointing downstream at ``t`` on a river."""
+    road = ROADS[road_id]
+    x, y = road_point(road_id, t)
+    dx, dy = _road_tangent(road_id, t)
+    if road.flows_to == road.a:
+        dx, dy = -dx, -dy
+    nx, ny = -dy, dx
+    tip = (x + 9 * dx, y + 9 * dy)
+    left = (x - 7 * dx + 8 * nx, y - 7 * dy + 8 * ny)
+    right = (x - 7 * dx - 8 * nx, y - 7 * dy - 8 * ny)
+    points = " ".join(f"{_f(px)},{_f(py)}" for px, py in (left, tip, right))
+    return (f'<polyline {attrs(points=points, fill="none", stroke=colour, stroke_width=4, stroke_linecap="round", stroke_linejoin="round", data_flows_to=road.flows_to)}/>')
+
+
+def _roads() -> list[str]:
+    out = []
+    for road in ROADS:
+        style = TERRAIN_STYLE.get(road.terrain, TERRAIN_STYLE["plain"])
+        label = f"road {road.id}: {road.a} - {road.b} ({road.terrain}"
+        label += f", flows to {road.flows_to})" if road.flows_to else ")"
+        # A wide invisible stroke under the drawn one: a finger finds the road on a phone.
+        out.append(f'<g {attrs(data_kind="road", data_id=road.id, data_terrain=road.terrain)}>'
+                   f'<title>{text(label)}</title>'
+                   f'<path {attrs(d=road_path(road.id), fill="none", stroke="#000", stroke_opacity=0, stroke_width=26)}/>'
+                   f'<path {attrs(d=road_path(road.id), fill="none", stroke_linecap="round", **style)}/>')
+        if road.flows_to:
+            out += [_arrow(road.id, t, style["stroke"]) for t in (0.22, 0.78)]
+        out.append("</g>")
+    return out
+
+
+# Lakes and roads never change: drawn once.
+_MAP = "".join(_lakes() + _roads())
+
+
+def _slot_items(slot: dict[str, Any]) -> list[str]:
+    """The counters lying on a road, in drawing order (transports, then obstacle, gold, double)."""
+    items = [str(k) for k in slot.get("transports") or []]
+    if slot.get("obstacle"):
+        items.append(str(slot["obstacle"]))
+    if slot.get("gold"):
+        items.append("gold")
+    if slot.get("double"):
+        items.append("double")
+    return items
+
+
+def _counter_face(style: tuple[str, str, str]) -> str:
+    fill, label, ink = style
+    return (f'<rect {attrs(x=-COUNTER_W / 2, y=-COUNTER_H / 2, width=COUNTER_W, height=COUNTER_H, rx=5, fill=fill, stroke="#000", stroke_width=1.5)}/>'
+            f'<text {attrs(y=5, font_size=13, font_weight="bold", text_anchor="middle", fill=ink)}>{text(label)}</text>')
+
+
+# Faces drawn once (a busy board holds dozens of counters).
+_FACES = {kind: _counter_face(style) for kind, style in COUNTER_STYLE.items()}
+_UNKNOWN_FACE = _counter_face(UNKNOWN_COUNTER)
+
+
+def _counter(kind: str, x: float, y: float, **extra: Any) -> str:
+    return (f'<g {attrs(transform=f"translate({_f(x)},{_f(y)})", data_counter=kind, **extra)}>'
+            f'{_FACES.get(kind, _UNKNOWN_FACE)}</g>')
+
+
+def _counters(board: Any) -> list[str]:
+    out: list[str] = []
+    if not isinstance(board, dict):
+        return out
+    for key in sorted(board, key=lambda k: int(k) if str(k).isdigit() else -1):
+        slot = board[key]
+        if not str(key).isdigit() or int(key) >= len(ROADS) or not isinstance(slot, dict):
+            continue
+        items = _slot_items(slot)
+        for kind, (x, y) in zip(items, counter_points(int(key), len(items))):
+            out.append(_counter(kind, x, y, **{"class": "counter", "data_road": int(key)}))
+    return out
+
+
+def _town_places() -> list[str]:
+    out = []
+    for town in TOWNS:
+        x, y = TOWN_XY[town]
+        capital = town == START_TOWN
+        out.append(f'<g {attrs(data_kind="town", data_id=town)}>'
+                   f'<circle {attrs(cx=x, cy=y, r=24 if capital else 19, fill="#fff8e1" if not capital else "#ffe082", stroke="#4e342e", stroke_width=3)}/>'
+                   # The name twice: a halo in the background colour keeps it readable over roads.
+                   f'<text {attrs(x=x, y=y + 48, font_size=21, font_weight="bold", text_anchor="middle", fill="none", stroke="#f4ecd8", stroke_width=5, stroke_linejoin="round")}>{text(town)}</text>'
+                   f'<text {attrs(x=x, y=y + 48, font_size=21, font_weight="bold", text_anchor="middle", fill="#3e2723")}>{text(town)}</text>'
+                   f'<title>{text(town)}</title></g>')
+    return out
+
+
+_TOWN_PLACES = "".join(_town_places())
+
+
+def _town_marks(view: dict[str, Any], seats: list[dict[str, Any]]) -> list[str]:
+    """What the view adds to the towns: gold values and each seat's visits."""
+    gold_values = view.get("gold_values") or {}
+    out = []
+    for town in TOWNS:
+        x, y = TOWN_XY[town]
+        if isinstance(gold_values, dict) and town in gold_values:
+            out.append(f'<g {attrs(data_gold=gold_values[town])}>'
+                       f'<circle {attrs(cx=x + 34, cy=y - 30, r=11, fill="#ffca28", stroke="#8d6e00", stroke_width=2)}/>'
+                       f'<text {attrs(x=x + 34, y=y - 25, font_size=14, font_weight="bold", text_anchor="middle")}>{text(gold_values[town])}</text></g>')
+    players = len(seats)
+    for seat, info in enumerate(seats):
+        home = info.get("home")
+        if isinstance(home, str) and home in TOWN_XY:
+            # Home towns are shown once the game is over (the view turns them up then).
+            hx, hy = TOWN_XY[home]
+            out.append(f'<circle {attrs(cx=hx, cy=hy, r=30, fill="none", stroke=seat_colour(seat), stroke_width=4, stroke_dasharray="7 4", data_seat=seat, data_home=home)}/>')
+        for town in _visited(info):
+            vx, vy = visited_xy(town, seat, players)
+            out.append(f'<rect {attrs(x=_f(vx - 5), y=_f(vy - 5), width=10, height=10, fill=seat_colour(seat), stroke="#000", stroke_width=1, data_seat=seat, data_visited=town)}/>')
+    return out
+
+
+def _visited(info: dict[str, Any]) -> list[str]:
+    return [t for t in info.get("visited") or [] if isinstance(t, str) and t in TOWN_XY]
+
+
+def _elves(seats: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for seat, info in enumerate(seats):
+        town = info.get("town")
+        if not isinstance(town, str) or town not in TOWN_XY:
+            continue
+        x, y = elf_xy(town, seat, len(seats))
+        out.append(f'<circle {attrs(cx=_f(x), cy=_f(y), r=10, fill=seat_colour(seat), stroke="#000", stroke_width=2.5, data_seat=seat, data_town=town, **{"class": "elf"})}/>')
+    return out
+
+
+# --- legend ----------------------------------------------------------------------------------
+
+def _words(value: Any) -> str:
+    return str(value).replace("_", " ")
+
+
+def _name(players: list[dict[str, Any]], seat: int) -> str:
+    if seat < len(players) and isinstance(players[seat], dict) and players[seat].get("name") is not None:
+        return str(players[seat]["name"])
+    return f"seat {seat}"
+
+
+def _counter_summary(info: dict[str, Any]) -> str:
+    counters = [c for c in info.get("counters") or [] if isinstance(c, dict)]
+    shown = [_words(c["kind"]) for c in counters if c.get("kind")]
+    hidden = sum(1 for c in counters if not c.get("kind"))
+    parts = shown + ([f"{hidden} hidden"] if hidden else [])
+    return ", ".join(parts) or "none"
+
+
+NAME_CHARS = 24           # longer names are cut in the legend (the map must stay readable)
+
+
+def _seat_lines(view: dict[str, Any], players: list[dict[str, Any]], seat: int,
+                info: dict[str, Any]) -> tuple[str, str]:
+    """A seat's two legend lines: name, towns and score; then its cards, coins and counters."""
+    name = _name(players, seat)
+    if len(name) > NAME_CHARS:
+        name = name[:NAME_CHARS - 1] + "\u2026"
+    bot = players[seat].get("bot") if seat < len(players) and isinstance(players[seat], dict) else None
+    first = [f"{len(info.get('visited') or [])} towns"]
+    result = view.get("result") if isinstance(view.get("result"), dict) else None
+    if result is not None:
+        scores = result.get("scores") or []
+        if seat < len(scores):
+            first.append(f"score {scores[seat]}")
+        if seat in (result.get("winners") or []):
+            first.append("WINNER")
+    second = [f"at {info.get('town', '?')}", f"{info.get('hand_size', '?')} cards"]
+    if view.get("gold_values"):
+        second.append(f"{info.get('coins', 0)} coins")
+    second.append(f"counters: {_counter_summary(info)}")
+    if info.get("obstacles"):
+        second.append(f"{info['obstacles']} tree")
+    if info.get("home"):
+        second.append(f"home {info['home']}")
+    return name + (f" (bot {bot})" if bot else "") + ": " + ", ".join(first), ", ".join(second)
+
+
+def _legend(view: dict[str, Any], players: list[dict[str, Any]], seats: list[dict[str, Any]], top: float) -> tuple[list[str], float]:
+    out = []
+    y = top
+    header = (f"{_words(view.get('edition', 'elfenland')).title()}: round {view.get('round', '?')}/"
+              f"{view.get('rounds', '?')}, phase {_words(view.get('phase', '?'))}")
+    out.append(f'<text {attrs(x=16, y=y, font_size=22, font_weight="bold")}>{text(header)}</text>')
+    y += ROW
+    to_act = view.get("to_act") or []
+    for seat, info in enumerate(seats):
+        first, second = _seat_lines(view, players, seat, info)
+        acting = seat in to_act
+        out.append(f'<g {attrs(data_seat=seat, **{"class": "legend-seat"})}>'
+                   f'<rect {attrs(x=16, y=y - 17, width=22, height=22, rx=4, fill=seat_colour(seat), stroke="#000")}/>'
+                   f'<text {attrs(x=46, y=y, font_size=20, font_weight="bold" if acting else None)}>'
+                   f'{"&#9654; " if acting else ""}{text(first)}</text>'
+                   f'<text {attrs(x=46, y=y + 24, font_size=17, fill="#4e342e")}>{text(second)}</text></g>')
+        y += ROW + 24
+    extras = []
+    if view.get("face_up_counters"):
+        extras.append("face-up counters: " + ", ".join(_words(k) for k in view["face_up_counters"]))
+    if view.get("face_up_cards"):
+        extras.append("face-up cards: " + ", ".join(_words(k) for k in view["face_up_cards"]))
+    if view.get("gold_pile"):
+        extras.append(f"gold pile {view['gold_pile']}")
+    auction = view.get("auction")
+    if isinstance(auction, dict) and auction.get("lots"):
+        extras.append(f"auction: {', '.join(_words(k) for k in auction['lots'])} (bid {auction.get('high', 0)})")
+    for line in (part for extra in extras for part in textwrap.wrap(extra, 88)):
+        out.append(f'<text {attrs(x=16, y=y, font_size=18)}>{text(line)}</text>')
+        y += ROW
+    out.append(f'<g transform="translate(0,{y:g})">{_KEY}</g>')
+    return out, y + _KEY_HEIGHT
+
+
+def _key() -> tuple[str, float]:
+    """The key, from y = 0 down: the terrains, then the counters' colours; and its height."""
+    out = []
+    y = 0.0
+    x = 16.0
+    for terrain, style in TERRAIN_STYLE.items():
+        out.append(f'<line {attrs(x1=x, y1=y - 6, x2=x + 36, y2=y - 6, **style)}/>'
+                   f'<text {attrs(x=x + 42, y=y, font_size=17)}>{text(terrain)}</text>')
+        x += 42 + 11 * len(terrain) + 20
+    y += ROW
+    x = 16.0 + COUNTER_W / 2
+    for kind in COUNTER_STYLE:
+        if kind == "exchange":
+            continue
+        out.append(_counter(kind, x, y - 6))
+        out.append(f'<text {attrs(x=x + COUNTER_W / 2 + 4, y=y, font_size=15)}>{text(_words(kind).replace("giant ", ""))}</text>')
+        x += COUNTER_W + 10 + 9 * len(_words(kind).replace("giant ", "")) + 10
+        if x > WIDTH - 120:
+            y += ROW
+            x = 16.0 + COUNTER_W / 2
+    return "".join(out), y + ROW
+
+
+_KEY, _KEY_HEIGHT = _key()
+
+
+def _seats(view: dict[str, Any]) -> list[dict[str, Any]]:
+    seats = view.get("seats")
+    return [s if isinstance(s, dict) else {} for s in seats] if isinstance(seats, list) else []
+
+
+def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    """The board as a complete SVG document: a pure function of the spectator's view."""
+    seats = _seats(view)
+    players = players if isinstance(players, list) else []
+    body = [f'<rect {attrs(x=0, y=0, width=WIDTH, height="100%", fill="#f4ecd8")}/>',
+            '<g font-family="sans-serif">']
+    body.append(_MAP)
+    body += _counters(view.get("board"))
+    body.append(_TOWN_PLACES)
+    body += _town_marks(view, seats)
+    body += _elves(seats)
+    legend, bottom = _legend(view, players, seats, MAP_HEIGHT + 24)
+    body += legend
+    body.append("</g>")
+    title = f"Elfenland board, round {view.get('round', '?')}"
+    return svg_document(WIDTH, bottom, body, title)
