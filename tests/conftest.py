@@ -12,6 +12,10 @@ from shared import redis_server
 # The suite replays games from chosen seeds: every Settings.from_env() and every stack it spawns
 # takes them (the service's own default is off; tests of that build their settings with it off).
 os.environ["ALLOW_CLIENT_SEED"] = "1"
+# The suite creates games by the hundred from one address: no per-address limit, unless a test of
+# the limit sets one itself.  (A limit reached half-way through would also make schemathesis's
+# stateful runs depend on what ran before them: its bundles fill only on a 201.)
+os.environ["CREATE_RATE_LIMIT"] = ""
 
 
 @pytest.fixture(scope="session")
