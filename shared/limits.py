@@ -115,6 +115,8 @@ def install(app: Flask, settings: Settings, store: EventStore, game_name: str) -
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_count,  # type: ignore[method-assign]
                                 x_proto=0)
     capacity = Capacity(store, game_name, settings.max_active_games)
+    # 503 capacity carries Retry-After whether or not creations are rate-limited.
+    app.register_error_handler(RetryLater, lambda exc: retry_later_response(exc, settings.problem_base))
     if not settings.create_rate_limit:
         return Guard(None, "", capacity)
     parse_many(settings.create_rate_limit)   # a typo stops the service here, not every request later
@@ -148,7 +150,6 @@ def install(app: Flask, settings: Settings, store: EventStore, game_name: str) -
                                                retry_after=60), settings.problem_base)
 
     app.register_error_handler(RateLimitExceeded, too_many)
-    app.register_error_handler(RetryLater, lambda exc: retry_later_response(exc, settings.problem_base))
     return Guard(limiter, settings.create_rate_limit, capacity)
 
 
