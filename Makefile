@@ -17,6 +17,7 @@ run: $(STAMP)          ## every service under gunicorn + RQ bot workers (+ embed
 
 test: $(STAMP)         ## lint, then the whole suite against a real Redis (started if none answers)
 	$(PY) -m pyflakes shared services tests
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)   # the browser tests
 	$(PY) -m pytest
 
 bench: $(STAMP)        ## benchmarks, one JSON line per figure

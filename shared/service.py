@@ -41,7 +41,7 @@ from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.redis_clients import connect_event_store, connect_news, connect_queue
 from shared.routes import feed as feed_routes
-from shared.routes import games, history, moves, ops, pictures
+from shared.routes import games, history, moves, ops, pages, pictures
 from shared.routes.context import Service
 from shared.runtime import GameRuntime
 
@@ -145,4 +145,5 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         api.register_blueprint(routes.blueprint(service))
     if plugin.board_svg is not None:
         api.register_blueprint(pictures.blueprint(service))
+    app.register_blueprint(pages.blueprint(service))     # plain Flask: not in the API document
     return app

@@ -1,0 +1,184 @@
+// What the three pages share: the service's config, calls to the API, the log in words, the board.
+export const config = JSON.parse(document.getElementById("config").textContent);
+
+/** The game id from /table/<id> or /replay/<id>. */
+export function gameId() {
+  return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+}
+
+/** The seat's token, kept in the URL fragment (#token=...): a fragment is never sent to a server. */
+export function tokenFromFragment() {
+  return new URLSearchParams(location.hash.slice(1)).get("token");
+}
+
+export class ProblemError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/**
+ * JSON.parse keeping every number as the server wrote it: an integer past 2^53 (a game's 63-bit
+ * seed) becomes a BigInt, so canonical() below gives back the very text the server hashed.
+ */
+export function parseExact(text) {
+  return JSON.parse(text, (key, value, context) => {
+    if (typeof value !== "number" || !context || context.source === undefined) return value;
+    if (/[.eE]/.test(context.source)) return new PyFloat(value);    // "3.0" must stay a float
+    return Number.isSafeInteger(value) ? value : BigInt(context.source);
+  });
+}
+
+/** A number the server wrote as a float. */
+export class PyFloat {
+  constructor(value) { this.value = value; }
+  toJSON() { return this.value; }
+  toString() { return String(this.value); }
+}
+
+/** A value for a line of text: objects as JSON (big integers as their digits). */
+export function plain(v) {
+  if (v === null || typeof v !== "object" || v instanceof PyFloat) return String(v);
+  return JSON.stringify(v, (k, x) => (typeof x === "bigint" ? x.toString() : x));
+}
+
+/** A float as Python's repr() writes it (json.dumps does): "1.0", "1e-05", "1.5e+16". */
+function pythonFloat(x) {
+  const [mantissa, exp] = x.toExponential().split("e");
+  const e = Number(exp);
+  if (e < -4 || e >= 16) return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  const fixed = Math.abs(x).toFixed(Math.max(0, (mantissa.replace(/^-?\d\.?/, "").length) - e));
+  return (x < 0 ? "-" : "") + (fixed.includes(".") ? fixed : `${fixed}.0`);
+}
+
+/** The canonical JSON the server hashes (shared/eventstore.py): sorted keys, no spaces, non-ASCII kept. */
+export function canonical(value) {
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof PyFloat) return pythonFloat(value.value);
+  if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : pythonFloat(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A JSON call to the API; a refusal throws a ProblemError carrying the problem's detail. */
+export async function api(path, { token, method = "GET", body, headers = {}, exact = false } = {}) {
+  const h = { Accept: "application/json", ...headers };
+  if (token) h.Authorization = `Bearer ${token}`;
+  if (body !== undefined) h["Content-Type"] = "application/json";
+  const resp = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await resp.text();
+  let data = null;
+  try { data = text ? (exact ? parseExact(text) : JSON.parse(text)) : null; } catch { data = { detail: text }; }
+  if (!resp.ok) throw new ProblemError(resp.status, data || {});
+  return data;
+}
+
+/** A key for Idempotency-Key: letters, digits and dashes. */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return "web-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** One event in words: who (when a seat made it), its type, its data. */
+export function eventLine(e) {
+  const who = e.cause && e.cause.kind === "move" ? `seat ${e.cause.seat}: ` : "";
+  const data = e.data && Object.keys(e.data).length
+    ? " " + Object.entries(e.data).map(([k, v]) => `${k}=${plain(v)}`).join(", ")
+    : "";
+  return `${e.seq}. ${who}${e.type.replaceAll("_", " ")}${data}`;
+}
+
+export function moveLabel(move) {
+  const rest = Object.entries(move).filter(([k]) => k !== "type");
+  return move.type.replaceAll("_", " ") + (rest.length
+    ? " " + rest.map(([k, v]) => `${k}=${plain(v)}`).join(", ") : "");
+}
+
+/** The board picture as SVG text to inline, or null when the service has none to give. */
+export async function boardSvg(id, version) {
+  const query = version ? `?version=${version}` : "";
+  try {
+    const resp = await fetch(`/games/${encodeURIComponent(id)}/board.svg${query}`);
+    const type = resp.headers.get("Content-Type") || "";
+    return resp.status === 200 && type.startsWith("image/svg+xml") ? await resp.text() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Put the picture into ``box`` (parsed as SVG, so nothing in it runs), or a "no picture" note. */
+export function showBoard(box, svgText) {
+  box.replaceChildren();
+  if (svgText) {
+    const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
+    const svg = doc.documentElement;
+    if (svg && svg.nodeName === "svg") {
+      svg.querySelectorAll("script").forEach((s) => s.remove());
+      box.append(document.importNode(svg, true));
+      box.classList.remove("no-picture");
+      return box.querySelector("svg");
+    }
+  }
+  box.classList.add("no-picture");
+  box.textContent = "No picture of this board.";
+  return null;
+}
+
+/**
+ * Follow the log as Server-Sent Events read with fetch() (EventSource cannot send Authorization),
+ * resuming after the last event seen when the connection drops.  onEvent gets each event once.
+ */
+export function follow(id, token, onEvent, { onEnd } = {}) {
+  let last = 0;
+  let stopped = false;
+  const controller = new AbortController();
+  async function once() {
+    const headers = { Accept: "text/event-stream" };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (last) headers["Last-Event-ID"] = String(last);
+    const resp = await fetch(`/games/${encodeURIComponent(id)}/events`, { headers, signal: controller.signal });
+    if (resp.status === 204) return true;             // finished, and we have every event
+    if (!resp.ok) throw new ProblemError(resp.status, await resp.json().catch(() => ({})));
+    const reader = resp.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      buffer += value.replaceAll("\r\n", "\n");
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const message = { data: [] };
+        for (const line of block.split("\n")) {
+          if (!line || line.startsWith(":")) continue;
+          const i = line.indexOf(":");
+          const name = i < 0 ? line : line.slice(0, i);
+          const val = i < 0 ? "" : line.slice(i + 1).replace(/^ /, "");
+          if (name === "data") message.data.push(val); else message[name] = val;
+        }
+        if (message.event === "end") { if (onEnd) onEnd(); return true; }
+        if (!message.data.length) continue;
+        const e = JSON.parse(message.data.join("\n"));
+        if (e.seq > last) { last = e.seq; onEvent(e); }
+      }
+    }
+  }
+  (async () => {
+    while (!stopped) {
+      try {
+        if (await once()) return;
+      } catch (err) {
+        if (stopped) return;
+        if (err instanceof ProblemError && err.status < 500 && err.status !== 429) return;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  return () => { stopped = true; controller.abort(); };
+}

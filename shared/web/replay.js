@@ -1,0 +1,87 @@
+// A replay: step through every version; the board and the log up to it; and an audit mark.
+import { api, boardSvg, canonical, config, eventLine, gameId, showBoard } from "./common.js";
+
+const id = gameId();
+const $ = (name) => document.getElementById(name);
+const path = `/games/${encodeURIComponent(id)}`;
+let events = [];
+let at = 1;
+
+$("game-id").textContent = id;
+$("table-link").href = `/table/${encodeURIComponent(id)}`;
+
+async function allEvents() {
+  const out = [];
+  let status = "active";
+  for (;;) {
+    const page = await api(`${path}/events?after=${out.length}&limit=500`, { exact: true });
+    status = page.status;
+    out.push(...page.events);
+    if (!page.events.length || out.length >= page.version) return { events: out, status };
+  }
+}
+
+async function sha256Hex(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Recompute the chain over the public log; the head, or the first event whose hash differs. */
+async function chainHead(log) {
+  let previous = "0".repeat(64);
+  for (const record of log) {
+    const { hash, ...body } = record;
+    const computed = await sha256Hex(previous + canonical(body));
+    if (computed !== hash) return { ok: false, seq: record.seq };
+    previous = computed;
+  }
+  return { ok: true, head: previous };
+}
+
+async function audit(status) {
+  const mark = $("audit");
+  try {
+    const server = await api(`${path}/audit`);
+    if (status !== "finished") {
+      mark.className = `audit ${server.ok ? "ok" : "bad"}`;
+      mark.textContent = `The game is running: the server's audit says ${server.ok ? "OK" : "NOT OK"} at version ${server.version}.`;
+      return;
+    }
+    const mine = await chainHead(events);
+    const ok = mine.ok && server.head_hash === mine.head && events.length === server.version;
+    mark.className = `audit ${ok ? "ok" : "bad"}`;
+    mark.textContent = ok
+      ? `✔ Audit passed: this browser recomputed the hash chain of all ${events.length} events and it ends at the server's head ${server.head_hash.slice(0, 12)}…`
+      : mine.ok ? `✘ Audit failed: the recomputed head ${mine.head.slice(0, 12)}… is not the server's ${String(server.head_hash).slice(0, 12)}…`
+                : `✘ Audit failed: event ${mine.seq}'s hash does not match its content.`;
+  } catch (err) {
+    mark.className = "audit bad";
+    mark.textContent = `No audit: ${err.message}`;
+  }
+}
+
+async function go(version) {
+  at = Math.max(1, Math.min(events.length, version));
+  $("slider").value = String(at);
+  $("at").textContent = String(at);
+  $("log").replaceChildren(...events.slice(0, at).map((e) => Object.assign(document.createElement("li"), { textContent: eventLine(e) })));
+  const wanted = at;
+  const svg = config.has_picture ? await boardSvg(id, wanted) : null;
+  if (wanted === at) showBoard($("board"), svg);
+}
+
+async function main() {
+  const loaded = await allEvents();
+  events = loaded.events;
+  $("slider").max = String(Math.max(1, events.length));
+  $("last").textContent = String(events.length);
+  $("slider").addEventListener("input", () => go(Number($("slider").value)));
+  $("first").addEventListener("click", () => go(1));
+  $("prev").addEventListener("click", () => go(at - 1));
+  $("next").addEventListener("click", () => go(at + 1));
+  $("end").addEventListener("click", () => go(events.length));
+  await go(events.length);
+  await audit(loaded.status);
+}
+
+main().catch((err) => { $("audit").className = "audit bad"; $("audit").textContent = err.message; });
