@@ -155,20 +155,17 @@ def test_catan_table_shows_the_board_and_plays_by_clicking_it(make_stack: Any, p
     game_id, href = create_in_lobby(page, base, ["random", "random"])
     page.goto(base + href)
     page.get_by_text("You are seat 0").wait_for()
-    board = page.locator("#board svg")
-    if board.count() == 0:
-        # The Catan picture lands from another branch; until then the page says it has none.
-        assert page.locator("#board").inner_text() == "No picture of this board."
-        page.locator("#moves button").first.click()
-    else:
-        # Click a place a legal move names: the first settlement's node.
-        legal = page.locator("#moves button").first.inner_text()
-        node = re.search(r"node=(\d+)", legal)
-        assert node, legal
-        page.locator(f'#board [data-kind][data-id="{node.group(1)}"]').first.click()
+    page.locator("#board svg").wait_for()          # Catan's own picture, inlined
+    # Click the place a legal move names: the first settlement's node, on the board.
+    legal = page.locator("#moves button").first.inner_text()
+    node = re.search(r"node=(\d+)", legal)
+    assert node, legal
+    page.locator(f'#board [data-kind="node"][data-id="{node.group(1)}"]').click()
     page.wait_for_function("document.querySelectorAll('#log > li').length > 0 && "
                            "[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('seat 0'))")
     assert page.locator("#message").inner_text() == ""
+    # The settlement stands on the board, in seat 0's colour, where it was clicked.
+    page.locator(f'#board [data-seat="0"][data-node="{node.group(1)}"]').wait_for()
     shot(page, "catan-table")
     page.goto(f"{base}/replay/{game_id}")
     page.get_by_text("The game is running").wait_for()
