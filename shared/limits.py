@@ -13,8 +13,8 @@
 * **Lifetimes** (applied by :class:`shared.runtime.GameRuntime`, which writes them in the meta):
   a game nobody moved in expires after ``IDLE_GAME_TTL_SECONDS``; its first move makes it
   permanent; the move that finishes it gives it ``FINISHED_GAME_TTL_SECONDS`` (0: kept forever).
-* **Janitor** (:func:`janitor`): drops expired games from the index when the cap is reached
-  (the sweeper's slow lane drops them too, a few at a time: see :class:`shared.bots.Sweeper`).
+* **Pruning**: expired games leave the index when the cap is reached (``EventStore.prune_index``),
+  and the sweeper's slow lane drops them too, a few at a time (see :class:`shared.bots.Sweeper`).
 """
 from __future__ import annotations
 
@@ -101,10 +101,9 @@ class CreationRate:
     the HTTP bench) for a limit that concerns one route.
     """
 
-    def __init__(self, rate: str, storage_url: str, timeout: float, game_name: str) -> None:
+    def __init__(self, rate: str, storage_url: str, timeout: float, scope: str) -> None:
         self.items = parse_many(rate)        # a typo stops the service at start-up, not every request later
-        self.rate = rate
-        self.game_name = game_name
+        self.scope = scope                   # one service's counters, apart from another's
         self._limiter = SlidingWindowCounterRateLimiter(storage_from_string(
             storage_url, socket_timeout=timeout, socket_connect_timeout=timeout))
 
@@ -113,8 +112,8 @@ class CreationRate:
         a limiter whose Redis is down must not become a service outage (logged)."""
         try:
             for item in self.items:
-                if not self._limiter.hit(item, "create", self.game_name, address):
-                    stats = self._limiter.get_window_stats(item, "create", self.game_name, address)
+                if not self._limiter.hit(item, "create", self.scope, address):
+                    stats = self._limiter.get_window_stats(item, "create", self.scope, address)
                     raise RetryLater("rate-limited", f"At most {item} new games per client address; retry "
                                      "after the time in Retry-After.", retry_after=int(stats.reset_time - time.time()) + 1)
         except RetryLater:
@@ -164,7 +163,3 @@ def retry_later_response(problem: RetryLater, base: str) -> Response:
     response.headers["Retry-After"] = str(problem.retry_after)
     return response
 
-
-def janitor(store: EventStore, game_name: str) -> int:
-    """Drop games that expired (or finished) from the title's active index; the sweeper runs it."""
-    return store.prune_index(game_name)

@@ -343,9 +343,11 @@ class GameRuntime:
     def _own_meta(self, game_id: str, meta: dict[str, str] | None) -> dict[str, str]:
         """``meta`` if it is a game of this title (another title's game is not found here)."""
         if meta is None or meta.get("game") != self.game.name:
-            raise Problem("game-not-found", f"There is no {self.game.name} game {game_id!r}.",
-                          game_id=game_id)
+            raise self._not_found(game_id)
         return meta
+
+    def _not_found(self, game_id: str) -> Problem:
+        return Problem("game-not-found", f"There is no {self.game.name} game {game_id!r}.", game_id=game_id)
 
     def peek(self, game_id: str) -> LoadedGame:
         """This process's copy of the game, without a round trip when it has one (else ``load``).
@@ -497,8 +499,7 @@ class GameRuntime:
                 return self._duplicate(game_id, result, fingerprint)
             if result.version == 0:
                 # No meta: the game expired (or was deleted) since this process's copy was made.
-                raise Problem("game-not-found", f"There is no {self.game.name} game {game_id!r}.",
-                              game_id=game_id)
+                raise self._not_found(game_id)
             if expected_version is not None:
                 if result.version == expected_version and not loaded.fresh:
                     # The log is at the pinned version but its head is not our copy's: the copy

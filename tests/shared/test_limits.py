@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from shared import limits
 from shared.config import Settings
 from shared.eventstore import EventStore
 from shared.redis_server import free_port
@@ -122,7 +121,7 @@ def test_a_game_without_a_move_expires_and_one_with_a_move_survives(settings: Se
     assert_problem(client.post(f"/games/{idle['id']}/moves", json={"type": "hold"},
                                headers={**auth(idle_token), "If-Match": '"3"'}), 404, "game-not-found")
     assert client.get(f"/games/{played['id']}").status_code == 200
-    assert limits.janitor(store, "race") == 1
+    assert store.prune_index("race") == 1
     assert store.active_games("race") == [played["id"]]
 
 
