@@ -93,7 +93,6 @@ class LogNews:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[Waiter]] = {}
         self._pid = 0
-        self.connected = threading.Event()    # for tests and readiness: the subscription is live
 
     # -- the waiting side -------------------------------------------------------------------------
     @contextmanager
@@ -114,10 +113,6 @@ class LogNews:
                     if not watchers:
                         del self._waiters[game_id]
 
-    def waiting(self) -> int:
-        with self._lock:
-            return sum(len(w) for w in self._waiters.values())
-
     # -- the subscriber thread --------------------------------------------------------------------
     def _ensure_started(self) -> None:
         if self._pid == os.getpid():
@@ -126,7 +121,6 @@ class LogNews:
             if self._pid == os.getpid():
                 return
             self._pid = os.getpid()
-            self.connected.clear()
             threading.Thread(target=self._run, name="log-news", daemon=True).start()
 
     def _run(self) -> None:
@@ -135,7 +129,6 @@ class LogNews:
             pubsub = self._client.pubsub(ignore_subscribe_messages=True)
             try:
                 pubsub.subscribe(self._channel)
-                self.connected.set()
                 self._wake_all()          # messages may have been lost while we were away
                 failures = 0
                 while True:
@@ -145,14 +138,12 @@ class LogNews:
                     if message and message.get("type") == "message":
                         self._deliver(message["data"])
             except (redis.RedisError, OSError) as exc:
-                self.connected.clear()
                 delay = RECONNECT_BACKOFF_SECONDS[min(failures, len(RECONNECT_BACKOFF_SECONDS) - 1)]
                 failures += 1
                 if failures == 1:
                     log.warning("feed subscription to %s lost (%s); reconnecting", self._channel, exc)
                 time.sleep(delay)
             except Exception:  # noqa: BLE001 - the thread must outlive any surprise; waiters time out meanwhile
-                self.connected.clear()
                 log.exception("feed subscriber failed; restarting it")
                 time.sleep(1.0)
             finally:

@@ -85,7 +85,6 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     feed = Feed(game, store, news, heartbeat_seconds=settings.sse_heartbeat_seconds,
                 max_stream_seconds=settings.sse_max_seconds, max_wait_seconds=settings.max_wait_seconds,
                 game_meta=runtime.meta)
-    app.extensions["news"] = news
 
     api = ProblemApi(app)
     contract_plugin = ContractPlugin()

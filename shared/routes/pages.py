@@ -8,6 +8,7 @@ This is a plain Flask blueprint, not a flask-smorest one: the pages are not part
 """
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -28,7 +29,7 @@ def blueprint(service: Service) -> Blueprint:
     # "</" could end the script element early; JSON allows "<\/" for it.
     config_json = json.dumps(config).replace("</", "<\\/")
     documents = {name: (WEB / f"{name}.html").read_text(encoding="utf-8")
-                 .replace("{{title}}", _escape(config["title"])).replace("{{config}}", config_json)
+                 .replace("{{title}}", html.escape(config["title"])).replace("{{config}}", config_json)
                  for name in PAGES}
     pages = Blueprint("pages", __name__)
 
@@ -62,6 +63,3 @@ def blueprint(service: Service) -> Blueprint:
 
     return pages
 
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
