@@ -20,7 +20,10 @@ def strict_int(minimum: int, maximum: int, *validators: validate.Validator, **kw
 
 
 def printable_name(value: str) -> None:
-    """Validator: ``value`` holds no character a terminal could act on (see _FORBIDDEN_IN_TEXT)."""
+    """Validator: ``value`` holds no character a terminal could act on (see _FORBIDDEN_IN_TEXT),
+    and something to read: a name of only spaces would show as a blank seat."""
+    if value and not value.strip():        # (the empty name is the length check's to refuse)
+        raise ValidationError("Names must hold something besides spaces.")
     for char in value:
         if unicodedata.category(char) in _FORBIDDEN_IN_TEXT:
             raise ValidationError(f"Names may not hold control or format characters "

@@ -99,7 +99,7 @@ def test_counts_options_and_seed_are_strict_too() -> None:
 
 @pytest.mark.parametrize("name", ["evil\x1b[2J", "two\nlines", "tab\there", "del\x7f", "nul\x00",
                                   "rtl\u202eoverride", "isolate\u2066x\u2069", "zero\u200bwidth",
-                                  "line\u2028sep", "x" * 41, ""])
+                                  "line\u2028sep", "x" * 41, "", "   ", "\u3000\u00a0"])
 def test_a_name_with_control_characters_or_too_long_is_refused(client: FlaskClient, name: str) -> None:
     problem = assert_problem(client.post("/games", json={"players": [{"name": "ok"}, {"name": name}]}),
                              422, "validation-error")
