@@ -75,7 +75,10 @@ def blueprint(service: Service) -> Blueprint:
         """Every move the caller's seat may make now (free-form moves are described by the schema)."""
         loaded = runtime.load(game_id)
         seat = service.authenticate(game_id, loaded.meta, required=True)
-        acting = game.result(loaded.state) is None and seat in game.to_act(loaded.state)
+        # Nobody acts in a game waiting for players, nor a resigned seat's holder (its bot plays).
+        playing = loaded.meta.get("status") not in ("waiting", "cancelled") \
+            and not loaded.players[seat].get("resigned")
+        acting = playing and game.result(loaded.state) is None and seat in game.to_act(loaded.state)
         moves = game.legal_moves(loaded.state, seat) if acting else []
         return json_response({"version": loaded.version, "seat": seat, "moves": moves})
 

@@ -44,6 +44,7 @@ def test_an_open_seat_waits_for_a_player_then_the_game_starts(client: FlaskClien
     assert (view["status"], view["to_act"]) == ("waiting", [])
     refused = client.post(f"/games/{gid}/moves", json={"type": "roll"}, headers=auth(host_seat))
     assert (refused.status_code, refused.get_json()["reason"]) == (409, "game-waiting")
+    assert client.get(f"/games/{gid}/legal-moves", headers=auth(host_seat)).get_json()["moves"] == []
     assert take(client, gid, 1, name="").status_code == 422
     assert take(client, gid, 2).get_json()["reason"] == "seat-not-found"
 
@@ -108,6 +109,7 @@ def test_a_resigned_seat_is_played_by_the_strongest_bot_and_its_token_only_reads
     assert view["you"] == 0 and view["players"][0]["resigned"] is True and view["players"][0]["bot"] == bot
     refused = client.post(f"/games/{gid}/moves", json={"type": "roll"}, headers=auth(token))
     assert (refused.status_code, refused.get_json()["reason"]) == (403, "seat-resigned")
+    assert client.get(f"/games/{gid}/legal-moves", headers=auth(token)).get_json()["moves"] == []
     assert client.post(f"/games/{gid}/resign", headers=auth(token)).status_code == 403
     assert client.get(f"/games/{gid}/audit").get_json()["ok"] is True
 
@@ -169,3 +171,15 @@ def test_cors_answers_a_preflight_for_listed_origins_only(settings: Settings) ->
         assert "Access-Control-Allow-Origin" not in other.headers
     with create_app(PLUGIN, settings).test_client() as client:
         assert "Access-Control-Allow-Origin" not in client.options("/games/x/moves", headers=preflight).headers
+
+
+def test_expired_games_leave_the_list(client: FlaskClient, app: Any) -> None:
+    store = app.extensions["runtime"].store
+    gone, kept, later = (create(client, [{"name": "a"}, {"open": True}])["id"] for _ in range(3))
+    for game_id in (gone, later):
+        for key in store.keys(game_id):          # what the idle TTL does to a game nobody joined
+            store.redis.delete(key)
+    assert store.prune_index("race") == 0        # the active index never held these waiting games
+    assert store.redis.zscore(store.list_key("race", "waiting"), gone) is None
+    assert store.redis.zscore(store.list_key("race", "all"), later) is None
+    assert [g["id"] for g in client.get("/games").get_json()["games"]] == [kept]
