@@ -75,6 +75,7 @@ def blueprint(service: Service) -> Blueprint:
         """Every move the caller's seat may make now (free-form moves are described by the schema)."""
         loaded = runtime.load(game_id)
         seat = service.authenticate(game_id, loaded.meta, required=True)
+        assert seat is not None                   # required=True: a seat or a 401/403
         # Nobody acts in a game waiting for players, nor a resigned seat's holder (its bot plays).
         playing = loaded.meta.get("status") not in ("waiting", "cancelled") \
             and not loaded.players[seat].get("resigned")

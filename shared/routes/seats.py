@@ -63,7 +63,7 @@ def blueprint(service: Service) -> Blueprint:
 
     @bp.route("/games/<game_id>/rematch", methods=["POST"])
     @bp.doc(security=BEARER, responses={**problems(401, 403, 404, 409),
-                                        200: {"description": "The rematch asked for before (the same game)."}})
+                                        "200": {"description": "The rematch asked for before (the same game)."}})
     @bp.response(201, RematchSchema, headers={"Location": {"schema": {"type": "string"},
                                                            "description": "The new game's URL."}})
     def rematch(game_id: str) -> Response:
