@@ -400,7 +400,8 @@ class EventStore:
         pipe = self.redis.pipeline(transaction=False)
         for member in members:
             pipe.hget(self.keys(member.decode())[1], "status")
-        gone = [m for m, status in zip(members, pipe.execute()) if status != b"active"]
+        # Waiting games (open seats) count toward the cap like running ones.
+        gone = [m for m, status in zip(members, pipe.execute()) if status not in (b"active", b"waiting")]
         if gone:
             self.redis.srem(key, *gone)
         return len(gone)

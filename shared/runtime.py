@@ -285,7 +285,8 @@ class GameRuntime:
         }
         if waiting:
             meta.update(status="waiting", to_act="[]")     # nobody acts before every seat is taken
-        active = game.result(state) is None and not waiting
+        # A waiting game is in the index of unfinished games too: it counts toward the cap.
+        active = game.result(state) is None
         if game.result(state) is None and self.idle_ttl > 0:
             # The move appended onto this version is the first one: it makes the game permanent.
             meta["persist_at_version"] = str(records[-1]["seq"])

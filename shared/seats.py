@@ -98,7 +98,6 @@ class Seats:
 
     def _started(self, loaded: LoadedGame, result: AppendResult, players_field: str) -> None:
         runtime, name = self.runtime, self.runtime.game.name
-        runtime._best_effort(runtime.store.index_active, name, loaded.game_id, True)
         if loaded.meta.get("listed") == "1":
             runtime._best_effort(runtime.store.list_game, name, loaded.game_id, "active",
                                  int(loaded.meta["created_at"]))
@@ -138,6 +137,7 @@ class Seats:
             result = self.runtime.append_platform(
                 loaded, [{"type": pe.GAME_CANCELLED, "data": {}}], None, {"status": "cancelled", "to_act": "[]"})
             if result.status == "OK":
+                self.runtime._best_effort(self.runtime.store.index_active, self.runtime.game.name, game_id, False)
                 if loaded.meta.get("listed") == "1":
                     self.runtime._best_effort(self.runtime.store.list_game, self.runtime.game.name, game_id,
                                               "cancelled", int(loaded.meta["created_at"]))
