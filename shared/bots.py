@@ -209,7 +209,7 @@ class Sweeper:
         runtime, game_name = self.runtime, self.runtime.game.name
         meta = runtime.store.meta(game_id)
         # No meta: a creation that failed (or has yet to append); another title: an id collision.
-        if meta is None or meta.get("status") != "active" or meta.get("game") != game_name:
+        if meta is None or meta.get("status") not in ("active", "waiting") or meta.get("game") != game_name:
             runtime.store.index_active(game_name, game_id, False)
             return 0, False, False
         players = json.loads(meta["players"])

@@ -7,6 +7,12 @@
     boardgames watch catan ID                   # follow a game live
     boardgames replay catan ID --step           # step through a game (Enter: next, q: quit)
     boardgames audit catan ID                   # replay the log through the rules, check the chain
+    boardgames list catan --status waiting      # the server's game list, newest first
+    boardgames join catan ID SEAT --name NAME   # take an open seat (then play it with --token)
+    boardgames leave catan ID SEAT --token T    # give the seat up before the game starts
+    boardgames cancel catan ID --token HOST     # the host cancels a game still waiting
+    boardgames resign catan ID --token T        # a bot plays your seat from now on
+    boardgames rematch catan ID --token T       # the next game, same seats: join it with --token T
 
 Services are found at http://127.0.0.1:8001..8004 (catan, elasund, elfenland, elastium, as
 under ``make run``); ``--url`` or ``<GAME>_URL`` (e.g. ``CATAN_URL``) point elsewhere.  Also
@@ -20,6 +26,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from collections.abc import Mapping
 from typing import IO, Any, NoReturn
 
@@ -92,6 +99,26 @@ def build_parser(out: IO[str]) -> argparse.ArgumentParser:
 
     audit = game_command("audit", "Replay the game's log through the rules and check its hash chain.")
     audit.add_argument("game_id")
+
+    listing = game_command("list", "The server's game list, newest first.")
+    listing.add_argument("--status", choices=["waiting", "running", "finished"], default=None)
+    listing.add_argument("--limit", type=int, default=20, help="games per page (default 20)")
+    listing.add_argument("--cursor", default=None, help="the page after this one (printed under the list)")
+
+    join = game_command("join", "Take an open seat; prints its token (shown once) and how to play it.")
+    join.add_argument("game_id")
+    join.add_argument("seat", type=int)
+    join.add_argument("--name", default=None, help="your name at the table (default $USER)")
+    join.add_argument("--token", default=None, help="a rematch: your token of the previous game")
+    for name, help_text in [("leave", "Give your seat up before the game starts."),
+                            ("cancel", "Cancel a game waiting for players (with the host token)."),
+                            ("resign", "Resign: a bot plays your seat to the end; your token then only reads."),
+                            ("rematch", "Ask for the next game of a finished one (the same game however often asked).")]:
+        p = game_command(name, help_text)
+        p.add_argument("game_id")
+        if name == "leave":
+            p.add_argument("seat", type=int)
+        p.add_argument("--token", required=True, help="your seat's token (cancel: the host token)")
     return parser
 
 
@@ -253,6 +280,14 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
         ctx.to_act = view["to_act"]
         if view["version"] > seen:
             seen = show_events(me, args.game, gid, seen, view["version"], ctx, term, skip_seat=view["you"])
+        if view["status"] == "cancelled":
+            term.say("The game was cancelled.")
+            return 0
+        if view["status"] == "waiting":
+            open_seats = [str(p["seat"]) for p in view["players"] if p.get("open")]
+            term.say(f"Waiting for players to take seat(s) {', '.join(open_seats)}...")
+            me.events(gid, after=view["version"], limit=1, wait=args.wait)
+            continue
         if view["status"] == "finished":
             term.say(render_view(view))
             winners = (view.get("result") or {}).get("winners") or []
@@ -435,6 +470,58 @@ def explain(problem: ProblemError) -> str:
     return f"{problem.detail} {listed}".strip()
 
 
+# -- seats: list, join, leave, cancel, resign, rematch -----------------------------------------
+
+def seat_summary(player: dict[str, Any]) -> str:
+    if player.get("open"):
+        return f"{player['seat']}: open" + (f" (kept for {player.get('name')})" if player.get("reserved") else "")
+    kind = f" [{player['bot']}{', resigned' if player.get('resigned') else ''}]" if player.get("bot") else ""
+    return f"{player['seat']}: {player.get('name')}{kind}"
+
+
+def cmd_list(args: argparse.Namespace, term: Terminal, url: str) -> int:
+    page = client_for(url, args).list_games(args.status, args.limit, args.cursor)
+    if not page["games"]:
+        term.say("No games.")
+    for listed in page["games"]:
+        moved = f", last move {time.strftime('%H:%M:%S', time.localtime(listed['moved_at'] / 1000))}" \
+            if listed.get("moved_at") else ""
+        term.say(terminal_safe(f"{listed['id']}  {listed['status']:<8} v{listed['version']}  to act: "
+                               f"{listed['to_act'] or '-'}{moved}", keep_newlines=False))
+        term.say(terminal_safe("    " + "; ".join(seat_summary(p) for p in listed["players"]), keep_newlines=False))
+    if page.get("next"):
+        term.say(f"More: boardgames list {args.game} --cursor {page['next']}")
+    return 0
+
+
+def cmd_seat(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[str, str]) -> int:
+    """join, leave, cancel, resign and rematch: one request each."""
+    client = client_for(url, args).with_token(args.token)
+    gid = args.game_id
+    where = f" --url {args.url}" if args.url else ""
+    if args.command == "join":
+        name = args.name or (None if args.token else env.get("USER") or "player")
+        taken = client.take_seat(gid, args.seat, name)
+        term.say(f"You hold seat {taken['seat']} of {args.game} game {gid}"
+                 + (": the game has started." if taken["started"] else "; the game waits for its other seats."))
+        term.say(f"Your token (shown once): {taken['token']}")
+        term.say(f"Play it: boardgames play {args.game} --game {gid} --token {taken['token']}{where}")
+    elif args.command == "leave":
+        client.leave_seat(gid, args.seat)
+        term.say(f"You left seat {args.seat}; it is open again.")
+    elif args.command == "cancel":
+        client.cancel(gid)
+        term.say(f"Game {gid} is cancelled.")
+    elif args.command == "resign":
+        resigned = client.resign(gid)
+        term.say(f"You resigned: the {resigned['bot']} bot plays seat {resigned['seat']} from now on.")
+    else:
+        new = client.rematch(gid)["id"]
+        term.say(f"The rematch is game {new}. Take your seat in it with your token of this game:")
+        term.say(f"  boardgames join {args.game} {new} SEAT --token {args.token}{where}")
+    return 0
+
+
 # -- entry point ----------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None, *, stdin: IO[str] | None = None, stdout: IO[str] | None = None,
@@ -456,6 +543,10 @@ def main(argv: list[str] | None = None, *, stdin: IO[str] | None = None, stdout:
             return cmd_watch(args, term, url)
         if args.command == "replay":
             return cmd_replay(args, term, url)
+        if args.command == "list":
+            return cmd_list(args, term, url)
+        if args.command in ("join", "leave", "cancel", "resign", "rematch"):
+            return cmd_seat(args, term, url, env)
         return cmd_audit(args, term, url)
     except _Usage as exc:
         term.say(f"boardgames: {exc}")

@@ -110,16 +110,55 @@ class GameClient:
 
     # -- the contract -------------------------------------------------------------------------
     def create_game(self, players: list[dict[str, Any]], options: dict[str, Any] | None = None,
-                    seed: int | None = None) -> dict[str, Any]:
-        """``POST /games``: ``{id, version, players: [{seat, name, bot, token}]}``.
+                    seed: int | None = None, listed: bool = True) -> dict[str, Any]:
+        """``POST /games``: ``{id, version, players: [{seat, name, bot, token}], host_token?}``.
 
-        ``players`` are ``{"name": ..., "bot": None | strategy}``; a human seat's token is in
-        this answer only.  Not retried: creating twice would make two games.
+        ``players`` are ``{"name": ..., "bot": None | strategy}`` or ``{"open": True}`` (a seat
+        for whoever takes it: the game waits, and ``host_token`` may cancel it); a human seat's
+        token is in this answer only.  ``listed=False`` keeps the game out of :meth:`list_games`.
+        Not retried: creating twice would make two games.
         """
         body: dict[str, Any] = {"players": players, "options": options or {}}
         if seed is not None:
             body["seed"] = seed
+        if not listed:
+            body["listed"] = False
         return self._request("POST", "/games", json_body=body, retry=False)
+
+    def list_games(self, status: str | None = None, limit: int = 20, cursor: str | None = None) -> dict[str, Any]:
+        """``GET /games``: ``{games: [{id, status, version, options, players, to_act, created_at,
+        moved_at, rematch_of}], next}``, newest first; pass ``next`` as ``cursor`` for the next page.
+        ``status``: ``waiting``, ``running`` or ``finished``."""
+        params: dict[str, Any] = {"limit": limit}
+        if status:
+            params["status"] = status
+        if cursor:
+            params["cursor"] = cursor
+        return self._request("GET", "/games", params=params)
+
+    def take_seat(self, game_id: str, seat: int, name: str | None = None) -> dict[str, Any]:
+        """``POST /games/{id}/seats/{seat}``: take an open seat; ``{id, version, seat, name, token,
+        started}`` (the token only here).  A seat kept for you in a rematch: this client's token is
+        your previous game's, and ``name`` may be left out.  Not retried (409 ``seat-taken``)."""
+        return self._request("POST", f"/games/{game_id}/seats/{seat}",
+                             json_body={"name": name} if name else {}, retry=False)
+
+    def leave_seat(self, game_id: str, seat: int) -> dict[str, Any]:
+        """``DELETE /games/{id}/seats/{seat}`` with this seat's token, before the game starts."""
+        return self._request("DELETE", f"/games/{game_id}/seats/{seat}", retry=False)
+
+    def cancel(self, game_id: str) -> dict[str, Any]:
+        """``POST /games/{id}/cancel`` with the host token: the waiting game is cancelled."""
+        return self._request("POST", f"/games/{game_id}/cancel", retry=False)
+
+    def resign(self, game_id: str) -> dict[str, Any]:
+        """``POST /games/{id}/resign``: a bot plays this client's seat from now on; ``{version, seat, bot}``."""
+        return self._request("POST", f"/games/{game_id}/resign", retry=False)
+
+    def rematch(self, game_id: str) -> dict[str, Any]:
+        """``POST /games/{id}/rematch`` of a finished game: ``{id, rematch_of}``, the same game
+        however often asked (retried safely); take your seat in it with :meth:`take_seat`."""
+        return self._request("POST", f"/games/{game_id}/rematch")
 
     def game(self, game_id: str) -> dict[str, Any]:
         """``GET /games/{id}``: ``{id, game, version, status, to_act, result, you, players, state}``."""

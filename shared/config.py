@@ -40,6 +40,8 @@ class Settings:
     # POST /games may carry a ``seed``: whoever chose it can predict every roll and hidden card, so
     # it is off unless asked for (make run and the tests turn it on; deploy/ leaves it off).
     allow_client_seed: bool = False
+    # Origins whose browsers may call the API (CORS), e.g. ("https://play.example",); none by default.
+    cors_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -64,4 +66,5 @@ class Settings:
             idle_game_ttl=_int("IDLE_GAME_TTL_SECONDS", 86_400),
             finished_game_ttl=_int("FINISHED_GAME_TTL_SECONDS", 0),
             allow_client_seed=os.environ.get("ALLOW_CLIENT_SEED", "") in ("1", "true", "yes"),
+            cors_origins=tuple(o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()),
         )

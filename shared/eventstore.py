@@ -10,6 +10,11 @@ Layout (one hash tag per game, so a game lives in one Redis Cluster slot):
 ``{g:<id>}:snap``      string  JSON snapshot ``{version, engine_version, state}``: a cache
 =====================  ======  ====================================================
 
+Across games (single keys, outside the game's slot; never touched by a multi-key command):
+``games:<title>:active`` (set: unfinished games, for the cap and the sweeper) and
+``games:<title>:list:<status>`` (sorted sets by creation time: the listed games, ``all`` and one
+per status, for ``GET /games``).
+
 The log is never trimmed.  Appends go through one Lua script (``append.lua``) that checks the
 expected version and the idempotency key and adds the events with sequential ids, so two
 writers can never both succeed at the same version.
@@ -297,8 +302,83 @@ class EventStore:
         """The index's size (SCARD, O(1)): may include games that expired since the last prune."""
         return int(self.redis.scard(self.index_key(game_name)))
 
+    # -- the game list (GET /games; eventually consistent, checked against each meta on read) ---
+    LIST_STATUSES = ("waiting", "active", "finished")
+
+    @staticmethod
+    def list_key(game_name: str, status: str) -> str:
+        return f"games:{game_name}:list:{status}"
+
+    def list_game(self, game_name: str, game_id: str, status: str, created_ms: int) -> None:
+        """File a listed game under ``status`` (and ``all``), out of the other statuses; a
+        ``cancelled`` game leaves the list."""
+        pipe = self.redis.pipeline(transaction=False)
+        for other in self.LIST_STATUSES:
+            if other != status:
+                pipe.zrem(self.list_key(game_name, other), game_id)
+        if status in self.LIST_STATUSES:
+            pipe.zadd(self.list_key(game_name, status), {game_id: created_ms})
+            pipe.zadd(self.list_key(game_name, "all"), {game_id: created_ms})
+        else:
+            pipe.zrem(self.list_key(game_name, "all"), game_id)
+        pipe.execute()
+
+    def listed_games(self, game_name: str, status: str | None, limit: int,
+                     before: tuple[int, str] | None = None) -> tuple[list[dict[str, str]], tuple[int, str] | None]:
+        """Up to ``limit`` listed games (their metas, with ``id``), newest first, strictly after the
+        cursor ``before`` = (created ms, id) in that order; and the cursor of the next page (None:
+        no more).  Entries whose game expired, or whose status moved on, are dropped here."""
+        key = self.list_key(game_name, status or "all")
+        top: int | str = before[0] if before else "+inf"
+        found: list[dict[str, str]] = []
+        offset = 0
+        while len(found) <= limit:
+            chunk = self.redis.zrevrangebyscore(key, top, "-inf", start=offset, num=limit + 1, withscores=True)
+            if not chunk:
+                break
+            offset += len(chunk)
+            # Same millisecond as the cursor: ZREVRANGEBYSCORE orders ties by id, descending.
+            chunk = [(m.decode(), int(score)) for m, score in chunk]
+            chunk = [(m, sc) for m, sc in chunk if before is None or sc < before[0] or m < before[1]]
+            pipe = self.redis.pipeline(transaction=False)
+            for member, _ in chunk:
+                pipe.hgetall(self.keys(member)[1])
+            stale = []
+            for (member, score), raw in zip(chunk, pipe.execute()):
+                meta = _decode_meta(raw)
+                if meta is None or meta.get("status") != (status or meta.get("status")) \
+                        or meta.get("status") not in self.LIST_STATUSES:
+                    stale.append(member)      # expired, or filed under a status it has left
+                    continue
+                found.append({**meta, "id": member, "created_at": meta.get("created_at") or str(score)})
+            if stale:
+                self.redis.zrem(key, *stale)
+                offset -= len(stale)
+        more = len(found) > limit
+        found = found[:limit]
+        cursor = (int(found[-1]["created_at"]), found[-1]["id"]) if more and found else None
+        return found, cursor
+
+    def prune_listing(self, game_name: str, batch: int = 500) -> int:
+        """Drop list entries whose game is gone (expired); returns how many."""
+        dropped = 0
+        for status in (*self.LIST_STATUSES, "all"):
+            key = self.list_key(game_name, status)
+            members = [m for m, _ in self.redis.zscan_iter(key, count=batch)]
+            for start in range(0, len(members), batch):
+                part = members[start:start + batch]
+                pipe = self.redis.pipeline(transaction=False)
+                for member in part:
+                    pipe.exists(self.keys(member.decode())[1])
+                gone = [m for m, alive in zip(part, pipe.execute()) if not alive]
+                if gone:
+                    self.redis.zrem(key, *gone)
+                    dropped += len(gone)
+        return dropped
+
     def prune_index(self, game_name: str, batch: int = 500) -> int:
         """Drop index entries whose game is gone (expired) or no longer active; returns how many.
+        The game list is pruned of expired games at the same time (not counted).
 
         A game being created is indexed just before its first append, so this may drop it in
         between: ``GameRuntime.create`` indexes it again after the append.
@@ -313,13 +393,15 @@ class EventStore:
                 members = []
         if members:
             dropped += self._prune_batch(key, members)
+        self.prune_listing(game_name, batch)
         return dropped
 
     def _prune_batch(self, key: str, members: list[bytes]) -> int:
         pipe = self.redis.pipeline(transaction=False)
         for member in members:
             pipe.hget(self.keys(member.decode())[1], "status")
-        gone = [m for m, status in zip(members, pipe.execute()) if status != b"active"]
+        # Waiting games (open seats) count toward the cap like running ones.
+        gone = [m for m, status in zip(members, pipe.execute()) if status not in (b"active", b"waiting")]
         if gone:
             self.redis.srem(key, *gone)
         return len(gone)

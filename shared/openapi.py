@@ -42,6 +42,10 @@ def create_game_schema(plugin: GamePlugin) -> type[Schema]:
         "seed": strict_int(0, 2**63 - 1, load_default=None, allow_none=True,
                            metadata={"description": "Makes the game's randomness reproducible; "
                                      "whoever knows it can predict the game."}),
+   
+        "listed": fields.Bool(load_default=True, metadata={
+            "description": "false: the game stays out of GET /games (whoever has its id may still join "
+                           "or watch it)."}),
     })
 
 

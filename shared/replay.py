@@ -12,6 +12,7 @@ from typing import Any
 
 from shared.engine import Game, IllegalMove
 from shared.eventstore import GENESIS_HASH, canonical, event_hash
+from shared.platform_events import is_platform_event
 
 
 def served_record(game: Game, record: dict[str, Any], viewer: int | None,
@@ -24,6 +25,9 @@ def served_record(game: Game, record: dict[str, Any], viewer: int | None,
     """
     if finished:
         return record
+    if is_platform_event(record):
+        # Public (seats, start, resignations): never redacted; only the salt waits for the end.
+        return {k: v for k, v in record.items() if k != "salt"}
     redacted = game.redact({"type": record["type"], "data": record["data"]}, viewer)
     out: dict[str, Any] = {"seq": record["seq"], "type": redacted["type"], "data": redacted["data"],
                            "at": record["at"], "hash": record["hash"]}
@@ -80,6 +84,15 @@ def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
             if record["hash"] != event_hash(head, record):
                 return bad(record["seq"], "hash does not match the content and the previous hash")
             head, last = record["hash"], record["seq"]
+        if cause["kind"] == "platform":
+            # Seats and the like: chained (checked above) but no rule decides them, so nothing
+            # of the game may ride along.
+            if not all(is_platform_event(r) for r in batch):
+                return bad(first["seq"], "a game event recorded as the platform's")
+            i = j
+            continue
+        if any(is_platform_event(r) for r in batch):
+            return bad(first["seq"], "a platform event recorded as a move's")
         try:
             if cause["kind"] == "setup":
                 if state is not None:

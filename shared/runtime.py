@@ -29,6 +29,7 @@ from shared.auth import hash_token, new_token
 from shared.engine import Event, Game, IllegalMove, Move
 from shared.eventstore import (GENESIS_HASH, AppendResult, EventStore, canonical, event_hash,
                                snapshot_document)
+from shared.platform_events import is_platform_event
 from shared.problems import Problem
 
 log = logging.getLogger("runtime")
@@ -81,6 +82,12 @@ _salts = _SaltSource()
 def _bot_seats(players_field: str) -> frozenset[int]:
     """The seats a bot plays, from the meta's ``players`` field (parsed once per game, not per move)."""
     return frozenset(seat for seat, player in enumerate(json.loads(players_field)) if player.get("bot"))
+
+
+@functools.lru_cache(maxsize=4096)
+def _resigned_seats(players_field: str) -> frozenset[int]:
+    """The seats whose player resigned (a bot plays them; their token only reads)."""
+    return frozenset(seat for seat, player in enumerate(json.loads(players_field)) if player.get("resigned"))
 
 
 @dataclass
@@ -167,7 +174,8 @@ class StateCache:
         return entry.version, entry.head, state, entry.meta
 
     def peek_meta(self, game_id: str) -> dict[str, str] | None:
-        """The meta of the kept copy (tokens, players: they never change), without the state."""
+        """The meta of the kept copy (tokens, players: they change only by platform events, which
+        a move's append on a copy that is behind refuses), without the state."""
         with self._lock:
             entry = self._entries.get(game_id)
             return entry.meta if entry is not None else None
@@ -223,7 +231,11 @@ class GameRuntime:
 
     # -- creating a game ------------------------------------------------------------------------
     def create(self, players: list[dict[str, Any]], options: dict[str, Any],
-               seed: int | None = None) -> tuple[str, int, list[dict[str, Any]]]:
+               seed: int | None = None, *, listed: bool = True, extra_meta: dict[str, str] | None = None,
+               game_id: str | None = None) -> tuple[str, int, list[dict[str, Any]]]:
+        """Set the game up and append its first events.  A seat ``{"open": true}`` is left for
+        whoever takes it (shared.seats): the game is then ``waiting``, and starts when the last
+        one is taken.  ``extra_meta`` (rematch links, reservations) goes into the meta as is."""
         game = self.game
         if not game.min_players <= len(players) <= game.max_players:
             raise Problem("invalid-options",
@@ -236,16 +248,22 @@ class GameRuntime:
             events = game.setup(len(players), options, random.Random(setup_seed))
         except IllegalMove as exc:
             raise Problem("invalid-options", exc.detail, reason=exc.reason) from exc
-        game_id = new_game_id()
+        game_id = game_id or new_game_id()
         seats: list[dict[str, Any]] = []
         hashes: list[str | None] = []
         for seat, player in enumerate(players):
             bot = player.get("bot")
+            is_open = bool(player.get("open"))
             # The game id prefix lets the service tell "another game's token" (403) from garbage (401).
-            token = None if bot else f"{game_id}.{new_token()}"
+            token = None if bot or is_open else f"{game_id}.{new_token()}"
             hashes.append(hash_token(token) if token else None)
-            seats.append({"seat": seat, "name": player["name"], "bot": bot, "token": token})
+            seats.append({"seat": seat, "name": player.get("name"), "bot": None if is_open else bot, "token": token})
+            if is_open:
+                seats[-1]["open"] = True
+                if player.get("reserved"):
+                    seats[-1]["reserved"] = True
         public_players = [{k: v for k, v in p.items() if k != "token"} for p in seats]
+        waiting = any(p.get("open") for p in seats)
         # Every seat and spectator is told (served_record, the view) when the creator chose the seed
         # and can so predict the game; in the hashed log, so the claim cannot be quietly changed.
         cause = {"kind": "setup", "players": len(players), "options": options, "seed": setup_seed,
@@ -260,10 +278,16 @@ class GameRuntime:
             "seed": str(game_seed),
             "seeded_by_client": "1" if seed is not None else "0",
             "created_at": str(int(time.time() * 1000)),
+            "listed": "1" if listed else "0",
+            "options": canonical(options),
             **self._status_fields(state),
+            **(extra_meta or {}),
         }
+        if waiting:
+            meta.update(status="waiting", to_act="[]")     # nobody acts before every seat is taken
+        # A waiting game is in the index of unfinished games too: it counts toward the cap.
         active = game.result(state) is None
-        if active and self.idle_ttl > 0:
+        if game.result(state) is None and self.idle_ttl > 0:
             # The move appended onto this version is the first one: it makes the game permanent.
             meta["persist_at_version"] = str(records[-1]["seq"])
         if self.finished_ttl > 0:
@@ -273,7 +297,7 @@ class GameRuntime:
         # re-enqueued.  Indexed again after it, as a sweep in between drops the entry.
         if active:
             self.store.index_active(game.name, game_id, True)
-        bots = self._bots_to_notify(state, _bot_seats(meta["players"]))
+        bots = [] if waiting else self._bots_to_notify(state, _bot_seats(meta["players"]))
         if bots and self.before_bot_turn is not None:
             self._best_effort(self.before_bot_turn, game_id)
         result = self.store.append(game_id, 0, records, meta=meta)
@@ -281,11 +305,13 @@ class GameRuntime:
             raise Problem("internal-error", "Could not create the game; try again.")
         if active:
             self._best_effort(self.store.index_active, game.name, game_id, True)
-        if active and self.idle_ttl > 0:
+        if game.result(state) is None and self.idle_ttl > 0:
             # Only if nobody moved yet (a bot may already have): the append itself stays untouched.
             self._best_effort(self.store.expire_if_unmoved, game_id, result.version, self.idle_ttl)
         elif not active and self.finished_ttl > 0:
             self._best_effort(self.store.set_lifetime, game_id, self.finished_ttl)
+        if listed:
+            self._best_effort(self.store.list_game, game.name, game_id, meta["status"], int(meta["created_at"]))
         self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
         if bots:
             self._best_effort(self.notify_bots, game_id, result.version, bots)
@@ -363,8 +389,9 @@ class GameRuntime:
         return LoadedGame(game_id, version, state, meta, head, fresh=False)
 
     def move_meta(self, game_id: str) -> tuple[dict[str, str], LoadedGame | None]:
-        """The meta a move is authenticated with: this process's copy's (tokens and players never
-        change, so a copy that is behind serves as well), else the game's, loaded whole in the
+        """The meta a move is authenticated with: this process's copy's (tokens and players change
+        only by platform events: a token this copy lacks is looked up again by the service, and a
+        copy that is behind is judged again in ``submit``), else the game's, loaded whole in the
         same round trip; pass that ``LoadedGame`` on to ``submit``."""
         meta = self.cache.peek_meta(game_id)
         if meta is not None:
@@ -375,7 +402,8 @@ class GameRuntime:
     def _fold(self, records: list[dict[str, Any]] | tuple[dict[str, Any], ...], version: int, head: str,
               state: Any) -> tuple[int, str, Any]:
         for record in records:
-            state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
+            if not is_platform_event(record):
+                state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
             version, head = record["seq"], record["hash"]
         return version, head, state
 
@@ -413,7 +441,8 @@ class GameRuntime:
             start, head, state = 0, GENESIS_HASH, None          # the log is not the one we saw
             records = self.store.read(game_id, after=0, limit=version)
         for record in records:
-            state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
+            if not is_platform_event(record):
+                state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
             head = record["hash"]
             if record["seq"] % REPLAY_CHECKPOINT == 0:
                 self.checkpoints.put(f"{game_id}@{record['seq']}", record["seq"], head, state, {})
@@ -429,7 +458,7 @@ class GameRuntime:
     # -- moves ----------------------------------------------------------------------------------
     def submit(self, game_id: str, seat: int, move: Move, expected_version: int | None = None,
                idempotency_key: str | None = None, attempts: int = 5,
-               loaded: LoadedGame | None = None) -> MoveOutcome:
+               loaded: LoadedGame | None = None, holder: bool = False) -> MoveOutcome:
         """Decide and append ``move``; after a conflict, catch up and decide again (unless the
         caller pinned ``expected_version``: then the conflict is the caller's 409).
 
@@ -438,6 +467,8 @@ class GameRuntime:
         a copy: a refusal decided on it is decided again on the log, and the append's version and
         head check turns a late copy into a retry.  So with a warm copy an accepted move costs one
         round trip, and an idempotency key costs nothing extra.
+
+        ``holder``: the move comes from the seat's token (not its bot), refused once it resigned.
         """
         idem_field = f"{seat}:{idempotency_key}" if idempotency_key else ""
         # What a retry must repeat to be the same request; only kept with an idempotency key.
@@ -449,7 +480,7 @@ class GameRuntime:
             try:
                 if expected_version is not None and expected_version != loaded.version:
                     raise self._stale(expected_version, loaded.version)
-                self._check_may_act(loaded, seat)
+                self._check_may_act(loaded, seat, holder)
                 move_seed = derive_seed(loaded.seed, loaded.version, seat)
                 events = self.game.decide(loaded.state, seat, move, random.Random(move_seed))
             except (IllegalMove, Problem):
@@ -476,7 +507,9 @@ class GameRuntime:
             bots = self._bots_to_notify(state, loaded.bot_seats)
             if bots and self.before_bot_turn is not None:
                 self._best_effort(self.before_bot_turn, game_id)
-            result = self.store.append(game_id, before_version, records, meta=self._status_fields(state),
+            # ``moved_at``: the game list's last-move time.
+            result = self.store.append(game_id, before_version, records,
+                                       meta={**self._status_fields(state), "moved_at": str(records[0]["at"])},
                                        idempotency_field=idem_field, fingerprint=fingerprint,
                                        expected_head=before_head if before_version else "")
             if result.status == "OK":
@@ -487,6 +520,9 @@ class GameRuntime:
                 self.cache.give(game_id, result.version, head, state, loaded.meta)
                 if finished:
                     self._best_effort(self.store.index_active, self.game.name, game_id, False)
+                    if loaded.meta.get("listed") == "1":
+                        self._best_effort(self.store.list_game, self.game.name, game_id, "finished",
+                                          int(loaded.meta["created_at"]))
                 lifetime = self._lifetime_after(loaded.meta, before_version, finished)
                 if lifetime is not None:
                     self._best_effort(self.store.set_lifetime, game_id, lifetime or None)
@@ -520,6 +556,8 @@ class GameRuntime:
             return None
         version, head, state, meta = cached
         missed = [r for r in conflict.missed if r["seq"] > version]
+        if any(is_platform_event(r) for r in missed):
+            return None             # seats changed (tokens, players, status): this copy's meta is old
         if not missed or missed[-1]["seq"] != conflict.version \
                 or not self._cache_fits(version, head, conflict.version, None, missed):
             return None
@@ -527,7 +565,17 @@ class GameRuntime:
         self.cache.put(game_id, version, head, state, meta)
         return LoadedGame(game_id, version, state, meta, head)
 
-    def _check_may_act(self, loaded: LoadedGame, seat: int) -> None:
+    def _check_may_act(self, loaded: LoadedGame, seat: int, holder: bool = False) -> None:
+        # Judged on the meta of the copy at hand: a refusal on this process's copy is judged
+        # again on the log (submit), and seats change only through appends, which a copy that
+        # is behind cannot pass.
+        status = loaded.meta.get("status")
+        if status == "waiting":
+            raise Problem("game-waiting", "The game waits for its open seats to be taken; no move yet.")
+        if status == "cancelled":
+            raise Problem("game-cancelled", "The game was cancelled before it started.")
+        if holder and seat in _resigned_seats(loaded.meta["players"]):
+            raise Problem("seat-resigned", f"Seat {seat} resigned: a bot plays it, and its token can only read.")
         if self.game.result(loaded.state) is not None:
             raise Problem("game-over", "The game is over; no more moves are accepted.")
         acting = self.game.to_act(loaded.state)
@@ -555,6 +603,36 @@ class GameRuntime:
         meta = self.store.meta(game_id) or {}
         return MoveOutcome(result.version, records, finished=meta.get("status") == "finished",
                            duplicate=True)
+
+    # -- platform events (shared.seats) -----------------------------------------------------------
+    def append_platform(self, loaded: LoadedGame, events: list[Event], seat: int | None,
+                        meta: dict[str, str]) -> AppendResult:
+        """Append platform events (``platform.*``) onto ``loaded`` (fresh from ``load``) with its
+        version and head, and the meta fields they change.  A CONFLICT means somebody appended
+        first: the caller loads again and judges again (so a seat is taken once)."""
+        cause = {"kind": "platform", "seat": seat}
+        records = self._records(events, loaded.version, loaded.head, cause)
+        meta = dict(meta)
+        if loaded.meta.get("persist_at_version") == str(loaded.version):
+            # Nobody moved yet: the first MOVE still makes the game permanent, not a seat taken.
+            meta["persist_at_version"] = str(records[-1]["seq"])
+        result = self.store.append(loaded.game_id, loaded.version, records, meta=meta,
+                                   expected_head=loaded.head)
+        if result.status == "OK":
+            # The state is unchanged (the engine never sees these events); the meta is new.
+            self.cache.put(loaded.game_id, result.version, records[-1]["hash"], loaded.state,
+                           {**loaded.meta, **meta, "version": str(result.version)}, replace=True)
+        elif result.version == 0:
+            raise self._not_found(loaded.game_id)
+        return result
+
+    def notify_acting_bots(self, game_id: str, version: int, state: Any, players_field: str) -> None:
+        """Tell the bot queue about bot seats to act now (after a start or a resignation)."""
+        bots = self._bots_to_notify(state, _bot_seats(players_field))
+        if bots:
+            if self.before_bot_turn is not None:
+                self._best_effort(self.before_bot_turn, game_id)
+            self._best_effort(self.notify_bots, game_id, version, bots)
 
     # -- helpers --------------------------------------------------------------------------------
     def _records(self, events: list[Event], version: int, head: str,

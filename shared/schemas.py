@@ -4,7 +4,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 # A player's name is shown in other players' terminals: no control or format characters (ESC
 # and the rest of category C*, bidi overrides), nor the Unicode line and paragraph separators.
@@ -49,18 +49,37 @@ class ProblemSchema(Schema):
     instance = fields.Str()
 
 
+def player_name(description: str) -> fields.Str:
+    """A seat's name as a client sends it (see printable_name)."""
+    return fields.Str(validate=[validate.Length(min=1, max=NAME_MAX_LENGTH), printable_name],
+                      metadata={"description": description + " 1-40 characters, no control or format "
+                                "characters (Unicode categories C*, line separators)."})
+
+
 class PlayerInSchema(Schema):
-    name = fields.Str(required=True, validate=[validate.Length(min=1, max=NAME_MAX_LENGTH), printable_name],
-                      metadata={"description": "Shown to every seat: 1-40 characters, no control or "
-                                "format characters (Unicode categories C*, line separators)."})
+    name = player_name("Shown to every seat (required unless the seat is open).")
     bot = fields.Str(load_default=None, allow_none=True,
                      metadata={"description": "null for a human seat, or a bot strategy name."})
+    open = fields.Bool(load_default=False, metadata={
+        "description": "Leave the seat for whoever takes it (POST /games/{id}/seats/{seat}); the game "
+                       "waits (status waiting) until every open seat is taken."})
+
+    @validates_schema
+    def _named_or_open(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("open"):
+            if data.get("bot"):
+                raise ValidationError("An open seat is for a human: no bot.", "bot")
+        elif not data.get("name"):
+            raise ValidationError("Missing data for required field.", "name")
 
 
 class PlayerOutSchema(Schema):
     seat = fields.Int(required=True)
-    name = fields.Str(required=True)
-    bot = fields.Str(allow_none=True)
+    name = fields.Str(required=True, allow_none=True, metadata={"description": "null for an open seat."})
+    bot = fields.Str(allow_none=True, metadata={"description": "The strategy playing this seat (also after a resignation)."})
+    open = fields.Bool(metadata={"description": "Nobody holds the seat yet: take it with POST /games/{id}/seats/{seat}."})
+    reserved = fields.Bool(metadata={"description": "Open, but kept for its player of the previous game (a rematch)."})
+    resigned = fields.Bool(metadata={"description": "Its player resigned; a bot plays it."})
 
 
 class SeatTokenSchema(PlayerOutSchema):
@@ -72,13 +91,21 @@ class GameCreatedSchema(Schema):
     id = fields.Str(required=True)
     version = fields.Int(required=True)
     players = fields.List(fields.Nested(SeatTokenSchema), required=True)
+    host_token = fields.Str(metadata={"description": "With open seats: the token that may cancel the game "
+                                      "while it waits (POST /games/{id}/cancel), shown once."})
+
+
+GAME_STATUSES = ["waiting", "active", "finished", "cancelled"]
 
 
 class GameViewSchema(Schema):
     id = fields.Str(required=True)
     game = fields.Str(required=True)
     version = fields.Int(required=True)
-    status = fields.Str(required=True, validate=validate.OneOf(["active", "finished"]))
+    status = fields.Str(required=True, validate=validate.OneOf(GAME_STATUSES), metadata={
+        "description": "waiting (open seats), active, finished, or cancelled (while waiting)."})
+    rematch = fields.Str(allow_none=True, metadata={"description": "The next game's id (POST /rematch)."})
+    rematch_of = fields.Str(allow_none=True, metadata={"description": "The previous game's id."})
     seeded_by_client = fields.Bool(required=True, metadata={
         "description": "The creator chose the seed (POST /games `seed`), so they can predict every roll "
                        "and hidden card of this game."})
@@ -154,3 +181,58 @@ class AuditSchema(Schema):
 
 class HealthSchema(Schema):
     status = fields.Str(required=True)
+
+
+# -- seats, the game list (shared.routes.seats, shared.routes.games) ------------------------------
+
+class TakeSeatSchema(Schema):
+    name = player_name("Shown to every seat; may be left out for a seat kept for you (a rematch: send "
+                       "your previous game's token as Bearer).")
+
+
+class SeatTakenSchema(SeatTokenSchema):
+    id = fields.Str(required=True)
+    version = fields.Int(required=True)
+    started = fields.Bool(required=True, metadata={"description": "This was the last open seat: the game started."})
+
+
+class VersionSchema(Schema):
+    version = fields.Int(required=True)
+    status = fields.Str(metadata={"description": "The game's status afterwards."})
+
+
+class ResignedSchema(Schema):
+    version = fields.Int(required=True)
+    seat = fields.Int(required=True)
+    bot = fields.Str(required=True, metadata={"description": "The bot playing the seat from now on."})
+
+
+class RematchSchema(Schema):
+    id = fields.Str(required=True, metadata={"description": "The next game; each human takes their seat "
+                                             "in it with their token of this game."})
+    rematch_of = fields.Str(required=True)
+
+
+class GamesQuerySchema(Schema):
+    status = fields.Str(validate=validate.OneOf(["waiting", "running", "active", "finished"]), metadata={
+        "description": "Only games in this status (running = active); default: all."})
+    limit = fields.Int(load_default=20, validate=validate.Range(min=1, max=100))
+    cursor = fields.Str(validate=validate.Regexp(r"^[0-9]{1,16}\.[A-Za-z0-9_\-]{1,64}$"), metadata={
+        "description": "`next` of the previous page."})
+
+
+class ListedGameSchema(Schema):
+    id = fields.Str(required=True)
+    status = fields.Str(required=True, validate=validate.OneOf(GAME_STATUSES))
+    version = fields.Int(required=True)
+    options = fields.Dict(required=True)
+    players = fields.List(fields.Nested(PlayerOutSchema), required=True)
+    to_act = fields.List(fields.Int(), required=True, metadata={"description": "Who is to act now."})
+    created_at = fields.Int(required=True, metadata={"description": "Milliseconds since the epoch."})
+    moved_at = fields.Int(allow_none=True, required=True, metadata={"description": "The last move's time (ms), null before the first."})
+    rematch_of = fields.Str(allow_none=True)
+
+
+class GamesPageSchema(Schema):
+    games = fields.List(fields.Nested(ListedGameSchema), required=True)
+    next = fields.Str(allow_none=True, required=True, metadata={"description": "The cursor of the next page; null on the last."})

@@ -12,6 +12,11 @@ Routes (documented in ``api-spec/<game>.yaml``), one blueprint module each in :m
 ``GET  /games/{id}/replay?version=N``       the spectator's state right after event N
 ``GET  /games/{id}/audit``                  replay the log through the rules and check the chain
 ``GET  /games/{id}/board.svg``              the board as the spectators see it (``?version=N``)
+``GET  /games``                             the listed games, newest first (``status``, ``cursor``)
+``POST /games/{id}/seats/{seat}``           take an open seat (``DELETE``: leave it before the start)
+``POST /games/{id}/cancel``                 the host cancels a game waiting for players
+``POST /games/{id}/resign``                 a bot plays the caller's seat from now on
+``POST /games/{id}/rematch``                the next game of a finished one (same seats)
 ==========================================  ===============================================
 
 Every error is ``application/problem+json`` (see :mod:`shared.problems`).  This module builds
@@ -24,6 +29,7 @@ from typing import Callable
 
 import redis
 from flask import Flask, Response, send_from_directory
+from flask_cors import CORS
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
@@ -39,13 +45,18 @@ from shared.news import LogNews
 from shared.openapi import ContractPlugin, create_game_schema, move_component_schemas
 from shared.plugin import GamePlugin
 from shared.problems import Problem
+from shared.schemas import TakeSeatSchema
 from shared.redis_clients import connect_event_store, connect_news, connect_queue
 from shared.routes import feed as feed_routes
-from shared.routes import games, history, moves, ops, pages, pictures
+from shared.routes import games, history, moves, ops, pages, pictures, seats
 from shared.routes.context import Service
 from shared.runtime import GameRuntime
+from shared.seats import Seats, strongest_bot
 
 log = logging.getLogger("service")
+CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Last-Event-ID", "Accept",
+                        "X-Request-ID"]
+CORS_EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID"]
 SWAGGER_UI_STATIC = "/docs/static/"
 
 
@@ -134,13 +145,20 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     def swagger_ui_files(filename: str) -> Response:
         """Swagger UI's scripts and styles for /docs, from the swagger-ui-bundle package."""
         return send_from_directory(swagger_ui_path, filename)
+    if settings.cors_origins:
+        # Browsers on these origins may call the API (preflights included); none by default.
+        CORS(app, origins=list(settings.cors_origins), allow_headers=CORS_REQUEST_HEADERS,
+             expose_headers=CORS_EXPOSED_HEADERS, methods=["GET", "POST", "DELETE", "OPTIONS"], max_age=600)
     app.wsgi_app = RequestContext(app.wsgi_app, game.name)  # type: ignore[method-assign]
     guard = limits.install(app, settings, store, game.name)   # rate limit, cap (POST /games)
 
     service = Service(plugin=plugin, settings=settings, store=store, runtime=runtime, feed=feed, guard=guard,
-                      create_schema=create_schema, move_refs=move_refs, move_loaders=move_loaders)
+                      create_schema=create_schema, move_refs=move_refs, move_loaders=move_loaders,
+                      seats=Seats(runtime, strongest_bot(plugin.strategies)))
     api.spec.components.schema(create_schema.__name__[:-6], schema=create_schema)
-    for routes in (ops, games, moves, feed_routes, history):
+    for schema in (TakeSeatSchema,):
+        api.spec.components.schema(schema.__name__[:-6], schema=schema)
+    for routes in (ops, games, moves, feed_routes, history, seats):
         api.register_blueprint(routes.blueprint(service))
     if plugin.board_svg is not None:
         api.register_blueprint(pictures.blueprint(service))

@@ -16,6 +16,7 @@ from shared.feed import Feed
 from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame
+from shared.seats import Seats
 
 
 @dataclass
@@ -28,6 +29,7 @@ class Service:
     guard: limits.Guard
     create_schema: type[Schema]
     move_refs: dict[str, str]                 # move type -> its schema's $ref in the OpenAPI document
+    seats: Seats
     # One loader per move type, built once: a marshmallow schema keeps no state between loads,
     # and building one costs more than the load itself.
     move_loaders: dict[str, Schema] = field(default_factory=dict)
@@ -46,6 +48,11 @@ class Service:
             return None
         seat = seat_for_token(token, stored_token_hashes(meta["tokens"]))
         if seat is None:
+            # ``meta`` may be this process's copy from before the seat was taken (shared.seats).
+            fresh = self.store.meta(game_id)
+            if fresh is not None and fresh.get("tokens") != meta["tokens"]:
+                seat = seat_for_token(token, stored_token_hashes(fresh["tokens"]))
+        if seat is None:
             # 403 only when proven (one more read, on this failure path only); else 401.
             if valid_for_another_game(token, game_id, lambda other: (self.store.meta(other) or {}).get("tokens")):
                 raise Problem("not-your-seat", "This token belongs to a seat of another game.")
@@ -55,10 +62,13 @@ class Service:
     def view_of(self, loaded: LoadedGame, seat: int | None) -> dict[str, Any]:
         game = self.game
         result = game.result(loaded.state)
+        status = loaded.meta.get("status")
         return {
             "id": loaded.game_id, "game": game.name, "version": loaded.version,
-            "status": "finished" if result is not None else "active",
+            "status": status if status in ("waiting", "cancelled") else "finished" if result is not None else "active",
+            "rematch": loaded.meta.get("rematch"), "rematch_of": loaded.meta.get("rematch_of"),
             "seeded_by_client": loaded.meta.get("seeded_by_client") == "1",
-            "to_act": game.to_act(loaded.state), "result": result, "you": seat,
+            "to_act": [] if status in ("waiting", "cancelled") else game.to_act(loaded.state),
+            "result": result, "you": seat,
             "players": loaded.players, "state": game.view(loaded.state, seat),
         }

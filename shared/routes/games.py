@@ -1,6 +1,7 @@
-"""Games: create one, see it as a seat or a spectator, list a seat's legal moves."""
+"""Games: create one, list them, see one as a seat or a spectator, list a seat's legal moves."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Response
@@ -11,7 +12,7 @@ from shared.http import json_response, load_with, read_json_body
 from shared.openapi import BEARER, OPTIONAL_BEARER, problems
 from shared.problems import Problem
 from shared.routes.context import Service
-from shared.schemas import GameCreatedSchema, GameViewSchema, LegalMovesSchema
+from shared.schemas import GameCreatedSchema, GamesPageSchema, GamesQuerySchema, GameViewSchema, LegalMovesSchema
 
 
 def blueprint(service: Service) -> Blueprint:
@@ -37,10 +38,25 @@ def blueprint(service: Service) -> Blueprint:
                           "chooses it can predict the game): leave out \"seed\".",
                           errors=[{"detail": "Not allowed here.", "pointer": "/seed"}])
         guard.capacity.check()
-        game_id, version, seats = runtime.create(body["players"], body["options"], body["seed"])
+        created = service.seats.create(body["players"], body["options"], body["seed"], body["listed"])
         metrics.GAMES_CREATED.labels(game.name).inc()
-        return ({"id": game_id, "version": version, "players": seats}, 201,
-                {"Location": f"/games/{game_id}"})
+        return created, 201, {"Location": f"/games/{created['id']}"}
+
+    @games.route("/games")
+    @games.doc(responses=problems(422))
+    @games.arguments(GamesQuerySchema, location="query", as_kwargs=True)
+    @games.response(200, GamesPageSchema)
+    def list_games(limit: int, status: str | None = None, cursor: str | None = None) -> Response:
+        """The listed games, newest first, a page at a time (`next` is the cursor of the next page).
+        Games created with `"listed": false` are left out; cancelled and expired games drop out."""
+        before = None
+        if cursor:
+            created, _, last_id = cursor.partition(".")
+            before = (int(created), last_id)
+        found, after = service.store.listed_games(game.name, "active" if status == "running" else status,
+                                                  limit, before)
+        return json_response({"games": [_listed(meta) for meta in found],
+                              "next": f"{after[0]}.{after[1]}" if after else None})
 
     @games.route("/games/<game_id>")
     @games.doc(security=OPTIONAL_BEARER, responses=problems(401, 403, 404))
@@ -59,8 +75,21 @@ def blueprint(service: Service) -> Blueprint:
         """Every move the caller's seat may make now (free-form moves are described by the schema)."""
         loaded = runtime.load(game_id)
         seat = service.authenticate(game_id, loaded.meta, required=True)
-        acting = game.result(loaded.state) is None and seat in game.to_act(loaded.state)
+        assert seat is not None                   # required=True: a seat or a 401/403
+        # Nobody acts in a game waiting for players, nor a resigned seat's holder (its bot plays).
+        playing = loaded.meta.get("status") not in ("waiting", "cancelled") \
+            and not loaded.players[seat].get("resigned")
+        acting = playing and game.result(loaded.state) is None and seat in game.to_act(loaded.state)
         moves = game.legal_moves(loaded.state, seat) if acting else []
         return json_response({"version": loaded.version, "seat": seat, "moves": moves})
 
     return games
+
+
+def _listed(meta: dict[str, str]) -> dict[str, Any]:
+    """One game of the list: only public fields of its meta (never the token hashes)."""
+    return {"id": meta["id"], "status": meta["status"], "version": int(meta["version"]),
+            "options": json.loads(meta.get("options") or "{}"), "players": json.loads(meta["players"]),
+            "to_act": json.loads(meta.get("to_act") or "[]"), "created_at": int(meta["created_at"]),
+            "moved_at": int(meta["moved_at"]) if meta.get("moved_at") else None,
+            "rematch_of": meta.get("rematch_of")}

@@ -59,7 +59,7 @@ def blueprint(service: Service) -> Blueprint:
             # Taken only now that the request is valid: the move owns this copy until submit
             # hands it back to the cache.
             outcome = runtime.submit(game_id, seat, move, expected, key.strip('"') if key else None,
-                                     loaded=loaded or runtime.peek(game_id))
+                                     loaded=loaded or runtime.peek(game_id), holder=True)
         except IllegalMove as exc:
             metrics.record_move(game.name, "rejected", exc.reason)
             raise

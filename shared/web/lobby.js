@@ -1,9 +1,11 @@
-// The lobby: create a game (seats, options), show its links, list the games this browser created.
+// The lobby: create a game (seats, options), show its links, list the server's games (GET /games) with a
+// join button on each open seat, and the games this browser created or joined.
 import { api, config } from "./common.js";
 
 const seats = document.getElementById("seats");
 const message = document.getElementById("message");
 const storeKey = `boardgames:${config.game}:games`;
+const OPEN = "(open)";     // the seat kind "open": no strategy has this name
 
 function seatRow(index) {
   const li = document.createElement("li");
@@ -14,6 +16,7 @@ function seatRow(index) {
   const kind = Object.assign(document.createElement("select"), { id: `seat-${index}-kind`, name: `seat-${index}-kind` });
   kind.append(new Option("human", ""));
   for (const bot of config.strategies) kind.append(new Option(`bot: ${bot}`, bot));
+  kind.append(new Option("open: anyone may join", OPEN));
   if (index > 0 && config.strategies.length) kind.value = config.strategies[0];
   const kindLabel = Object.assign(document.createElement("label"), { htmlFor: kind.id, textContent: "played by" });
   li.append(nameLabel, name, kindLabel, kind);
@@ -57,6 +60,71 @@ function showMyGames() {
   if (!list.children.length) list.append(Object.assign(document.createElement("li"), { textContent: "None yet." }));
 }
 
+function remember(game) {
+  localStorage.setItem(storeKey, JSON.stringify([game, ...myGames()].slice(0, 50)));
+}
+
+// -- the server's list -----------------------------------------------------------------------
+const gameList = document.getElementById("game-list");
+const moreButton = document.getElementById("list-more");
+let nextCursor = null;
+
+function seatText(p) {
+  if (p.open) return `seat ${p.seat}: open${p.reserved ? ` (kept for ${p.name})` : ""}`;
+  return `seat ${p.seat}: ${p.name}${p.bot ? ` (${p.bot}${p.resigned ? ", resigned" : ""})` : ""}`;
+}
+
+async function join(game, seat) {
+  message.textContent = "";
+  try {
+    const name = document.getElementById("join-name").value.trim();
+    const taken = await api(`/games/${game.id}/seats/${seat}`, { method: "POST", body: { name } });
+    remember({ id: game.id, created: Date.now(), players: [{ seat, name: taken.name, bot: null, token: taken.token }] });
+    location.assign(`/table/${game.id}#token=${encodeURIComponent(taken.token)}`);
+  } catch (err) {
+    message.textContent = err.message;
+    loadList(false);
+  }
+}
+
+function listedItem(game) {
+  const li = document.createElement("li");
+  li.className = "listed-game";
+  li.dataset.id = game.id;
+  const moved = game.moved_at ? `, last move ${new Date(game.moved_at).toLocaleString()}` : "";
+  li.append(`${game.id}: ${game.status}${moved}; ${game.players.map(seatText).join("; ")} `);
+  for (const p of game.players) {
+    if (p.open && !p.reserved) {
+      const button = Object.assign(document.createElement("button"), { type: "button", textContent: `Join seat ${p.seat}` });
+      button.addEventListener("click", () => join(game, p.seat));
+      li.append(button, " ");
+    }
+  }
+  li.append(link(`/table/${game.id}`, "Table"), " ", link(`/replay/${game.id}`, "Replay"));
+  return li;
+}
+
+async function loadList(more) {
+  const params = new URLSearchParams({ limit: "20" });
+  const status = document.getElementById("list-status").value;
+  if (status) params.set("status", status);
+  if (more && nextCursor) params.set("cursor", nextCursor);
+  try {
+    const page = await api(`/games?${params}`);
+    if (!more) gameList.replaceChildren();
+    gameList.append(...page.games.map(listedItem));
+    if (!gameList.children.length) gameList.append(Object.assign(document.createElement("li"), { textContent: "No games." }));
+    nextCursor = page.next;
+    moreButton.hidden = !nextCursor;
+  } catch (err) {
+    message.textContent = err.message;
+  }
+}
+
+document.getElementById("list-status").addEventListener("change", () => loadList(false));
+moreButton.addEventListener("click", () => loadList(true));
+loadList(false);
+
 document.getElementById("add-seat").addEventListener("click", () => setSeatCount(seats.children.length + 1));
 document.getElementById("remove-seat").addEventListener("click", () => setSeatCount(seats.children.length - 1));
 document.getElementById("options").value = JSON.stringify(config.default_options, null, 2);
@@ -76,13 +144,14 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
   const players = Array.from(seats.children, (li) => {
     const name = li.querySelector("input").value.trim();
     const bot = li.querySelector("select").value;
+    if (bot === OPEN) return { open: true };
     return bot ? { name, bot } : { name };
   });
   try {
     const created = await api("/games", { method: "POST", body: { players, options } });
     const game = { id: created.id, created: Date.now(),
                    players: created.players.map(({ seat, name, bot, token }) => ({ seat, name, bot, token })) };
-    localStorage.setItem(storeKey, JSON.stringify([game, ...myGames()].slice(0, 50)));
+    remember(game);
     document.getElementById("created-id").textContent = game.id;
     const ul = document.getElementById("created-links");
     ul.replaceChildren(...linksFor(game).map(([href, text]) => {
@@ -92,6 +161,7 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
     }));
     document.getElementById("created").hidden = false;
     showMyGames();
+    loadList(false);
   } catch (err) {
     message.textContent = err.message;
   }

@@ -171,3 +171,22 @@ def test_catan_table_shows_the_board_and_plays_by_clicking_it(make_stack: Any, p
     page.get_by_text("The game is running").wait_for()
     page.get_by_role("button", name="Previous version").click()
     shot(page, "catan-replay")
+
+
+def test_lobby_lists_the_servers_games_and_joins_an_open_seat(make_stack: Any, page: Any) -> None:
+    stack: Stack = make_stack("race")
+    base = stack.start_web()
+    gid = requests.post(f"{base}/games", json={"players": [{"name": "host"}, {"open": True}]}, timeout=5).json()["id"]
+    page.goto(base + "/")
+    row = page.locator(f"#game-list > li[data-id='{gid}']")
+    assert "waiting" in row.inner_text() and "seat 1: open" in row.inner_text()
+    assert row.get_by_role("link", name="Replay").get_attribute("href") == f"/replay/{gid}"
+    page.get_by_label("Your name (to join)").fill("Bea")
+    row.get_by_role("button", name="Join seat 1").click()
+    page.wait_for_url(re.compile(rf"/table/{gid}#token={gid}\..+"))
+    view = requests.get(f"{base}/games/{gid}", timeout=5).json()
+    assert view["status"] == "active" and view["players"][1]["name"] == "Bea"
+    page.goto(base + "/")
+    page.get_by_label("Show").select_option("running")
+    assert "seat 1: Bea" in page.locator(f"#game-list > li[data-id='{gid}']").inner_text()
+    shot(page, "lobby-list")
