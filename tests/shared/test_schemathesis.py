@@ -97,6 +97,7 @@ def test_stateful_create_then_play_follows_the_links(game: str, redis_url: str) 
     schema = schemathesis.openapi.from_wsgi("/openapi.json", fresh_app(game, redis_url))
     keep_names_printable(schema)
     tokens: dict[str, str] = {}
+    created: list[str] = []        # every game created along the links (some have no human seat)
 
     @schema.auth()
     class SeatTokens:
@@ -114,6 +115,7 @@ def test_stateful_create_then_play_follows_the_links(game: str, redis_url: str) 
             super().after_call(response, case)
             if case.method.upper() == "POST" and case.path == "/games" and response.status_code == 201:
                 body = response.json()
+                created.append(body["id"])
                 humans = [p["token"] for p in body["players"] if p["token"]]
                 if humans:
                     tokens[body["id"]] = humans[0]
@@ -124,4 +126,4 @@ def test_stateful_create_then_play_follows_the_links(game: str, redis_url: str) 
     run_state_machine_as_test(Workflow, settings=settings(
         max_examples=12, stateful_step_count=6, deadline=None, database=None,
         suppress_health_check=list(HealthCheck)))
-    assert tokens, "no game was created along the links"
+    assert created, "no game was created along the links"
