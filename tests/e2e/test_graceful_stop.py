@@ -2,7 +2,6 @@
 taking requests, ends open feeds with a reconnect hint; a bot worker finishes its turn."""
 from __future__ import annotations
 
-import json
 import signal
 import threading
 import time
@@ -11,15 +10,10 @@ from typing import Any
 import pytest
 import redis
 import requests
-from rq.exceptions import NoSuchJobError
-from rq.job import Job, JobStatus
-from rq.serializers import JSONSerializer
-
-from shared.bots import job_id
 from tests.e2e.conftest import Stack, wait_until
 from tests.e2e.test_feed import auth, open_stream, sse_messages
 from tests.e2e.test_reliability import create, full_log
-from tests.e2e.test_worker_faults import assert_each_bot_turn_once, start_sweeper
+from tests.e2e.test_worker_faults import assert_each_bot_turn_once, running_job, start_sweeper
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -79,17 +73,6 @@ def _refused(base: str) -> bool:
     except requests.ConnectionError:
         return True
     return False
-
-
-def running_job(conn: "redis.Redis[bytes]", gid: str) -> Job | None:
-    """The bot job playing the game's current turn, once a worker has started it."""
-    meta = {k.decode(): v.decode() for k, v in conn.hgetall("{g:" + gid + "}:meta").items()}
-    try:
-        job = Job.fetch(job_id("race", gid, int(meta["version"]), json.loads(meta["to_act"])[0]),
-                        connection=conn, serializer=JSONSerializer)
-    except NoSuchJobError:
-        return None
-    return job if job.get_status() == JobStatus.STARTED and job.last_heartbeat else None
 
 
 def test_sigterm_lets_a_worker_finish_its_bot_turn_exactly_once(make_stack: Any, redis_url: str) -> None:
