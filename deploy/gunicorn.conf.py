@@ -61,11 +61,12 @@ def post_worker_init(worker):  # noqa: ANN001 - gunicorn's hook signature
     def on_sigterm(signum, frame):  # noqa: ANN001
         graceful(signum, frame)
         # Not from the signal handler itself: under gevent it may run in the hub, which must not block.
-        if "gevent" in worker_class:
+        import threading
+        from gevent import monkey
+        if monkey.is_module_patched("threading"):
             import gevent
             gevent.spawn(begin_draining)
         else:
-            import threading
             threading.Thread(target=begin_draining, daemon=True).start()
 
     signal.signal(signal.SIGTERM, on_sigterm)
