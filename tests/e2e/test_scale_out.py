@@ -1,6 +1,6 @@
 """Two instances of one service behind a real haproxy, on one Redis, each with its own process
-cache: clients play whole games through the balancer while each instance in turn is killed
-(SIGKILL) and restarted.  No acknowledged move is lost, every refusal is one the client contract
+cache: clients play whole games through the balancer while one instance is killed (SIGKILL) and
+the other stopped gracefully (SIGTERM), each restarted.  No acknowledged move is lost, every refusal is one the client contract
 retries, SSE followers resume with Last-Event-ID and miss nothing, and every game audits."""
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def follow(base: str, gid: str, seen: list[int], stop: threading.Event, broken: 
             time.sleep(0.1)
 
 
-def test_two_instances_behind_haproxy_survive_a_kill_and_restart_each(make_stack: Any) -> None:
+def test_two_instances_behind_haproxy_survive_a_crash_and_a_rolling_restart(make_stack: Any) -> None:
     stack: Stack = make_stack("race")
     stack.env.update({"SSE_HEARTBEAT_SECONDS": "2", "SWEEP_INTERVAL_SECONDS": "0.5"})
     ports = []
@@ -121,12 +121,18 @@ def test_two_instances_behind_haproxy_survive_a_kill_and_restart_each(make_stack
         for thread in threads:
             thread.start()
         players = threads[len(games):]
-        # Strike each instance in turn while the games are under way.
-        for name, port, after in (("a", ports[0], 40), ("b", ports[1], 120)):
+        # Strike each instance in turn while the games are under way: a crash (kill -9 of master and
+        # worker, no goodbye), then a rolling restart (SIGTERM: in-flight requests finish, streams
+        # end with a reconnect hint), each followed by a restart on the same port.
+        for name, port, after, graceful in (("a", ports[0], 40, False), ("b", ports[1], 120, True)):
             wait_until(lambda: len(acknowledged) >= after or not any(t.is_alive() for t in players),
                        f"{after} moves", timeout=60)
-            os.killpg(stack.processes[name].pid, signal.SIGKILL)   # master and worker, no goodbye
-            stack.processes[name].wait(5)
+            if graceful:
+                stack.processes[name].send_signal(signal.SIGTERM)
+                assert stack.processes[name].wait(20) == 0
+            else:
+                os.killpg(stack.processes[name].pid, signal.SIGKILL)
+                stack.processes[name].wait(5)
             time.sleep(0.5)
             stack.start_web(name, port=port)
         for thread in players:
