@@ -24,6 +24,7 @@ test: $(STAMP)         ## lint, then the whole suite against a real Redis (start
 	$(PY) -m pytest
 
 bench: $(STAMP)        ## benchmarks, one JSON line per figure
+	command -v haproxy >/dev/null || (apt-get update && apt-get install -y haproxy)     # the scale-out figures
 	$(PY) -m shared.bench
 
 spec: $(STAMP)         ## regenerate api-spec/*.yaml from the code
