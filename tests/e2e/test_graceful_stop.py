@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -91,3 +92,21 @@ def test_sigterm_lets_a_worker_finish_its_bot_turn_exactly_once(make_stack: Any,
     stack.start_worker("worker-2")
     wait_until(lambda: conn.hget("{g:" + gid + "}:meta", "status") == b"finished", "the game to finish", timeout=60)
     assert_each_bot_turn_once(base, gid, conn)
+
+
+def test_sigterm_stops_the_sweeper_between_passes(make_stack: Any) -> None:
+    """It has a handler: as PID 1 in a container a process without one would ignore SIGTERM."""
+    stack: Stack = make_stack("race")
+    stack.env["SWEEP_INTERVAL_SECONDS"] = "30"
+    start_sweeper(stack)
+    sweeper = stack.processes["sweeper"]
+    wait_until(lambda: _catches(sweeper.pid, signal.SIGTERM), "the sweeper to be running")
+    sweeper.send_signal(signal.SIGTERM)
+    assert sweeper.wait(10) == 0                  # not the 30 s to its next pass, nor killed by the signal
+
+
+def _catches(pid: int, sig: int) -> bool:
+    """The process has a handler for ``sig`` (its SigCgt mask in /proc)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mask = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), 16)
+    return bool(mask >> (sig - 1) & 1)
