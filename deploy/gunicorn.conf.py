@@ -16,6 +16,8 @@ hashing on the ``/games/{id}`` path) so each game's moves meet a warm copy.
 """
 import copy
 import os
+import shutil
+import signal
 
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
@@ -23,6 +25,9 @@ worker_class = os.environ.get("WEB_WORKER_CLASS", "gevent")
 worker_connections = int(os.environ.get("WEB_CONNECTIONS", "4000"))
 threads = int(os.environ.get("WEB_THREADS", "16"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+# SIGTERM (a rolling restart, a scale-in): stop accepting, finish the requests in flight, end open
+# feeds with a reconnect hint (post_worker_init below); what is still running after this many
+# seconds is cut.  The Kubernetes manifests give the pod more than this (shared/manifests.py).
 graceful_timeout = 10
 keepalive = 5
 # ACCESS_LOG: "-" (default) stdout, a file path, or empty for none (make run and the tests).  The logging
@@ -36,6 +41,35 @@ elif _access != "-":
     logconfig_dict["handlers"]["access"] = {"class": "logging.FileHandler", "formatter": "access", "filename": _access}
 # One JSON object per request (t, req, status, ms, request_id), escaped by json.dumps.
 logger_class = __import__("shared.logs", fromlist=["access_logger_class"]).access_logger_class()
+
+
+def on_starting(server):  # noqa: ANN001 - gunicorn's hook signature
+    """Start with an empty metrics directory: files a previous run of this container left behind
+    (a restart keeps its emptyDir) would add the dead processes' counts to the new ones'."""
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if path:
+        shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(path, exist_ok=True)
+
+
+def post_worker_init(worker):  # noqa: ANN001 - gunicorn's hook signature
+    """On SIGTERM, besides gunicorn's own graceful stop, wake every feed client parked here so
+    each stream ends with a reconnect hint and each long-poll answers now (shared.news)."""
+    from shared.news import begin_draining
+    graceful = signal.getsignal(signal.SIGTERM)
+
+    def on_sigterm(signum, frame):  # noqa: ANN001
+        graceful(signum, frame)
+        # Not from the signal handler itself: under gevent it may run in the hub, which must not block.
+        import threading
+        from gevent import monkey
+        if monkey.is_module_patched("threading"):
+            import gevent
+            gevent.spawn(begin_draining)
+        else:
+            threading.Thread(target=begin_draining, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, on_sigterm)
 
 
 def child_exit(server, worker):  # noqa: ANN001 - gunicorn's hook signature

@@ -4,7 +4,10 @@
 * rebuilding a long game's state from Redis, with and without a snapshot (events per second);
 * HTTP: POST moves per second and p50/p99 at 16 concurrent clients, beside a bare Flask endpoint;
 * the feed: the same with 1,000 clients waiting on the feed (SSE and long-polls), /healthz p99 meanwhile;
-* bots: from a human move's acceptance to the bot's reply in the log, p50/p99.
+* bots: from a human move's acceptance to the bot's reply in the log, p50/p99;
+* scale-out: moves per second through haproxy with one and with two instances of the service,
+  on one Redis and on a three-master Redis Cluster (with the CPU the load generator and the
+  balancer spent: on a small machine they share the cores with the instances).
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -24,6 +28,7 @@ from typing import Any
 import redis
 
 from shared import redis_server, registry
+from shared.balancer import Balancer
 from shared.engine import random_strategy
 from shared.eventstore import EventStore, snapshot_document
 from shared.runtime import GameRuntime, StateCache, derive_seed
@@ -107,6 +112,15 @@ def bench_rebuild(game_name: str, url: str) -> None:
 
 # -- HTTP ------------------------------------------------------------------------------------------
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU a process has used so far (utime + stime); 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Server:
     def __init__(self, app: str, env: dict[str, str]) -> None:
         self.port = redis_server.free_port()
@@ -128,15 +142,8 @@ class Server:
 
     def cpu_seconds(self) -> float:
         """CPU used so far by the gunicorn workers (steadier than throughput on a busy machine)."""
-        total = 0
         children = subprocess.run(["pgrep", "-P", str(self.proc.pid)], capture_output=True, text=True).stdout.split()
-        for pid in children:
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += int(fields[11]) + int(fields[12])      # utime + stime, in clock ticks
-        return total / os.sysconf("SC_CLK_TCK")
+        return sum(_cpu_seconds(int(pid)) for pid in children)
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -442,12 +449,67 @@ def bench_bot_latency(url: str, samples: int = 60) -> None:
         server.stop()
 
 
+def bench_scaleout(url: str, cluster: bool = False, clients: int = 32, rounds: int = 3,
+                   moves_per_round: int = 30) -> None:
+    """POST /moves through haproxy (consistent hashing on the game id, as deploy/README.md
+    recommends) to one instance, then to two, round after round on the same games: ``vs_one``
+    is the median of the rounds' ratios.  With ``cluster`` the event store is a three-master
+    Redis Cluster (the bot queue and the limiter stay on the standalone ``url``)."""
+    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0", "ALLOW_CLIENT_SEED": "1",
+           "CREATE_RATE_LIMIT": ""}
+    nodes: list[subprocess.Popen[bytes]] = []
+    scratch = tempfile.TemporaryDirectory(prefix="bench-cluster-")
+    if cluster:
+        nodes, ports = redis_server.start_cluster(scratch.name)
+        env.update({"REDIS_URL": f"redis://127.0.0.1:{ports[0]}/0", "REDIS_CLUSTER": "1"})
+    plugin = registry.plugin("catan")
+    servers: list[Server] = []
+    balancers: dict[str, Balancer] = {}
+    try:
+        servers = [Server("services.catan.wsgi:app", env) for _ in range(2)]
+        balancers = {"one": Balancer([servers[0].port]), "two": Balancer([s.port for s in servers])}
+        _, scripts = _scripted_games(balancers["two"].port, plugin, clients, 2 * rounds * moves_per_round,
+                                     seed_base=9000 + (500 if cluster else 0))
+        rates: dict[str, list[float]] = {name: [] for name in balancers}
+        costs: dict[str, dict[str, list[float]]] = {name: {"servers": [], "balancer": [], "load_generator": []}
+                                                    for name in balancers}
+        for r in range(rounds):
+            for i, (name, balancer) in enumerate(balancers.items()):
+                part = 2 * r + i            # each round plays the games on: one chunk each way
+                chunk = [script[part * moves_per_round:(part + 1) * moves_per_round] for script in scripts]
+                before = (sum(s.cpu_seconds() for s in servers), _cpu_seconds(balancer.proc.pid), time.process_time())
+                seconds, lat = post_many(balancer.port, chunk)
+                after = (sum(s.cpu_seconds() for s in servers), _cpu_seconds(balancer.proc.pid), time.process_time())
+                rates[name].append(len(lat) / seconds)
+                for key, b, a in zip(("servers", "balancer", "load_generator"), before, after):
+                    costs[name][key].append((a - b) / len(lat) * 1000)
+        store = "redis-cluster-3-masters" if cluster else "redis"
+        for name in balancers:
+            ratios = [two / one for two, one in zip(rates["two"], rates["one"])]
+            emit({"bench": f"scaleout-{name}-instance{'s' if name == 'two' else ''}-{store}", "clients": clients,
+                  "rounds": rounds, "moves_per_second": round(statistics.median(rates[name])),
+                  "cpu_ms_per_move": {k: round(statistics.median(v), 3) for k, v in costs[name].items()},
+                  "cores": os.cpu_count(),
+                  **({"vs_one": round(statistics.median(ratios), 2), "vs_one_by_round": [round(x, 2) for x in ratios],
+                      "target_vs_one": 1.6} if name == "two" else {})})
+    finally:
+        for balancer in balancers.values():
+            balancer.stop()
+        for server in servers:
+            server.stop()
+        for node in nodes:
+            node.terminate()
+            node.wait(5)
+        scratch.cleanup()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["selfplay", "rebuild", "http", "feed", "bots"], action="append")
+    parser.add_argument("--only", choices=["selfplay", "rebuild", "http", "feed", "bots", "scaleout"],
+                        action="append")
     parser.add_argument("--feed-connections", type=int, default=1000)
     args = parser.parse_args(argv)
-    parts = args.only or ["selfplay", "rebuild", "http", "feed", "bots"]
+    parts = args.only or ["selfplay", "rebuild", "http", "feed", "bots", "scaleout"]
     base_url, proc = redis_server.ensure(os.environ.get("REDIS_URL"))
     url = base_url.rsplit("/", 1)[0] + "/14"          # a database of its own, emptied first
     redis.Redis.from_url(url).flushdb()
@@ -466,6 +528,9 @@ def main(argv: list[str] | None = None) -> int:
             bench_feed(url, connections=args.feed_connections, watch_the_moves=True)
         if "bots" in parts:
             bench_bot_latency(url)
+        if "scaleout" in parts:
+            bench_scaleout(url)
+            bench_scaleout(url, cluster=True)
     finally:
         redis.Redis.from_url(url).flushdb()
         if proc is not None:

@@ -14,7 +14,10 @@ The stream (``GET /games/{id}/events`` with ``Accept: text/event-stream``):
 - once the game is over and the client has every event, an ``event: end`` message says so and
   the stream closes; reconnecting then answers 204, which stops a browser's ``EventSource``;
 - a stream is closed after ``SSE_MAX_SECONDS`` with a ``retry:`` hint, so clients move to
-  another instance now and then (rolling restarts, balancing) and resume where they were.
+  another instance now and then (rolling restarts, balancing) and resume where they were;
+- when the process is stopping (SIGTERM: ``shared.news.begin_draining``) every stream ends at once
+  with a short ``retry:`` hint, and every long-poll answers what it has, so a graceful stop
+  takes no longer than the requests in flight.
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from flask import Response, request
 from shared import jsonout
 from shared.engine import Game
 from shared.eventstore import EventStore
-from shared.news import LogNews
+from shared.news import LogNews, draining
 from shared.problems import Problem
 from shared.replay import served_record
 
@@ -38,6 +41,9 @@ log = logging.getLogger("feed")
 EVENT_STREAM = "text/event-stream"
 PAGE = 200                 # events read from the log per round trip while streaming
 SEND_TIMEOUT_SECONDS = 30  # a client that reads nothing for this long is dropped
+# The last message of a stream whose process is stopping: reconnect now (the balancer sends the
+# reconnection to another instance, and Last-Event-ID resumes after the last event delivered).
+DRAINING_HINT = b"retry: 100\n: this instance is stopping; reconnect now (Last-Event-ID resumes)\n\n"
 
 
 def wants_stream() -> bool:
@@ -81,7 +87,7 @@ class Feed:
                 version, status = _status(self._meta(game_id))
                 while version <= after and status != "finished":
                     left = deadline - time.monotonic()
-                    if left <= 0:
+                    if left <= 0 or draining():
                         break
                     woken, news = waiter.wait(left)
                     if news is not None:
@@ -134,6 +140,9 @@ class Feed:
                     continue
                 if status == "finished":
                     yield b"event: end\ndata: " + jsonout.dumps({"version": version, "status": status}) + b"\n\n"
+                    return
+                if draining():
+                    yield DRAINING_HINT
                     return
                 left = ends_at - time.monotonic()
                 if left <= 0:

@@ -19,6 +19,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,6 +30,22 @@ import redis
 log = logging.getLogger("news")
 
 RECONNECT_BACKOFF_SECONDS = (0.1, 0.5, 1.0, 2.0)
+
+_instances: "weakref.WeakSet[LogNews]" = weakref.WeakSet()
+_draining = threading.Event()
+
+
+def begin_draining() -> None:
+    """This process is stopping (gunicorn's SIGTERM, see deploy/gunicorn.conf.py): wake every
+    waiter, so each long-poll answers what it has and each stream ends with a reconnect hint
+    (the feed asks :func:`draining`), instead of being cut at the graceful timeout."""
+    _draining.set()
+    for news in list(_instances):
+        news._wake_all()
+
+
+def draining() -> bool:
+    return _draining.is_set()
 
 
 def channel(game_name: str) -> str:
@@ -93,6 +110,7 @@ class LogNews:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[Waiter]] = {}
         self._pid = 0
+        _instances.add(self)
 
     # -- the waiting side -------------------------------------------------------------------------
     @contextmanager

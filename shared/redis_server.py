@@ -6,6 +6,7 @@ machine needs no system Redis).
 """
 from __future__ import annotations
 
+import random
 import shutil
 import socket
 import subprocess
@@ -83,3 +84,56 @@ def port_is_free(port: int) -> bool:
             return True
         except OSError:
             return False
+
+
+CLUSTER_SLOTS = 16384
+
+
+def cluster_ports(count: int) -> list[int]:
+    """Ports whose cluster-bus twins (port + 10000) are free too: ephemeral ports are too high."""
+    rng = random.Random()
+    ports: list[int] = []
+    while len(ports) < count:
+        port = rng.randrange(20000, 30000)
+        if port not in ports and port_is_free(port) and port_is_free(port + 10000):
+            ports.append(port)
+    return ports
+
+
+def start_cluster(base_dir: str, masters: int = 3) -> tuple[list[subprocess.Popen[bytes]], list[int]]:
+    """A Redis Cluster of ``masters`` nodes on loopback (no replicas), the slots split evenly;
+    returns once every node says ``cluster_state:ok``.  The caller terminates the processes."""
+    ports = cluster_ports(masters)
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        for port in ports:
+            data = Path(base_dir) / f"node{port}"
+            data.mkdir(parents=True, exist_ok=True)
+            procs.append(subprocess.Popen(
+                [server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
+                 "--cluster-enabled", "yes", "--cluster-config-file", str(data / "nodes.conf"),
+                 "--cluster-node-timeout", "2000", "--save", "", "--appendonly", "no"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        deadline = time.monotonic() + 10
+        while not all(answers(f"redis://127.0.0.1:{p}/0") for p in ports):
+            if time.monotonic() > deadline:
+                raise RuntimeError("cluster nodes did not start")
+            time.sleep(0.05)
+        nodes = [redis.Redis(port=p) for p in ports]
+        bounds = [i * CLUSTER_SLOTS // masters for i in range(masters)] + [CLUSTER_SLOTS]
+        for i, node in enumerate(nodes):
+            node.execute_command("CLUSTER", "ADDSLOTSRANGE", bounds[i], bounds[i + 1] - 1)
+        for port in ports[1:]:
+            nodes[0].execute_command("CLUSTER", "MEET", "127.0.0.1", port)
+        deadline = time.monotonic() + 20
+        while not all(b"cluster_state:ok" in n.execute_command("CLUSTER", "INFO") for n in nodes):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the cluster did not form")
+            time.sleep(0.1)
+        for node in nodes:
+            node.close()
+    except BaseException:
+        for proc in procs:
+            proc.kill()
+        raise
+    return procs, ports

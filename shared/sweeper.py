@@ -2,14 +2,16 @@
 
 One sweeper per deployment is enough (it is idempotent, so two do no harm).  A pass costs the
 same however many idle games there are (see :class:`shared.bots.Sweeper`), and a Redis fault
-only fails that pass: the next one tries again.
+only fails that pass: the next one tries again.  SIGTERM stops it after the pass under way (as
+PID 1 in a container a process without a handler would ignore it until the kill).
 """
 from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
-import time
+import threading
 
 import redis
 
@@ -32,14 +34,16 @@ def main(argv: list[str]) -> None:
     for name in argv or registry.available():
         plugin = registry.plugin(name)
         sweepers.append(Sweeper(GameRuntime(plugin.game, store, settings.snapshot_every), BotQueue(rq_conn, name)))
-    while True:
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    while not stop.is_set():
         for sweeper in sweepers:
             try:
                 if n := sweeper.sweep():
                     log.info("re-enqueued %d bot turn(s) of %s", n, sweeper.runtime.game.name)
             except redis.RedisError as exc:
                 log.warning("sweep of %s failed: %s", sweeper.runtime.game.name, exc)
-        time.sleep(interval)
+        stop.wait(interval)
 
 
 if __name__ == "__main__":

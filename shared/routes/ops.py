@@ -4,6 +4,7 @@ from __future__ import annotations
 import redis
 from flask_smorest import Blueprint
 
+from shared.news import draining
 from shared.openapi import problems
 from shared.problems import Problem
 from shared.routes.context import Service
@@ -24,6 +25,8 @@ def blueprint(service: Service) -> Blueprint:
     @ops.doc(responses=problems())
     def readyz() -> dict[str, str]:
         """Redis answers (503 otherwise)."""
+        if draining():
+            raise Problem("not-ready", "This instance is stopping; another one will answer.")  # SIGTERM
         try:
             service.store.redis.ping()
         except redis.RedisError as exc:

@@ -33,8 +33,9 @@ class Stack:
     def wsgi(self) -> str:
         return "tests.shared.toy_wsgi:app" if self.game == "race" else f"services.{self.game}.wsgi:app"
 
-    def start_web(self, name: str = "web", workers: int = 1) -> str:
-        port = free_port()
+    def start_web(self, name: str = "web", workers: int = 1, port: int | None = None) -> str:
+        """gunicorn on ``port`` (a free one unless given: a restarted instance takes its old one)."""
+        port = port or free_port()
         self.processes[name] = subprocess.Popen(
             [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "--bind", f"127.0.0.1:{port}",
              "--workers", str(workers), self.wsgi],

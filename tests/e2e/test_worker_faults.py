@@ -44,6 +44,17 @@ def assert_each_bot_turn_once(base: str, gid: str, store: "redis.Redis[bytes]") 
         assert recorded is not None and int(recorded.split("|")[2]) == move["seq"], (key, recorded)
 
 
+def running_job(conn: "redis.Redis[bytes]", gid: str) -> Job | None:
+    """The bot job playing the race's current turn, once a worker has started it."""
+    meta = {k.decode(): v.decode() for k, v in conn.hgetall("{g:" + gid + "}:meta").items()}
+    try:
+        job = Job.fetch(job_id("race", gid, int(meta["version"]), json.loads(meta["to_act"])[0]),
+                        connection=conn, serializer=JSONSerializer)
+    except NoSuchJobError:
+        return None
+    return job if job.get_status() == JobStatus.STARTED and job.last_heartbeat else None
+
+
 def test_workers_and_sweeper_ride_out_a_redis_restart(tmp_path: Path, stack_env: dict[str, str]) -> None:
     proc, url, port = redis_server.start_server(data_dir=str(tmp_path), appendonly=True)
     stack = Stack("race", {**stack_env, "REDIS_URL": url, "RQ_REDIS_URL": url, "SLOW_BOT_SECONDS": "0.02",
@@ -86,17 +97,8 @@ def test_worker_killed_mid_turn_in_an_all_bot_game(make_stack: Any, redis_url: s
     worker = stack.start_worker()
     start_sweeper(stack)
     conn = redis.Redis.from_url(redis_url)
-    def running_job() -> Job | None:
-        meta = {k.decode(): v.decode() for k, v in conn.hgetall("{g:" + gid + "}:meta").items()}
-        try:
-            job = Job.fetch(job_id("race", gid, int(meta["version"]), json.loads(meta["to_act"])[0]),
-                            connection=conn, serializer=JSONSerializer)
-        except NoSuchJobError:
-            return None
-        return job if job.get_status() == JobStatus.STARTED and job.last_heartbeat else None
-
-    wait_until(lambda: running_job() is not None, "the worker to be mid-turn")
-    version = running_job().args[2]            # type: ignore[union-attr]
+    wait_until(lambda: running_job(conn, gid) is not None, "the worker to be mid-turn")
+    version = running_job(conn, gid).args[2]            # type: ignore[union-attr]
     worker.send_signal(signal.SIGKILL)
     worker.wait(5)
     assert int(conn.hget("{g:" + gid + "}:meta", "version")) == version, "killed after it moved"

@@ -2,14 +2,10 @@
 from __future__ import annotations
 
 import random
-import subprocess
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from redis.cluster import RedisCluster
 
 from shared import redis_server
@@ -21,46 +17,12 @@ from tests.shared.test_eventstore import all_at_once, records
 from tests.shared.toygame import RaceGame
 
 pytestmark = pytest.mark.slow
-SLOTS = 16384
-
-
-def cluster_ports(count: int) -> list[int]:
-    """Ports whose cluster-bus twins (port + 10000) are free too: ephemeral ports are too high."""
-    rng = random.Random()
-    ports: list[int] = []
-    while len(ports) < count:
-        port = rng.randrange(20000, 30000)
-        if port not in ports and redis_server.port_is_free(port) and redis_server.port_is_free(port + 10000):
-            ports.append(port)
-    return ports
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
-    ports = cluster_ports(3)
-    procs: list[subprocess.Popen[bytes]] = []
+    procs, ports = redis_server.start_cluster(str(tmp_path_factory.mktemp("cluster")))
     try:
-        for port in ports:
-            data = tmp_path_factory.mktemp(f"node{port}")
-            procs.append(subprocess.Popen(
-                [redis_server.server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
-                 "--cluster-enabled", "yes", "--cluster-config-file", str(Path(data) / "nodes.conf"),
-                 "--cluster-node-timeout", "2000", "--save", "", "--appendonly", "no"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        nodes = [redis.Redis(port=p) for p in ports]
-        deadline = time.monotonic() + 10
-        while not all(redis_server.answers(f"redis://127.0.0.1:{p}/0") for p in ports):
-            assert time.monotonic() < deadline, "cluster nodes did not start"
-            time.sleep(0.05)
-        bounds = [0, SLOTS // 3, 2 * SLOTS // 3, SLOTS]
-        for i, node in enumerate(nodes):
-            node.execute_command("CLUSTER", "ADDSLOTSRANGE", bounds[i], bounds[i + 1] - 1)
-        for port in ports[1:]:
-            nodes[0].execute_command("CLUSTER", "MEET", "127.0.0.1", port)
-        deadline = time.monotonic() + 20
-        while not all(b"cluster_state:ok" in n.execute_command("CLUSTER", "INFO") for n in nodes):
-            assert time.monotonic() < deadline, "cluster did not form"
-            time.sleep(0.1)
         client = RedisCluster(host="127.0.0.1", port=ports[0])
         yield client
         client.close()

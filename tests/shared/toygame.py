@@ -7,7 +7,9 @@ tie-break (nobody else sees it before the end).  A ``discard`` phase after a 6 a
 """
 from __future__ import annotations
 
+import os
 import random
+import time
 from typing import Any
 
 from marshmallow import Schema, fields, validate
@@ -71,6 +73,9 @@ class RaceGame(Game):
             return [event("acknowledged", seat=seat)]
         if move["type"] == "ack":
             raise IllegalMove("nothing-to-acknowledge", "There is no 6 to acknowledge.")
+        if move["type"] == "hold" and os.environ.get("SLOW_HOLD_SECONDS"):
+            # A request that takes a while (the graceful-stop tests stop the server under it).
+            time.sleep(float(os.environ["SLOW_HOLD_SECONDS"]))
         out: list[Event] = []
         if move["type"] == "roll":
             die = rng.randint(1, 6)
@@ -113,8 +118,6 @@ PLUGIN = GamePlugin(game=RaceGame(), options_schema=RaceOptions,
 
 def slow_roller(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
     """A bot that thinks for a while: the fault tests kill its worker mid-thought."""
-    import os
-    import time
     time.sleep(float(os.environ.get("SLOW_BOT_SECONDS", "2")))
     return hold_then_roll(game, state, seat, rng)
 
