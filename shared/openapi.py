@@ -54,6 +54,24 @@ def problems(*codes: int) -> dict[str, Any]:
     return {str(code): PROBLEM_RESPONSE for code in (*codes, 503)}
 
 
+# A read that a client may revalidate: it sends back the ETag it holds and gets 304 while the
+# game stands still.  The answer is the caller's own (a seat's hand), hence Vary: Authorization.
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+                 "description": 'The ETag of the answer you hold (e.g. "12"): 304 without a body while the '
+                                "game is still at that version."}
+CACHE_HEADERS = {
+    "ETag": {"schema": {"type": "string"}, "description": 'The version, quoted ("12"): send it back in '
+             "If-None-Match to revalidate, or in If-Match to pin a move to it."},
+    "Vary": {"schema": {"type": "string"}, "description": "Authorization: each seat sees its own answer."},
+}
+NOT_MODIFIED = {"304": {"description": "If-None-Match named the current version: the answer you hold is "
+                        "still the one (no body).", "headers": CACHE_HEADERS}}
+REPLAYED_HEADER = {"Idempotent-Replayed": {
+    "schema": {"type": "string", "enum": ["true"]}, "required": False,
+    "description": "Present (`true`) when this is the stored answer to an earlier request with the same "
+                   "Idempotency-Key and move: nothing was played again."}}
+
+
 # OpenAPI links: a created game's id feeds every operation on it (clients and schemathesis's
 # stateful tests follow them from create to view, legal moves, moves, events, replay and audit).
 CREATED_LINKS = {

@@ -553,8 +553,9 @@ class GameRuntime:
         records = self.store.read(game_id, after=result.first_seq - 1,
                                   limit=result.version - result.first_seq + 1)
         meta = self.store.meta(game_id) or {}
-        return MoveOutcome(result.version, records, finished=meta.get("status") == "finished",
-                           duplicate=True)
+        # Served as the first answer was: redacted unless this very move ended the game.
+        ended_here = meta.get("status") == "finished" and meta.get("version") == str(result.version)
+        return MoveOutcome(result.version, records, finished=ended_here, duplicate=True)
 
     # -- helpers --------------------------------------------------------------------------------
     def _records(self, events: list[Event], version: int, head: str,
