@@ -1,6 +1,7 @@
 """OpenAPI documentation helpers: per-game schemas, documented problems, links, operationIds."""
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -83,7 +84,18 @@ CREATED_LINKS = {
 
 
 class ContractPlugin(BasePlugin):
-    """Give every operation a stable operationId (its view's name) and link created games."""
+    """Give every operation a stable operationId (its view's name), link created games, and put
+    the examples of :mod:`shared.examples` on every operation and problem answer."""
+
+    def __init__(self, examples: dict[str, dict[str, Any]] | None = None,
+                 problem_examples: dict[str, tuple[dict[str, Any], tuple[str, ...] | None]] | None = None) -> None:
+        self.examples = examples or {}
+        self.problem_examples = problem_examples or {}
+
+    def init_spec(self, spec: Any) -> None:
+        super().init_spec(spec)
+        for name, (example, _) in self.problem_examples.items():
+            spec.components.example(name, example)
 
     def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
                          **kwargs: Any) -> None:
@@ -93,6 +105,36 @@ class ContractPlugin(BasePlugin):
                 operation.setdefault("operationId", rule.endpoint.rsplit(".", 1)[-1])
             if path == "/games" and method == "post":
                 operation["responses"][201]["links"] = CREATED_LINKS
+            self._add_examples(operation)
+
+    def _add_examples(self, operation: dict[str, Any]) -> None:
+        examples = self.examples.get(operation.get("operationId", ""), {})
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if body is not None and "request" in examples:
+            body["example"] = examples["request"]
+        responses = operation.get("responses", {})
+        for status in list(responses):
+            if not str(status).isdigit():
+                continue
+            response = responses[status]
+            if isinstance(response, str) and int(status) >= 400:
+                response = PROBLEM_RESPONSE      # flask-smorest's named response: said here, with examples
+            # Response objects may be shared between operations (PROBLEM_RESPONSE): copy, then add.
+            response = responses[status] = copy.deepcopy(response)
+            if not isinstance(response, dict):
+                continue
+            for media_type, content in response.get("content", {}).items():
+                if media_type == PROBLEM_MEDIA_TYPE:
+                    content["examples"] = self._problems_for(operation.get("operationId"), int(status))
+                else:
+                    key = next((k for k in (f"{status} {media_type}", str(status)) if k in examples), None)
+                    if key is not None:
+                        content["example"] = examples[key]
+
+    def _problems_for(self, operation_id: str | None, status: int) -> dict[str, Any]:
+        return {name: {"$ref": f"#/components/examples/{name}"}
+                for name, (example, operations) in self.problem_examples.items()
+                if example["value"]["status"] == status and (operations is None or operation_id in operations)}
 
 
 BEARER = [{"bearerAuth": []}]
