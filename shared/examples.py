@@ -18,7 +18,7 @@ from typing import Any
 from shared import jsonout
 from shared.eventstore import GENESIS_HASH, event_hash
 from shared.plugin import GamePlugin
-from shared.problems import KNOWN_PROBLEMS
+from shared.problems import Problem
 from shared.replay import served_record
 from shared.runtime import derive_seed
 
@@ -82,15 +82,12 @@ def problem_examples(plugin: GamePlugin, base_uri: str) -> dict[str, tuple[dict[
     """Example name -> (an OpenAPI example object, the operations it belongs on)."""
     out: dict[str, tuple[dict[str, Any], tuple[str, ...] | None]] = {}
     for reason, (kind, detail, extensions, operations) in PLATFORM_PROBLEMS.items():
-        status, title = KNOWN_PROBLEMS[kind]
-        body = {"type": base_uri + kind, "title": title, "status": status, "detail": detail, "reason": reason,
-                **extensions}
-        out[PROBLEM_EXAMPLE_PREFIX + reason] = ({"summary": f"{status} {reason}", "value": body}, operations)
-    status, title = KNOWN_PROBLEMS["illegal-move"]
+        body = Problem(kind, detail, reason=reason, **extensions).body(base_uri)
+        out[PROBLEM_EXAMPLE_PREFIX + reason] = ({"summary": f"{body['status']} {reason}", "value": body},
+                                                operations)
     for reason, detail in sorted(engine_problems(plugin).items()):
-        body = {"type": base_uri + "illegal-move", "title": title, "status": status, "detail": detail,
-                "reason": reason}
-        out[ILLEGAL_EXAMPLE_PREFIX + reason] = ({"summary": f"{status} {reason} (a rule)", "value": body},
+        body = Problem("illegal-move", detail, reason=reason).body(base_uri)
+        out[ILLEGAL_EXAMPLE_PREFIX + reason] = ({"summary": f"{body['status']} {reason} (a rule)", "value": body},
                                                 ("post_move",))
     return out
 

@@ -10,7 +10,9 @@ An f-string reason (``f"invalid-{name}"``) becomes a pattern an example must mat
 from __future__ import annotations
 
 import ast
+import json
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -101,3 +103,21 @@ def collect(game: str) -> Found:
                             and all(isinstance(e, ast.Constant) for e in value.elts):
                         found.reasons[value.elts[0].value] = value.elts[1].value
     return found
+
+
+def add_missing(game: str) -> list[str]:
+    """Add the reasons ``services/<game>/problems.json`` lacks, with the detail text the rules give
+    (``…`` where the text is computed: write a real value there).  Returns the reasons added."""
+    path = ROOT / "services" / game / "problems.json"
+    examples = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    added = sorted(set(collect(game).reasons) - set(examples) - {"not-your-turn", "game-over"})
+    for reason in added:
+        examples[reason] = collect(game).reasons[reason] or "…"
+    path.write_text(json.dumps(dict(sorted(examples.items())), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return added
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:]:
+        for reason in add_missing(name):
+            print(f"{name}: added {reason}")

@@ -116,12 +116,14 @@ def test_the_reason_collectors_find_what_they_should() -> None:
 def test_every_reason_a_client_can_meet_has_an_example_answer(game: str) -> None:
     examples = spec(game)["components"]["examples"]
     platform = {name.removeprefix(PROBLEM_EXAMPLE_PREFIX) for name in examples if name.startswith(PROBLEM_EXAMPLE_PREFIX)}
-    assert not platform_reasons() - platform, f"platform reasons without an example: {platform_reasons() - platform}"
+    missing = platform_reasons() - platform
+    assert not missing, f"add an example of these to PLATFORM_PROBLEMS in shared/examples.py: {sorted(missing)}"
     rules = {name.removeprefix(ILLEGAL_EXAMPLE_PREFIX) for name in examples if name.startswith(ILLEGAL_EXAMPLE_PREFIX)}
     found = collect(game)
     assert not found.unresolved, f"reasons the collector cannot read (teach tests/shared/reasons.py): {found.unresolved}"
     missing = set(found.reasons) - rules - {"not-your-turn", "game-over"}
-    assert not missing, f"add these to services/{game}/{PROBLEMS_FILE}: {sorted(missing)}"
+    assert not missing, (f"add these to services/{game}/{PROBLEMS_FILE} (`python -m tests.shared.reasons {game}` "
+                         f"adds them with the rules' own detail texts): {sorted(missing)}")
     for pattern, source in found.patterns.items():
         assert any(re.fullmatch(pattern, reason) for reason in rules), f"no example of {source} in {PROBLEMS_FILE}"
     # And no example of a reason the rules no longer give.
@@ -129,6 +131,7 @@ def test_every_reason_a_client_can_meet_has_an_example_answer(game: str) -> None
     assert not stale, f"{PROBLEMS_FILE} names reasons the rules of {game} never give: {sorted(stale)}"
     for name, example in examples.items():
         assert example["value"]["reason"] == name.split(".", 1)[1], name
+        assert "…" not in example["value"]["detail"], f"{name}: write a real value in place of …"
 
 
 @pytest.mark.parametrize("game", GAMES)
