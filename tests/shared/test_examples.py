@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from shared import registry
-from shared.examples import ILLEGAL_EXAMPLE_PREFIX, PROBLEM_EXAMPLE_PREFIX, PROBLEMS_FILE
+from shared.examples import ILLEGAL_EXAMPLE_PREFIX, PLATFORM_PROBLEMS, PROBLEM_EXAMPLE_PREFIX, PROBLEMS_FILE
 from shared.spec import spec_path
 from tests.shared.reasons import ROOT, collect
 
@@ -84,6 +84,19 @@ def test_every_operation_has_examples_that_fit_its_schemas(game: str) -> None:
                 else:
                     assert media_type == "text/event-stream" and content["example"].startswith("id: "), where
         assert answered, f"{name} has no answer example"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_problem_example_is_on_the_operations_that_answer_it(game: str) -> None:
+    document = spec(game)
+    shown = {example["$ref"].rsplit("/", 1)[1] for _, operation in operations(document)
+             for response in operation["responses"].values()
+             for example in response.get("content", {}).get(PROBLEM, {}).get("examples", {}).values()}
+    nowhere = {PROBLEM_EXAMPLE_PREFIX + reason for reason, (*_, ops) in PLATFORM_PROBLEMS.items() if ops == ()}
+    assert set(document["components"]["examples"]) - nowhere == shown
+    post = document["paths"]["/games/{game_id}/moves"]["post"]["responses"]
+    assert {"problem.stale-version", "problem.not-your-turn"} <= set(post["409"]["content"][PROBLEM]["examples"])
+    assert any(name.startswith(ILLEGAL_EXAMPLE_PREFIX) for name in post["422"]["content"][PROBLEM]["examples"])
 
 
 def platform_reasons() -> set[str]:
