@@ -171,6 +171,25 @@ def load_with(schema: Schema, data: Any) -> Any:
                       errors=flatten_errors(exc.messages)) from None
 
 
+def entity_tag(version: int) -> str:
+    """The tag of a game's version: strong, as it names one exact state (``If-Match`` compares
+    strongly), and answers that differ by viewer say so with ``Vary: Authorization``."""
+    return f'"{version}"'
+
+
+def not_modified(etag: str) -> Response | None:
+    """304 (no body) when the request's ``If-None-Match`` names ``etag``, else None.
+
+    If-None-Match compares weakly (RFC 9110 13.1.2): ``W/"12"`` matches ``"12"``, ``*`` anything."""
+    header = request.headers.get("If-None-Match")
+    if header is None:
+        return None
+    tags = {tag.strip().removeprefix("W/") for tag in header.split(",")}
+    if "*" not in tags and etag.removeprefix("W/") not in tags:
+        return None
+    return Response(status=304, headers={"ETag": etag})
+
+
 def parse_if_match(header: str | None) -> int | None:
     """``If-Match: "12"`` (or ``W/"12"``, ``12``, ``*``) -> 12 / None."""
     if header is None or header.strip() == "*":

@@ -1,6 +1,7 @@
 """OpenAPI documentation helpers: per-game schemas, documented problems, links, operationIds."""
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -58,6 +59,24 @@ def problems(*codes: int) -> dict[str, Any]:
     return {str(code): PROBLEM_RESPONSE for code in (*codes, 503)}
 
 
+# A read that a client may revalidate: it sends back the ETag it holds and gets 304 while the
+# game stands still.  The answer is the caller's own (a seat's hand), hence Vary: Authorization.
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+                 "description": 'The ETag of the answer you hold (e.g. "12"): 304 without a body while the '
+                                "game is still at that version."}
+CACHE_HEADERS = {
+    "ETag": {"schema": {"type": "string"}, "description": 'The version, quoted ("12"): send it back in '
+             "If-None-Match to revalidate, or in If-Match to pin a move to it."},
+    "Vary": {"schema": {"type": "string"}, "description": "Authorization: each seat sees its own answer."},
+}
+NOT_MODIFIED = {"304": {"description": "If-None-Match named the current version: the answer you hold is "
+                        "still the one (no body).", "headers": CACHE_HEADERS}}
+REPLAYED_HEADER = {"Idempotent-Replayed": {
+    "schema": {"type": "string", "enum": ["true"]}, "required": False,
+    "description": "Present (`true`) when this is the stored answer to an earlier request with the same "
+                   "Idempotency-Key and move: nothing was played again."}}
+
+
 # OpenAPI links: a created game's id feeds every operation on it (clients and schemathesis's
 # stateful tests follow them from create to view, legal moves, moves, events, replay and audit).
 CREATED_LINKS = {
@@ -69,7 +88,18 @@ CREATED_LINKS = {
 
 
 class ContractPlugin(BasePlugin):
-    """Give every operation a stable operationId (its view's name) and link created games."""
+    """Give every operation a stable operationId (its view's name), link created games, and put
+    the examples of :mod:`shared.examples` on every operation and problem answer."""
+
+    def __init__(self, examples: dict[str, dict[str, Any]] | None = None,
+                 problem_examples: dict[str, tuple[dict[str, Any], tuple[str, ...] | None]] | None = None) -> None:
+        self.examples = examples or {}
+        self.problem_examples = problem_examples or {}
+
+    def init_spec(self, spec: Any) -> None:
+        super().init_spec(spec)
+        for name, (example, _) in self.problem_examples.items():
+            spec.components.example(name, example)
 
     def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
                          **kwargs: Any) -> None:
@@ -79,6 +109,36 @@ class ContractPlugin(BasePlugin):
                 operation.setdefault("operationId", rule.endpoint.rsplit(".", 1)[-1])
             if path == "/games" and method == "post":
                 operation["responses"][201]["links"] = CREATED_LINKS
+            self._add_examples(operation)
+
+    def _add_examples(self, operation: dict[str, Any]) -> None:
+        examples = self.examples.get(operation.get("operationId", ""), {})
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if body is not None and "request" in examples:
+            body["example"] = examples["request"]
+        responses = operation.get("responses", {})
+        for status in list(responses):
+            if not str(status).isdigit():
+                continue
+            response = responses[status]
+            if isinstance(response, str) and int(status) >= 400:
+                response = PROBLEM_RESPONSE      # flask-smorest's named response: said here, with examples
+            # Response objects may be shared between operations (PROBLEM_RESPONSE): copy, then add.
+            response = responses[status] = copy.deepcopy(response)
+            if not isinstance(response, dict):
+                continue
+            for media_type, content in response.get("content", {}).items():
+                if media_type == PROBLEM_MEDIA_TYPE:
+                    content["examples"] = self._problems_for(operation.get("operationId"), int(status))
+                else:
+                    key = next((k for k in (f"{status} {media_type}", str(status)) if k in examples), None)
+                    if key is not None:
+                        content["example"] = examples[key]
+
+    def _problems_for(self, operation_id: str | None, status: int) -> dict[str, Any]:
+        return {name: {"$ref": f"#/components/examples/{name}"}
+                for name, (example, operations) in self.problem_examples.items()
+                if example["value"]["status"] == status and (operations is None or operation_id in operations)}
 
 
 BEARER = [{"bearerAuth": []}]

@@ -601,8 +601,9 @@ class GameRuntime:
         records = self.store.read(game_id, after=result.first_seq - 1,
                                   limit=result.version - result.first_seq + 1)
         meta = self.store.meta(game_id) or {}
-        return MoveOutcome(result.version, records, finished=meta.get("status") == "finished",
-                           duplicate=True)
+        # Served as the first answer was: redacted unless this very move ended the game.
+        ended_here = meta.get("status") == "finished" and meta.get("version") == str(result.version)
+        return MoveOutcome(result.version, records, finished=ended_here, duplicate=True)
 
     # -- platform events (shared.seats) -----------------------------------------------------------
     def append_platform(self, loaded: LoadedGame, events: list[Event], seat: int | None,

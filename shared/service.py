@@ -33,7 +33,7 @@ from flask_cors import CORS
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
-from shared import limits, metrics
+from shared import examples, limits, metrics
 from shared.bots import BotQueue
 from shared.config import Settings
 from shared.engine import IllegalMove
@@ -98,7 +98,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
                 game_meta=runtime.meta)
 
     api = ProblemApi(app)
-    contract_plugin = ContractPlugin()
+    contract_plugin = ContractPlugin(examples.operation_examples(plugin),
+                                     examples.problem_examples(plugin, settings.problem_base))
     contract_plugin.init_spec(api.spec)
     api.spec.plugins.append(contract_plugin)
     api.problem_base = settings.problem_base

@@ -11,11 +11,18 @@ from shared.routes.context import Service
 from shared.schemas import EventsPageSchema, EventsQuerySchema
 
 
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {
+    "type": "string", "pattern": "^[0-9]{1,15}$"},
+    "description": "Resume after this event, in place of `after` (EventSource sends it when it reconnects)."}
+
+
 def blueprint(service: Service) -> Blueprint:
     runtime, feed = service.runtime, service.feed
     bp = Blueprint("feed", __name__, description="The log as you may see it, live.")
 
-    @bp.route("/games/<game_id>/events")
+    # Last-Event-ID is given with the route: in doc(parameters=...) it would replace the query
+    # parameters (after, limit, wait) in the spec, where flask-smorest merges lists by replacing.
+    @bp.route("/games/<game_id>/events", parameters=[LAST_EVENT_ID])
     @bp.doc(security=OPTIONAL_BEARER, responses={
         **problems(401, 403, 404, 422),
         200: {"description": "A page of the log (JSON), or with `Accept: text/event-stream` a stream of "
@@ -24,10 +31,7 @@ def blueprint(service: Service) -> Blueprint:
                              "over and every event was sent.",
               "content": {"text/event-stream": {"schema": {"type": "string"}}}},
         204: {"description": "Stream asked of a finished game whose every event the client has: nothing "
-                             "will come (this stops a browser's EventSource)."}},
-        parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {
-            "type": "string", "pattern": "^[0-9]{1,15}$"},
-            "description": "Resume after this event, in place of `after` (EventSource sends it when it reconnects)."}])
+                             "will come (this stops a browser's EventSource)."}})
     @bp.arguments(EventsQuerySchema, location="query", as_kwargs=True)
     @bp.response(200, EventsPageSchema)
     def events(game_id: str, after: int, limit: int, wait: float) -> Response:

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from flask import Response
 from flask_smorest import Blueprint
 
 from shared import limits, metrics
-from shared.http import json_response, load_with, read_json_body
-from shared.openapi import BEARER, OPTIONAL_BEARER, problems
+from shared.http import entity_tag, json_response, load_with, not_modified, read_json_body
+from shared.openapi import BEARER, CACHE_HEADERS, IF_NONE_MATCH, NOT_MODIFIED, OPTIONAL_BEARER, problems
 from shared.problems import Problem
 from shared.routes.context import Service
 from shared.schemas import GameCreatedSchema, GamesPageSchema, GamesQuerySchema, GameViewSchema, LegalMovesSchema
@@ -59,18 +59,19 @@ def blueprint(service: Service) -> Blueprint:
                               "next": f"{after[0]}.{after[1]}" if after else None})
 
     @games.route("/games/<game_id>")
-    @games.doc(security=OPTIONAL_BEARER, responses=problems(401, 403, 404))
-    @games.response(200, GameViewSchema, headers={"ETag": {"schema": {"type": "string"},
-                                                             "description": "The version, quoted."}})
+    @games.doc(security=OPTIONAL_BEARER, parameters=[IF_NONE_MATCH],
+               responses={**problems(401, 403, 404), **NOT_MODIFIED})
+    @games.response(200, GameViewSchema, headers=CACHE_HEADERS)
     def get_game(game_id: str) -> Response:
         """The game as the caller may see it: a seat's view with its token, a spectator's without."""
         loaded = runtime.load(game_id)
         seat = service.authenticate(game_id, loaded.meta, required=False)
-        return json_response(service.view_of(loaded, seat), headers={"ETag": f'"{loaded.version}"'})
+        return cached_json(loaded.version, lambda: service.view_of(loaded, seat))
 
     @games.route("/games/<game_id>/legal-moves")
-    @games.doc(security=BEARER, responses=problems(401, 403, 404))
-    @games.response(200, LegalMovesSchema)
+    @games.doc(security=BEARER, parameters=[IF_NONE_MATCH],
+               responses={**problems(401, 403, 404), **NOT_MODIFIED})
+    @games.response(200, LegalMovesSchema, headers=CACHE_HEADERS)
     def legal_moves(game_id: str) -> Response:
         """Every move the caller's seat may make now (free-form moves are described by the schema)."""
         loaded = runtime.load(game_id)
@@ -80,8 +81,9 @@ def blueprint(service: Service) -> Blueprint:
         playing = loaded.meta.get("status") not in ("waiting", "cancelled") \
             and not loaded.players[seat].get("resigned")
         acting = playing and game.result(loaded.state) is None and seat in game.to_act(loaded.state)
-        moves = game.legal_moves(loaded.state, seat) if acting else []
-        return json_response({"version": loaded.version, "seat": seat, "moves": moves})
+        return cached_json(loaded.version, lambda: {
+            "version": loaded.version, "seat": seat,
+            "moves": game.legal_moves(loaded.state, seat) if acting else []})
 
     return games
 
@@ -93,3 +95,12 @@ def _listed(meta: dict[str, str]) -> dict[str, Any]:
             "to_act": json.loads(meta.get("to_act") or "[]"), "created_at": int(meta["created_at"]),
             "moved_at": int(meta["moved_at"]) if meta.get("moved_at") else None,
             "rematch_of": meta.get("rematch_of")}
+
+
+def cached_json(version: int, body: Callable[[], Any]) -> Response:
+    """A per-viewer read of the game at ``version``: 304 when the client holds it (the body is
+    then never built: listing an Elastium seat's legal moves is the costly part), else the JSON."""
+    etag = entity_tag(version)
+    response = not_modified(etag) or json_response(body(), headers={"ETag": etag})
+    response.vary.add("Authorization")
+    return response

@@ -8,7 +8,7 @@ from shared import metrics
 from shared.engine import IllegalMove
 from shared.http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, json_response, load_with, parse_if_match,
                          read_json_body)
-from shared.openapi import BEARER, problems
+from shared.openapi import BEARER, REPLAYED_HEADER, problems
 from shared.problems import Problem
 from shared.replay import served_record
 from shared.routes.context import Service
@@ -31,10 +31,12 @@ def blueprint(service: Service) -> Blueprint:
              "description": 'The version the move was decided on, e.g. "12": 409 stale-version if the game moved.'},
             {"in": "header", "name": "Idempotency-Key", "required": False,
              "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN.pattern},
-             "description": "Retrying with the same key and move returns the first answer; keys live as long as the game."},
+             "description": ("Retrying with the same key and move returns the first answer, marked "
+                             "`Idempotent-Replayed: true`; the same key with another move is 422 "
+                             "idempotency-key-reused. Keys are per seat and live as long as the game.")},
         ],
         responses=problems(400, 401, 403, 404, 409, 413, 415, 422))
-    @moves.response(201, MoveAcceptedSchema)
+    @moves.response(201, MoveAcceptedSchema, headers=REPLAYED_HEADER)
     def post_move(game_id: str) -> Response:
         """Play a move. A rejected move changes nothing and says which rule it breaks."""
         # This process's copy of the game is enough to authenticate (tokens never change) and to
@@ -68,6 +70,8 @@ def blueprint(service: Service) -> Blueprint:
             raise
         metrics.record_move(game.name, "accepted")
         events = [served_record(game, r, seat, outcome.finished) for r in outcome.records]
-        return json_response({"version": outcome.version, "events": events}, status=201)
+        # A retry gets the first answer again, and is told so: nothing was played twice.
+        return json_response({"version": outcome.version, "events": events}, status=201,
+                             headers={"Idempotent-Replayed": "true"} if outcome.duplicate else None)
 
     return moves

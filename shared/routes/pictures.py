@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, request
+from flask import Response
 from flask_smorest import Blueprint
 
+from shared.http import entity_tag, not_modified
 from shared.openapi import problems
 from shared.routes.context import Service
 from shared.routes.history import check_version
@@ -43,9 +44,10 @@ def blueprint(service: Service) -> Blueprint:
             check_version(meta, version)
             state, at = runtime.state_at(game_id, version), version
             players = json.loads(meta["players"])
-        etag = f'"{at}"'
-        if etag in request.headers.get("If-None-Match", ""):
-            return Response(status=304, headers={"ETag": etag})
+        etag = entity_tag(at)
+        unchanged = not_modified(etag)
+        if unchanged is not None:
+            return unchanged
         response = Response(draw(game.view(state, None), players), mimetype=SVG, headers={"ETag": etag})
         # A picture of a past version never changes; the current one does with every move.
         response.headers["Cache-Control"] = "public, max-age=31536000, immutable" if version else "no-cache"

@@ -27,3 +27,12 @@ def test_every_error_is_documented_as_problem_json(game: str) -> None:
                     content = response.get("content") or spec["components"]["responses"][
                         response["$ref"].rsplit("/", 1)[1]]["content"]
                     assert list(content) == ["application/problem+json"], (path, method, status)
+
+
+@pytest.mark.parametrize("game", registry.available())
+def test_header_parameters_leave_the_query_parameters_documented(game: str) -> None:
+    """A header documented beside query arguments (Last-Event-ID) must not replace them: a generated
+    client would lose ``after``, ``limit`` and ``wait``."""
+    events = generated_spec(game)["paths"]["/games/{game_id}/events"]
+    names = {p["name"] for p in events["get"]["parameters"] + events.get("parameters", [])}
+    assert {"after", "limit", "wait", "Last-Event-ID"} <= names
