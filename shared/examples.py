@@ -21,6 +21,7 @@ from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.replay import served_record
 from shared.runtime import derive_seed
+from shared.seats import strongest_bot
 
 SEED = 20261125
 GAME_ID = "x7Kq2RmV9pLa"
@@ -66,6 +67,22 @@ PLATFORM_PROBLEMS: dict[str, tuple[str, str, dict[str, Any], tuple[str, ...] | N
                  ("create_game",)),
     "not-ready": ("not-ready", "The event store is unavailable; retry shortly (a move with an Idempotency-Key "
                   "is safe to retry).", {}, None),
+    # Seats (shared.seats)
+    "game-waiting": ("game-waiting", "The game waits for players: seats 1 are open.", {}, ("post_move",)),
+    "game-cancelled": ("game-cancelled", "The game was cancelled by its host.", {}, None),
+    "game-not-waiting": ("game-not-waiting", "The game has started: seats can no longer be left, nor the game "
+                         "cancelled.", {}, ("leave_seat", "cancel_game")),
+    "game-not-finished": ("game-not-finished", "A rematch follows a finished game; this one is still being "
+                          "played.", {}, ("rematch",)),
+    "seat-taken": ("seat-taken", "Seat 1 was taken by someone else.", {}, ("take_seat",)),
+    "seat-open": ("seat-open", "Nobody holds seat 1.", {}, ("leave_seat",)),
+    "seat-not-found": ("seat-not-found", "This game has seats 0 to 2, not 5.", {}, ("take_seat", "leave_seat")),
+    "seat-reserved": ("seat-reserved", "Seat 1 is kept for its player of the previous game: take it with "
+                      "that game's token.", {}, ("take_seat",)),
+    "seat-resigned": ("seat-resigned", "Seat 0 resigned: its bot plays, and its token only reads.", {},
+                      ("post_move", "resign")),
+    "not-host": ("not-host", "Only the game's host (the host_token answered at creation) may cancel it.", {},
+                 ("cancel_game",)),
     "internal-error": ("internal-error", "Something went wrong on our side; the request id in 'instance' "
                        "helps us find it.", {"instance": "urn:request:5f0c2a9e"}, ()),
 }
@@ -154,6 +171,19 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
         "replay": {"200": replay},
         "audit": {"200": {"ok": True, "version": log[-1]["seq"], "head_hash": log[-1]["hash"]}},
     }
+    listed = {"id": GAME_ID, "status": "active", "version": log[-1]["seq"], "options": options,
+              "players": players, "to_act": game.to_act(state), "created_at": AT_MS, "moved_at": AT_MS,
+              "rematch_of": None}
+    examples.update({
+        "list_games": {"200": {"games": [listed], "next": f"{AT_MS}.{GAME_ID}"}},
+        "take_seat": {"request": {"name": "Brook"},
+                      "201": {"id": GAME_ID, "version": version + 1, "seat": 1, "name": "Brook", "bot": None,
+                              "token": tokens[1], "started": True}},
+        "leave_seat": {"200": {"version": version + 2, "status": "waiting"}},
+        "cancel_game": {"200": {"version": version + 1, "status": "cancelled"}},
+        "resign": {"200": {"version": log[-1]["seq"] + 1, "seat": seat, "bot": strongest_bot(plugin.strategies)}},
+        "rematch": {"201": {"id": "N3xtGameId42", "rematch_of": GAME_ID}},
+    })
     examples["events"]["200 text/event-stream"] = "".join(
         f"id: {e['seq']}\ndata: {json.dumps(e, separators=(',', ':'))}\n\n" for e in examples["events"]["200"]["events"][-2:])
     if plugin.board_svg is not None:
