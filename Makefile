@@ -18,8 +18,9 @@ $(STAMP): pyproject.toml $(LOCK)
 run: $(STAMP)          ## every service under gunicorn + RQ bot workers (+ embedded Redis if none)
 	$(PY) -m shared.runner
 
-test: $(STAMP)         ## lint, then the whole suite against a real Redis (started if none answers)
+test: $(STAMP)         ## lint and type-check, then the whole suite against a real Redis (started if none answers)
 	$(PY) -m pyflakes shared services tests
+	$(PY) -m mypy         # shared/ and services/, configured in pyproject.toml
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)   # the browser tests
 	$(PY) -m pytest
 

@@ -41,10 +41,10 @@ class _Parser(argparse.ArgumentParser):
 
     # Only argparse's documented methods are overridden (print_usage, print_help, error, exit):
     # every message they print goes to ``out``, whatever stream argparse would have chosen.
-    def print_usage(self, file: IO[str] | None = None) -> None:
+    def print_usage(self, file: Any = None) -> None:
         self.out.write(self.format_usage())
 
-    def print_help(self, file: IO[str] | None = None) -> None:
+    def print_help(self, file: Any = None) -> None:
         self.out.write(self.format_help())
 
     def error(self, message: str) -> NoReturn:

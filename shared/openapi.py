@@ -49,7 +49,7 @@ PROBLEM_RESPONSE = {"description": "A problem (RFC 9457)",
                     "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
 
-def problems(*codes: int) -> dict[str, Any]:
+def problems(*codes: int) -> dict[Any, Any]:
     """Document these problem statuses, and 503 (the event store is down), on an operation."""
     return {str(code): PROBLEM_RESPONSE for code in (*codes, 503)}
 
@@ -77,5 +77,5 @@ class ContractPlugin(BasePlugin):
                 operation["responses"][201]["links"] = CREATED_LINKS
 
 
-BEARER = [{"bearerAuth": []}]
-OPTIONAL_BEARER = [{}, {"bearerAuth": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
