@@ -4,19 +4,23 @@ PYTHON ?= python3
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench spec manifests lint clean
+LOCK   := requirements/dev.txt
 
-$(STAMP): pyproject.toml
+.PHONY: run test bench spec manifests lint lock clean
+
+# The venv holds exactly the lock's versions (hash-checked), then the project itself without deps.
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,embedded,bench]'
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 run: $(STAMP)          ## every service under gunicorn + RQ bot workers (+ embedded Redis if none)
 	$(PY) -m shared.runner
 
-test: $(STAMP)         ## lint, then the whole suite against a real Redis (started if none answers)
+test: $(STAMP)         ## lint and type-check, then the whole suite against a real Redis (started if none answers)
 	$(PY) -m pyflakes shared services tests
+	$(PY) -m mypy         # shared/ and services/, configured in pyproject.toml
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)   # the browser tests
 	command -v haproxy >/dev/null || (apt-get update && apt-get install -y haproxy)     # the scale-out tests
 	docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null || \
@@ -35,6 +39,14 @@ manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.y
 
 lint: $(STAMP)        ## unused imports, undefined names
 	$(PY) -m pyflakes shared services tests
+
+# After changing a dependency in pyproject.toml: re-resolve both locks with uv (pinned in the dev
+# extra), keeping every version already locked that still fits; UPGRADE="--upgrade-package NAME" moves one.
+UV_COMPILE := $(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+              --custom-compile-command "make lock" --quiet
+lock: $(STAMP)        ## requirements/base.txt (the image) and requirements/dev.txt (make run/test) from pyproject.toml
+	$(UV_COMPILE) $(UPGRADE) -o requirements/base.txt
+	$(UV_COMPILE) $(UPGRADE) --extra dev --extra embedded --extra bench -o requirements/dev.txt
 
 clean:
 	rm -rf $(VENV) .run .pytest_cache

@@ -16,6 +16,7 @@ import http.client
 import json
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -23,7 +24,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import redis
 
@@ -161,7 +162,7 @@ def scripted_game(plugin: Any, players: int, seed: int, moves: int) -> list[tupl
     state = game.replay(game.setup(players, options, random.Random(derive_seed(seed, 0))))
     version = len(game.setup(players, options, random.Random(derive_seed(seed, 0))))
     rng = random.Random(seed)
-    script = []
+    script: list[tuple[int, dict[str, Any]]] = []
     while len(script) < moves and game.result(state) is None:
         seat = game.to_act(state)[0]
         move = random_strategy(game, state, seat, rng)
@@ -261,7 +262,6 @@ class FeedCrowd:
 
     def __init__(self, port: int, watched: list[tuple[str, int]], connections: int) -> None:
         import selectors
-        import socket
         self._selector = selectors.DefaultSelector()
         self._stop = threading.Event()
         self.opened = 0
@@ -287,7 +287,7 @@ class FeedCrowd:
             for key, _ in self._selector.select(timeout=0.2):
                 polled_game, buffer = key.data
                 try:
-                    chunk = key.fileobj.recv(65536)
+                    chunk = cast(socket.socket, key.fileobj).recv(65536)
                 except BlockingIOError:
                     continue
                 if polled_game is None or not chunk:
@@ -300,13 +300,13 @@ class FeedCrowd:
                     del buffer[:]
                     # The answer came: wait again, after what it brought.
                     version = json.loads(body[:length])["version"]
-                    key.fileobj.sendall(self._long_poll(polled_game, version))
+                    cast(socket.socket, key.fileobj).sendall(self._long_poll(polled_game, version))
 
     def close(self) -> None:
         self._stop.set()
         self._thread.join(5)
         for key in list(self._selector.get_map().values()):
-            key.fileobj.close()
+            cast(socket.socket, key.fileobj).close()
 
 
 def bench_feed(url: str, connections: int = 1000, clients: int = 16, moves: int = 300,

@@ -46,9 +46,17 @@ class _Parser(argparse.ArgumentParser):
 
     out: IO[str] = sys.stdout
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
-        if message:
-            self.out.write(message)
+    # Only argparse's documented methods are overridden (print_usage, print_help, error, exit):
+    # every message they print goes to ``out``, whatever stream argparse would have chosen.
+    def print_usage(self, file: Any = None) -> None:
+        self.out.write(self.format_usage())
+
+    def print_help(self, file: Any = None) -> None:
+        self.out.write(self.format_help())
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage()
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         if message:

@@ -249,7 +249,7 @@ class GameClient:
                 self._sleep(attempt)
                 continue
             if response.status_code < 400:
-                return response.json()  # type: ignore[no-any-return]
+                return response.json()
             problem = ProblemError.from_response(response)
             if not last and (response.status_code in RETRY_STATUSES or problem.reason in retry_reasons):
                 self._sleep(attempt)

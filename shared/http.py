@@ -33,6 +33,8 @@ class ProblemApi(Api):
     ERROR_SCHEMA = ProblemSchema
     problem_base = "https://boardgames.example/problems/"
 
+    # flask-smorest's private hook for the default responses (the public settings cannot change
+    # their media type): fenced by tests/shared/test_private_apis.py.
     def _register_responses(self) -> None:
         for status in http.HTTPStatus:
             response: dict[str, Any] = {"description": status.phrase}

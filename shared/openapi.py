@@ -54,7 +54,7 @@ PROBLEM_RESPONSE = {"description": "A problem (RFC 9457)",
                     "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
 
-def problems(*codes: int) -> dict[str, Any]:
+def problems(*codes: int) -> dict[Any, Any]:
     """Document these problem statuses, and 503 (the event store is down), on an operation."""
     return {str(code): PROBLEM_RESPONSE for code in (*codes, 503)}
 
@@ -141,5 +141,5 @@ class ContractPlugin(BasePlugin):
                 if example["value"]["status"] == status and (operations is None or operation_id in operations)}
 
 
-BEARER = [{"bearerAuth": []}]
-OPTIONAL_BEARER = [{}, {"bearerAuth": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]

@@ -25,6 +25,8 @@ class KernelTimeoutConnection(redis.Connection):
     TimeoutError; both are a 503 here) with one system call per send and per receive.
     """
 
+    # redis-py's private hook (no public one hands over the connected socket): fenced by
+    # tests/shared/test_private_apis.py.
     def _connect(self) -> socket.socket:
         sock = super()._connect()
         timeout = self.socket_timeout

@@ -25,15 +25,9 @@ def _extra() -> dict[str, str]:
 
 
 def available() -> list[str]:
-    """Games whose service module imports (a game still being built is left out)."""
-    names = []
-    for name in SERVICES:
-        try:
-            plugin(name)
-        except ImportError:
-            continue
-        names.append(name)
-    return names
+    """Every listed game.  A game whose module fails to import is not left out: ``plugin`` raises
+    for it, so the runner stops and every test parametrised on this list fails for that game."""
+    return list(SERVICES)
 
 
 def plugin(name: str) -> GamePlugin:

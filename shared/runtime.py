@@ -21,7 +21,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import redis
 
@@ -170,7 +170,7 @@ class StateCache:
             live, entry.live = entry.live, None
             if entry.blob is None:
                 del self._entries[game_id]          # nothing left to copy from: the mover has it
-        state = live if live is not None else pickle.loads(entry.blob)
+        state = live if live is not None else pickle.loads(cast(bytes, entry.blob))   # one of the two is set
         return entry.version, entry.head, state, entry.meta
 
     def peek_meta(self, game_id: str) -> dict[str, str] | None:
@@ -313,7 +313,7 @@ class GameRuntime:
         if listed:
             self._best_effort(self.store.list_game, game.name, game_id, meta["status"], int(meta["created_at"]))
         self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
-        if bots:
+        if bots and self.notify_bots is not None:
             self._best_effort(self.notify_bots, game_id, result.version, bots)
         return game_id, result.version, seats
 
@@ -334,7 +334,7 @@ class GameRuntime:
         meta = self._own_meta(game_id, meta)
         target = int(meta["version"])
         fits = cached is not None and self._cache_fits(cached[0], cached[1], target, meta.get("head"), tail)
-        if fits:
+        if fits and cached is not None:
             version, head, state, _ = cached
         else:
             if cached is not None:
@@ -528,7 +528,7 @@ class GameRuntime:
                     self._best_effort(self.store.set_lifetime, game_id, lifetime or None)
                 if snapshot:
                     self._best_effort(self.store.save_snapshot, game_id, snapshot)
-                if bots:
+                if bots and self.notify_bots is not None:
                     self._best_effort(self.notify_bots, game_id, result.version, bots)
                 return MoveOutcome(result.version, records, finished=finished)
             if result.status == "DUPLICATE":
@@ -633,7 +633,8 @@ class GameRuntime:
         if bots:
             if self.before_bot_turn is not None:
                 self._best_effort(self.before_bot_turn, game_id)
-            self._best_effort(self.notify_bots, game_id, version, bots)
+            if self.notify_bots is not None:
+                self._best_effort(self.notify_bots, game_id, version, bots)
 
     # -- helpers --------------------------------------------------------------------------------
     def _records(self, events: list[Event], version: int, head: str,

@@ -203,8 +203,8 @@ class Seats:
     def options_of(self, game_id: str, meta: dict[str, str]) -> dict[str, Any]:
         """The game's options (in the meta; a game created before they were kept there: its setup)."""
         if meta.get("options"):
-            return json.loads(meta["options"])  # type: ignore[no-any-return]
-        return self.runtime.store.read(game_id, after=0, limit=1)[0]["cause"]["options"]  # type: ignore[no-any-return]
+            return json.loads(meta["options"])
+        return self.runtime.store.read(game_id, after=0, limit=1)[0]["cause"]["options"]
 
     # -- checks -------------------------------------------------------------------------------
     @staticmethod

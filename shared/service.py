@@ -106,8 +106,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     app.extensions["openapi"] = api
     move_schemas = move_component_schemas(plugin)
     for move_schema in move_schemas.values():
-        api.spec.components.schema(move_schema.Meta.title, schema=move_schema)
-    move_refs = {t: f"#/components/schemas/{s.Meta.title}" for t, s in move_schemas.items()}
+        api.spec.components.schema(getattr(move_schema.Meta, "title"), schema=move_schema)
+    move_refs = {t: f"#/components/schemas/{getattr(s.Meta, 'title')}" for t, s in move_schemas.items()}
     create_schema = create_game_schema(plugin)
     move_loaders = {move_type: schema_cls() for move_type, schema_cls in plugin.move_schemas.items()}
 

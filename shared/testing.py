@@ -135,7 +135,7 @@ def assert_every_state_answers(game: Game, events: list[Event], players: int) ->
         state = game.evolve(state, json.loads(json.dumps(e)))
         where = f"after event {number} ({e['type']})"
         try:
-            answers = [game.result(state), game.to_act(state)]
+            answers: list[Any] = [game.result(state), game.to_act(state)]
             answers += [game.view(state, seat) for seat in [None, *range(players)]]
             answers += [game.legal_moves(state, seat) for seat in range(players)]
         except Exception as exc:  # noqa: BLE001 - say which state broke, whatever broke

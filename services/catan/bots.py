@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import Game, Move, random_strategy
+from shared.engine import Game, Move, Strategy, random_strategy
 from services.catan.rules import board
 from services.catan.rules.board import NODE_HEXES, NODE_LINKS, RESOURCES
 from services.catan.rules.state import (
@@ -305,4 +305,4 @@ def greedy_strategy(game: Game, state: State, seat: int, rng: random.Random) -> 
     return random_strategy(game, state, seat, rng)
 
 
-STRATEGIES = {"random": random_strategy, "greedy": greedy_strategy}
+STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_strategy}

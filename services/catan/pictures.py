@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any
 
 from services.catan.rules.board import EDGE_NODES, HEX_NODES, NODE_COUNT, ROW_LENGTHS
@@ -104,7 +105,7 @@ def hex_corners(hex_id: int) -> list[Point]:
     return [node_xy(node) for node in HEX_NODES[hex_id]]
 
 
-def harbour_xy(nodes: list[int]) -> Point:
+def harbour_xy(nodes: Sequence[int]) -> Point:
     """Where a harbour's marker stands: out at sea, facing the coastal side between its nodes."""
     (ax, ay), (bx, by) = node_xy(nodes[0]), node_xy(nodes[1])
     mx, my = (ax + bx) / 2, (ay + by) / 2
@@ -341,7 +342,7 @@ def _legend(view: dict[str, Any], players: list[dict[str, Any]], top: float) -> 
 
 def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     """The whole board as an SVG document: a pure function of the spectator's view and the seats."""
-    board = view.get("board") if isinstance(view.get("board"), dict) else {}
+    board = view["board"] if isinstance(view.get("board"), dict) else {}
     terrains, numbers = _row(board.get("terrains")), _row(board.get("numbers"))
     height = STATUS_HEIGHT + BOARD_HEIGHT + len(_seats(view)) * LEGEND_ROW + 12
     body = [f'<g {attrs(font_family="sans-serif")}>',

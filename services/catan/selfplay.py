@@ -28,7 +28,7 @@ run_versus = partial(selfplay.run_versus, PLUGIN, max_moves=MAX_MOVES)
 def run_catanatron(games: int, players: int) -> dict[str, Any]:
     """The same random self-play in catanatron, when it is installed."""
     try:
-        from catanatron import Color, Game, RandomPlayer  # type: ignore[import-not-found]
+        from catanatron import Color, Game, RandomPlayer
     except ImportError:
         return {"bench": "catanatron-selfplay", "available": False,
                 "detail": "catanatron is not importable in this environment"}

@@ -56,7 +56,9 @@ def _labyrinth_push(state: Any, seat: int, moves: list[Move]) -> Move | None:
     for move in moves:
         if move["type"] != "place_band":
             continue
-        value = band_value(state, seat, b.band_for(move["pegs"])) - 0.1 * _cards_spent(move)
+        band = b.band_for(move["pegs"])
+        assert band is not None                   # a legal move names one of the board's bands
+        value = band_value(state, seat, band) - 0.1 * _cards_spent(move)
         if value > -3 and (best_value is None or value > best_value):
             best, best_value = move, value
     return best
@@ -74,6 +76,7 @@ def _best_placement(state: Any, seat: int, moves: list[Move]) -> tuple[Move | No
         if move["type"] != "place_band":
             continue
         band = b.band_for(move["pegs"])
+        assert band is not None                   # a legal move names one of the board's bands
         if band.key not in values:
             values[band.key] = band_value(state, seat, band)
         rate = values[band.key] / (_cards_spent(move) + 0.5) if values[band.key] > 0 else 0.0

@@ -139,7 +139,7 @@ def _energy(x: float, y: float, faded: bool, title: str = "1 energy") -> str:
 
 
 def _segments(b: Board, view: dict[str, Any], players: int) -> list[str]:
-    collected = view.get("collected") if isinstance(view.get("collected"), dict) else {}
+    collected = view["collected"] if isinstance(view.get("collected"), dict) else {}
     completed = set(view.get("images_completed") or [])
     enclosers: dict[str, list[int]] = {}
     for seat in range(players):
@@ -216,7 +216,7 @@ def _lines(b: Board) -> list[str]:
 
 def _line_items(b: Board, view: dict[str, Any]) -> list[str]:
     """Bridges (Archipelago) and the Labyrinth's treasures and artefacts, at the line's middle."""
-    collected = view.get("collected") if isinstance(view.get("collected"), dict) else {}
+    collected = view["collected"] if isinstance(view.get("collected"), dict) else {}
     out = ['<g class="line-items">']
     for key, item in sorted(b.line_items.items()):
         a, c = key.split("-")
@@ -227,7 +227,7 @@ def _line_items(b: Board, view: dict[str, Any]) -> list[str]:
         if item.get("bridge"):
             out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#8a5a2b" '
                        f'stroke-width="7" stroke-linecap="butt" class="bridge" pointer-events="none"/>')
-        if taken:
+        if isinstance(owner, int):
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" {attrs(fill=seat_colour(owner), data_seat=owner)} '
                        f'class="collected" fill-opacity="0.45" pointer-events="none"/>')
         artefact = item.get("artefact")

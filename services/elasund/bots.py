@@ -31,7 +31,7 @@ def _rows_weight(row: int) -> float:
 def _building_value(state: State, seat: int, move: Move, occ: dict[Any, int]) -> float:
     kind = move["building"]
     spec = board.BUILDINGS[kind]
-    squares = board.footprint(kind, move["col"], move["row"]) or []
+    squares = board.footprint(kind, move["col"], move["row"]) or ()
     rows = {row for _, row in squares}
     value = CUBE * len(spec["flag_row_offsets"])
     if spec["income"]:
@@ -135,7 +135,7 @@ def score_move(state: State, seat: int, move: Move, occ: dict[Any, int]) -> floa
 def _row_choice(state: State, seat: int, row: int, pirates: bool) -> float:
     mine = others = 0.0
     for building in state["buildings"]:
-        squares = board.footprint(building["kind"], building["col"], building["row"]) or []
+        squares = board.footprint(building["kind"], building["col"], building["row"]) or ()
         if not any(r == row for _, r in squares):
             continue
         amount = building["cubes"].count(row) if pirates else bool(board.BUILDINGS[building["kind"]]["income"])

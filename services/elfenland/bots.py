@@ -31,7 +31,8 @@ TOWN_POINTS = 10
 def route(view: View, seat: int, length: int = ROUTE_LENGTH) -> list[tuple[Road, str]]:
     """A greedy tour: (road, from town) steps to the nearest unvisited towns, one after another."""
     me = view["seats"][seat]
-    town, seen, steps = me["town"], set(me["visited"]), []
+    town, seen = me["town"], set(me["visited"])
+    steps: list[tuple[Road, str]] = []
     while len(steps) < length and len(seen) < len(MARKER_TOWNS):
         path = _path_to_unvisited(town, seen)
         if not path:
@@ -51,8 +52,8 @@ def _path_to_unvisited(start: str, seen: set[str]) -> list[tuple[Road, str]]:
         town = queue.popleft()
         if town in MARKER_TOWNS and town not in seen:
             path = []
-            while back[town] is not None:
-                road, prev = back[town]
+            while (step := back[town]) is not None:
+                road, prev = step
                 path.append((road, prev))
                 town = prev
             return path[::-1]

@@ -70,7 +70,7 @@ def render_view(view: dict[str, Any]) -> str:
     """A whole ``GET /games/{id}`` answer: header (game, version, whose turn, result) + state."""
     if not isinstance(view, dict):
         return terminal_safe(generic_state(view))
-    to_act = view.get("to_act") if isinstance(view.get("to_act"), list) else []
+    to_act = view["to_act"] if isinstance(view.get("to_act"), list) else []
     ctx = Context(players=view.get("players") or [], you=view.get("you"), to_act=to_act,
                   result=view.get("result"))
     title = f"{view.get('game', 'game')} {view.get('id', '')}  version {view.get('version', '?')}"
@@ -83,7 +83,7 @@ def render_view(view: dict[str, Any]) -> str:
 
 def render_replay(game: str | None, replay: dict[str, Any], players: list[dict[str, Any]] | None = None) -> str:
     """A ``GET /games/{id}/replay`` answer (a spectator's state at one version)."""
-    to_act = replay.get("to_act") if isinstance(replay.get("to_act"), list) else []
+    to_act = replay["to_act"] if isinstance(replay.get("to_act"), list) else []
     ctx = Context(players=players or [], you=None, to_act=to_act, result=replay.get("result"))
     lines = _header(f"{game or 'game'} at version {replay.get('version', '?')}", replay.get("status"),
                     to_act, replay.get("result"), ctx)
@@ -118,7 +118,7 @@ def _describe_event(event: dict[str, Any], game: str | None, ctx: Context | None
         return compact(event)
     module = _module(game)
     seq = event.get("seq", "?")
-    cause = event.get("cause") if isinstance(event.get("cause"), dict) else {}
+    cause = event["cause"] if isinstance(event.get("cause"), dict) else {}
     prefix = f"#{seq:<4}" if isinstance(seq, int) else f"#{seq} "
     who = ""
     if cause.get("kind") == "move" and "seat" in cause:

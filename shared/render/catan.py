@@ -107,7 +107,7 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
                 lines.append("Your better trade rates: " + ", ".join(f"{k} {v}:1" for k, v in rates.items()))
     offer = state.get("offer")
     if isinstance(offer, dict):
-        answers = offer.get("answers") if isinstance(offer.get("answers"), list) else []
+        answers = offer["answers"] if isinstance(offer.get("answers"), list) else []
         said = ", ".join(f"{ctx.name(i)} {'accepts' if a else 'declines'}" for i, a in enumerate(answers)
                          if a is not None and i != offer.get("seat"))
         lines.append(f"Trade offer from {ctx.name(offer.get('seat'))}: gives {counts(offer.get('give'))} "

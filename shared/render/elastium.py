@@ -30,7 +30,7 @@ def render_pegs(state: dict[str, Any], columns: int = 8, rows: int = 10) -> list
     if not colours:
         return []
     unplayable = set(board.get("unplayable_pegs") or [])
-    owners = state.get("peg_owners") if isinstance(state.get("peg_owners"), dict) else {}
+    owners = state["peg_owners"] if isinstance(state.get("peg_owners"), dict) else {}
     lines = ["Pegs (cXrY; colour g=gris b=bleu v=vert r=rouge j=jaune, then the seats whose bands hold it; "
              "x = no band):",
              "       " + "".join(f"c{c:<5}" for c in range(columns)).rstrip()]
@@ -41,8 +41,8 @@ def render_pegs(state: dict[str, Any], columns: int = 8, rows: int = 10) -> list
             if peg in unplayable:
                 cells.append("x")
             else:
-                held = owners.get(peg) if isinstance(owners.get(peg), list) else []
-                cells.append(COLOUR.get(colours.get(peg), "?") + "".join(map(str, held)))
+                held = owners[peg] if isinstance(owners.get(peg), list) else []
+                cells.append(COLOUR.get(colours.get(peg, ""), "?") + "".join(map(str, held)))
         lines.append(f"  r{row:<2} " + ("   " if row % 2 else "") + "".join(c.ljust(6) for c in cells).rstrip())
     return lines
 

@@ -44,14 +44,14 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
         if isinstance(permit, list) and len(permit) == 2:
             permits_by[permit[0]].append(f"{permit[1]}@{where}")
     hands, supply = state.get("hands") or [], state.get("supply") or []
-    trade, cubes = state.get("trade") or [], state.get("cubes_on_board") or []
+    trade, on_board = state.get("trade") or [], state.get("cubes_on_board") or []
     lines.append("Players:")
     for seat in range(int(state.get("players") or len(hands) or 0)):
         info = []
         if seat < len(trade):
             info.append(f"trade {trade[seat]}")
-        if seat < len(cubes):
-            info.append(f"{cubes[seat]} cubes on board")
+        if seat < len(on_board):
+            info.append(f"{on_board[seat]} cubes on board")
         hand = hands[seat] if seat < len(hands) and isinstance(hands[seat], dict) else {}
         if "cards" in hand:
             info.append(f"{hand['cards']} cards in hand")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, overload
 
 from flask import request
 from marshmallow import Schema
@@ -37,6 +37,11 @@ class Service:
     @property
     def game(self) -> Game:
         return self.plugin.game
+
+    @overload
+    def authenticate(self, game_id: str, meta: dict[str, str], required: Literal[True]) -> int: ...
+    @overload
+    def authenticate(self, game_id: str, meta: dict[str, str], required: bool) -> int | None: ...
 
     def authenticate(self, game_id: str, meta: dict[str, str], required: bool) -> int | None:
         """The seat the request's bearer token is for; None for a spectator (when allowed)."""

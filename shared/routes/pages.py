@@ -29,7 +29,7 @@ def blueprint(service: Service) -> Blueprint:
     # "</" could end the script element early; JSON allows "<\/" for it.
     config_json = json.dumps(config).replace("</", "<\\/")
     documents = {name: (WEB / f"{name}.html").read_text(encoding="utf-8")
-                 .replace("{{title}}", html.escape(config["title"])).replace("{{config}}", config_json)
+                 .replace("{{title}}", html.escape(str(config["title"]))).replace("{{config}}", config_json)
                  for name in PAGES}
     pages = Blueprint("pages", __name__)
 

@@ -13,9 +13,6 @@ __all__ = ["make_stack", "stack_env", "serve"]
 def serve(make_stack: Any, game: str) -> str:
     """gunicorn serving ``game`` plus an RQ worker playing its bots; returns the base URL."""
     stack = make_stack(game)
-    # The registry may not list a game still being built yet: name it for the worker.
-    extra = stack.env.get("GAME_SERVICES_EXTRA", "")
-    stack.env["GAME_SERVICES_EXTRA"] = ",".join(filter(None, [extra, f"{game}=services.{game}.api"]))
     base = stack.start_web()
     stack.start_worker()
     return base

@@ -40,7 +40,7 @@ def test_client_plays_a_seat_against_bots_to_the_end(make_stack: Any) -> None:
     gid, token = game["id"], game["players"][0]["token"]
     headers = {"Authorization": f"Bearer {token}"}
     rng = random.Random(1)
-    trades, moves_made, after = 0, 0, 0
+    trades, moves_made, woken = 0, 0, 0
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         view = requests.get(f"{base}/games/{gid}", headers=headers, timeout=5).json()
@@ -49,8 +49,9 @@ def test_client_plays_a_seat_against_bots_to_the_end(make_stack: Any) -> None:
         if 0 not in view["to_act"]:
             # Wait for the bots without a polling loop: the events endpoint holds the request.
             page = requests.get(f"{base}/games/{gid}/events", params={"after": view["version"], "wait": 5},
-                                headers=headers, timeout=10).json()
-            after = page["version"]
+                                headers=headers, timeout=10)
+            assert page.status_code == 200, page.text
+            woken += bool(page.json()["events"])        # the long-poll answered with the bots' moves
             continue
         legal = requests.get(f"{base}/games/{gid}/legal-moves", headers=headers, timeout=5).json()
         assert legal["moves"], "a seat that is to act always has a legal move"
@@ -68,4 +69,6 @@ def test_client_plays_a_seat_against_bots_to_the_end(make_stack: Any) -> None:
     audit = requests.get(f"{base}/games/{gid}/audit", timeout=30).json()
     assert audit["ok"], audit
     assert audit["version"] == view["version"]
-    assert after >= 0 and moves_made > 10
+    assert moves_made > 10 and woken > 0
+    movers = {e["cause"]["seat"] for e in events["events"] if e.get("cause", {}).get("kind") == "move"}
+    assert movers == {0, 1, 2}, movers                  # the client and both bots played

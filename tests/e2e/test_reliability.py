@@ -75,28 +75,43 @@ def test_fifty_clients_same_move_same_version_one_wins(make_stack: Any) -> None:
     assert sum(1 for e in events if e["type"] == "turn_passed") == 1
 
 
-def test_worker_killed_mid_bot_turn_the_turn_still_happens_once(make_stack: Any) -> None:
+def test_worker_killed_mid_bot_turn_the_turn_still_happens_once(make_stack: Any, tmp_path: Path) -> None:
     stack: Stack = make_stack("race")
-    stack.env.update({"SLOW_BOT_SECONDS": "1.5", "SWEEP_INTERVAL_SECONDS": "0.5", "BOT_STUCK_SECONDS": "2"})
+    marks = tmp_path / "bot-marks"
+    stack.env.update({"SLOW_BOT_SECONDS": "1.5", "SWEEP_INTERVAL_SECONDS": "0.5", "BOT_STUCK_SECONDS": "2",
+                      "SLOW_BOT_MARKS": str(marks)})
     base = stack.start_web()
     worker = stack.start_worker()
     game = create(base, [{"name": "human"}, {"name": "slowbot", "bot": "slow"}], seed=8)
     gid, token = game["id"], game["players"][0]["token"]
     wait_until(lambda: requests.get(f"{base}/games/{gid}", timeout=5).json()["to_act"] == [0], "the human's turn")
-    version = requests.post(f"{base}/games/{gid}/moves", json={"type": "hold"}, headers=auth(token),
-                            timeout=5).json()["version"]
+    def lines() -> list[str]:
+        return marks.read_text().splitlines() if marks.exists() else []
+
+    before = lines()                                                   # the bot's earlier turns, ended
+    moved = requests.post(f"{base}/games/{gid}/moves", json={"type": "hold"}, headers=auth(token), timeout=5)
+    assert moved.status_code == 201, moved.text
+    version = moved.json()["version"]
     import redis
     from rq.job import Job, JobStatus
+    from rq.registry import StartedJobRegistry
     from rq.serializers import JSONSerializer
 
-    from shared.bots import job_id
+    from shared.bots import job_id, queue_name
     conn = redis.Redis.from_url(stack.env["RQ_REDIS_URL"])
-    wait_until(lambda: Job.fetch(job_id("race", gid, version, 1), connection=conn, serializer=JSONSerializer)
-               .get_status() == JobStatus.STARTED, "the worker to take the bot's turn")
-    worker.send_signal(signal.SIGKILL)   # the bot is mid-thought
+    jid = job_id("race", gid, version, 1)
+
+    def this_turn() -> list[str]:
+        return lines()[len(before):]
+
+    wait_until(lambda: this_turn() == [f"start {worker.pid}"], "the worker's bot to start thinking")
+    assert Job.fetch(jid, connection=conn, serializer=JSONSerializer).get_status() == JobStatus.STARTED
+    assert jid in StartedJobRegistry(queue_name("race"), connection=conn).get_job_ids()
+    worker.send_signal(signal.SIGKILL)   # the bot is mid-thought: it started and has not finished
     worker.wait(5)
+    assert this_turn() == [f"start {worker.pid}"], "the turn ended before the kill"
     now = requests.get(f"{base}/games/{gid}", timeout=5)
-    assert now.json()["version"] == version, ("killed before it moved", now.status_code, now.text)
+    assert now.status_code == 200 and now.json()["version"] == version, ("killed before it moved", now.text)
     stack.start_worker("worker-2")
     stack.processes["sweeper"] = subprocess.Popen([sys.executable, "-m", "shared.sweeper", "race"], cwd=ROOT,
                                                   env=stack.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -107,6 +122,8 @@ def test_worker_killed_mid_bot_turn_the_turn_still_happens_once(make_stack: Any)
     events = assert_log_is_whole(base, gid)
     bot_moves = [e for e in events if e["seq"] > version and e.get("cause", {}).get("seat") == 1]
     assert len(bot_moves) == 1, bot_moves
+    after_kill = this_turn()[1:]
+    assert f"done {worker.pid}" not in after_kill and any(line.startswith("done") for line in after_kill), after_kill
 
 
 def test_redis_restart_with_aof_loses_no_accepted_move(tmp_path: Path, stack_env: dict[str, str]) -> None:
@@ -148,44 +165,66 @@ def test_gunicorn_worker_killed_mid_request_leaves_no_half_move(make_stack: Any)
     master = stack.processes["web"].pid
     games = [create(base, [{"name": "a"}, {"name": "b"}], seed=100 + i) for i in range(6)]
     answered: dict[str, list[dict[str, Any]]] = {g["id"]: [] for g in games}
-    stop = time.monotonic() + 6
+    unexpected: list[tuple[str, int, str]] = []     # any answer but 200 to a view, 201 to a move
+    dropped: list[str] = []                          # requests cut off by a kill
+    playing = threading.Event()
+    playing.set()
 
     def player(game: dict[str, Any]) -> None:
         session = requests.Session()
         gid = game["id"]
-        while time.monotonic() < stop:
+        while playing.is_set():
             try:
-                view = session.get(f"{base}/games/{gid}", timeout=5).json()
-                if view["status"] == "finished":
-                    return
-                token = game["players"][view["to_act"][0]]["token"]
-                key = uuid.uuid4().hex
-                for _ in range(5):          # retry a dropped request with the same idempotency key
-                    try:
-                        resp = session.post(f"{base}/games/{gid}/moves", json={"type": "roll"},
-                                            headers={**auth(token), "Idempotency-Key": key,
-                                                     "If-Match": f'"{view["version"]}"'}, timeout=5)
-                        break
-                    except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
-                        time.sleep(0.2)             # dropped before or during the answer
-                else:
-                    continue
-                if resp.status_code == 201:
-                    answered[gid].append(resp.json())
-            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError, ValueError):
+                got = session.get(f"{base}/games/{gid}", timeout=5)
+            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
+                dropped.append("view")
                 time.sleep(0.1)
+                continue
+            if got.status_code != 200:
+                unexpected.append(("view", got.status_code, got.text[:300]))
+                return
+            view = got.json()
+            token = game["players"][view["to_act"][0]]["token"]
+            # "hold" is always legal for the seat to act and never ends the game: moves go on
+            # for as long as workers are being killed.
+            key = uuid.uuid4().hex
+            for _ in range(5):          # retry a dropped request with the same idempotency key
+                try:
+                    resp = session.post(f"{base}/games/{gid}/moves", json={"type": "hold"},
+                                        headers={**auth(token), "Idempotency-Key": key,
+                                                 "If-Match": f'"{view["version"]}"'}, timeout=5)
+                    break
+                except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
+                    dropped.append("move")      # dropped before or during the answer
+                    time.sleep(0.2)
+            else:
+                continue
+            if resp.status_code != 201:
+                unexpected.append(("move", resp.status_code, resp.text[:300]))
+                return
+            answered[gid].append(resp.json())
 
     threads = [threading.Thread(target=player, args=(g,)) for g in games]
     for t in threads:
         t.start()
-    for _ in range(3):
-        time.sleep(1.2)
-        children = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()
-        if children:
-            os.kill(int(children[0]), signal.SIGKILL)
-    for t in threads:
-        t.join()
+    killed: list[int] = []
+    try:
+        # Kill a serving worker three times, and on until a kill has cut a request off.
+        while len(killed) < 8 and (len(killed) < 3 or not dropped):
+            time.sleep(1.2)
+            children = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()
+            fresh = [int(pid) for pid in children if int(pid) not in killed]
+            assert fresh, f"gunicorn runs no new worker to kill (children {children}, killed {killed})"
+            os.kill(fresh[0], signal.SIGKILL)
+            killed.append(fresh[0])
+    finally:
+        playing.clear()
+        for t in threads:
+            t.join()
+    assert not unexpected, unexpected
+    assert dropped, f"none of {len(killed)} kills cut a request off: nothing was killed mid-request"
     for game in games:
+        assert answered[game["id"]], "a player made no move"
         events = {e["seq"]: e for e in assert_log_is_whole(base, game["id"])}
         for answer in answered[game["id"]]:
             for e in answer["events"]:

@@ -209,8 +209,14 @@ def test_the_buried_tile_is_drawn_when_it_is_the_last_one() -> None:
 def test_church_tiles_give_no_trade_points_and_are_never_covered() -> None:
     # First tile 3 on the foundation puts the church on cols 0..2: tiles 1, 4, 7 stand on harbour fields.
     state = _church_started(first=3, bottom=5)
+    harbours = board.trade_fields(4)
+    on_harbour = set()
     for seed in range(30):
         _, events = play(GAME.copy(state), 1, {"type": "build_church"}, seed)
+        placed = of_type(events, "church_tile_placed")[0]
+        if (placed["col"], placed["row"]) in harbours:
+            on_harbour.add(placed["tile"])
         assert "trade_moved" not in types(events)
+    assert on_harbour == {1, 4, 7}          # each harbour tile was placed, and gave no trade point
     state = permit(state, 1, 4, 3, 8)
     assert refusal(state, 1, {"type": "build", "building": "tavern", "col": 2, "row": 8}) == "church-site"

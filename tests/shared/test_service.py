@@ -101,9 +101,11 @@ def test_play_to_the_end_then_log_opens(client: FlaskClient) -> None:
     assert None not in cards and all("salt" in e for e in events)
     assert events[0]["cause"]["seed"] is not None
     winner = view["result"]["winners"][0]
-    last = assert_problem(client.post(f"/games/{gid}/moves", json={"type": "roll"},
-                                      headers=auth(game["players"][winner]["token"])), 409, "game-over")
-    assert last
+    assert_problem(client.post(f"/games/{gid}/moves", json={"type": "roll"},
+                               headers=auth(game["players"][winner]["token"])), 409, "game-over")
+    # The refused move changed nothing: same version, same log.
+    assert client.get(f"/games/{gid}").get_json()["version"] == view["version"]
+    assert client.get(f"/games/{gid}/events?limit=1000").get_json()["events"] == events
     audit = client.get(f"/games/{gid}/audit").get_json()
     assert audit["ok"] and audit["version"] == view["version"] and audit["head_hash"] == events[-1]["hash"]
 

@@ -117,8 +117,19 @@ PLUGIN = GamePlugin(game=RaceGame(), options_schema=RaceOptions,
 
 
 def slow_roller(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
-    """A bot that thinks for a while: the fault tests kill its worker mid-thought."""
+    """A bot that thinks for a while: the fault tests kill its worker mid-thought.  With
+    ``SLOW_BOT_MARKS`` set it appends ``start <pid>`` and ``done <pid>`` lines to that file, so a
+    test can tell a turn that was cut short from one that ended."""
+    marks = os.environ.get("SLOW_BOT_MARKS")
+
+    def mark(what: str) -> None:
+        if marks:
+            with open(marks, "a", encoding="utf-8") as out:
+                out.write(f"{what} {os.getpid()}\n")
+
+    mark("start")
     time.sleep(float(os.environ.get("SLOW_BOT_SECONDS", "2")))
+    mark("done")
     return hold_then_roll(game, state, seat, rng)
 
 

@@ -7,7 +7,7 @@ drawn here from the given ``rng`` and written into the events.  A broken rule ra
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 from shared.engine import Event, GameOver, IllegalMove, NotYourTurn, event
 from services.catan.rules import board
@@ -55,7 +55,7 @@ def _fail(reason: str, detail: str) -> IllegalMove:
     return IllegalMove(reason, detail)
 
 
-def _is_index(value: Any, size: int) -> bool:
+def _is_index(value: Any, size: int) -> TypeGuard[int]:
     """An int in ``0..size-1`` (JSON ``true`` is a Python int too: refuse it)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
@@ -438,7 +438,7 @@ def decide(state: State, seat: int, move: Move, rng: random.Random) -> list[Even
         raise NotYourTurn()
     kind = move.get("type") if isinstance(move, dict) else None
     decider = DECIDERS.get(kind) if isinstance(kind, str) else None
-    if decider is None:
+    if decider is None or not isinstance(kind, str):
         raise _fail("unknown-move", f"Unknown move type {kind!r}.")
     if phase not in MOVE_PHASES[kind]:
         raise _out_of_phase(state, seat, kind)

@@ -22,7 +22,8 @@ DEV_CARD_COST: tuple[int, ...] = (0, 0, 1, 1, 1)
 
 DEV_CARDS: tuple[str, ...] = ("knight", "victory_point", "road_building", "year_of_plenty", "monopoly")
 DEV_INDEX: dict[str, int] = {name: i for i, name in enumerate(DEV_CARDS)}
-KNIGHT, VICTORY_POINT, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY = range(5)
+# (ROAD_BUILDING is the phase below: the card's index has its own name.)
+KNIGHT, VICTORY_POINT, ROAD_BUILDING_CARD, YEAR_OF_PLENTY, MONOPOLY = range(5)
 DEV_DECK: tuple[int, ...] = (14, 5, 2, 2, 2)
 
 # Index into a player's ``pieces`` (how many are still in their supply).

@@ -2,7 +2,7 @@
 collects, bonuses, shuffles) was taken by ``decide`` and is written in the event."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from services.elastium.rules.board import board
 from services.elastium.rules.state import (
@@ -197,5 +197,5 @@ HANDLERS: dict[str, Callable[[Any, dict[str, Any]], State]] = {
 def evolve(state: State | None, event: Event) -> State:
     handler = HANDLERS.get(event["type"])
     if handler is None:       # an unknown event changes nothing: evolve never fails
-        return state
+        return cast(State, state)
     return handler(state, event["data"])

@@ -199,7 +199,7 @@ def payments(state: State, seat: int, band: Band, limit: int | None = None) -> l
         card_sets = ([[colour]] if hand[colour] >= 1 else []) + [
             [c, c] for c in joker_order if hand[c] >= 2]
         for cards in card_sets:
-            for to in (others or [None]):
+            for to in (others or [None]):  # type: ignore[list-item]
                 yield cards, to, None, False
                 if cursed and to is not None and energy >= 1:
                     yield cards, to, None, True

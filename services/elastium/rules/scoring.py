@@ -100,13 +100,13 @@ def _collect(state: State, seat: int, b: Board, band: Band, out: Outcome) -> Non
         out.treasure += item["treasure"] + (1 if "image" in item else 0)
         out.energy += item["energy"]
     for key in band.lines:
-        item = b.line_items.get(key)
-        if item and key not in collected:
+        line_item = b.line_items.get(key)
+        if line_item and key not in collected:
             out.items.append(key)
-            out.treasure += item.get("treasure", 0)
-            out.energy += item.get("energy", 0)
-            if item.get("artefact"):
-                out.artefacts.append(item["artefact"])
+            out.treasure += line_item.get("treasure", 0)
+            out.energy += line_item.get("energy", 0)
+            if line_item.get("artefact"):
+                out.artefacts.append(line_item["artefact"])
     out.energy = min(out.energy, state["energy_supply"])
     if out.artefacts:
         # a bonus card per artefact, as long as there is a card left to take

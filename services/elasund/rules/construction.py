@@ -147,7 +147,7 @@ def rebuild_hut(ctx: Ctx, seat: int, col: int, row: int) -> None:
     hut = queue.pop(0)
     if (col, row) not in hut_spots(ctx.state, seat, hut["kind"]):
         raise IllegalMove("hut-spot-not-free", "A hut goes on a free square: no trade field, no permit.")
-    squares = board.footprint(hut["kind"], col, row) or []
+    squares = board.footprint(hut["kind"], col, row) or ()
     own_permits = [list(sq) for sq in squares if key(*sq) in ctx.state["permits"]]
     if own_permits:
         ctx.emit("permits_returned", squares=own_permits)

@@ -202,7 +202,7 @@ def decide(state: State, seat: int, move: dict[str, Any], rng: random.Random) ->
     if seat not in to_act(state):
         raise NotYourTurn()
     move_type = move.get("type")
-    handler = HANDLERS[state["phase"]].get(move_type)
+    handler = HANDLERS[state["phase"]].get(move_type) if isinstance(move_type, str) else None
     if handler is None:
         if move_type not in MOVE_TYPES:
             raise IllegalMove("unknown-move", f"Unknown move type {move_type!r}.")

@@ -8,7 +8,7 @@ previous event left it.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from shared.engine import Event, event
 
@@ -24,7 +24,8 @@ class Recorder:
     """Emits events and folds them at once into its (scratch) state."""
 
     def __init__(self, state: State | None) -> None:
-        self.state = state
+        # None only before setup's first event, which evolve starts a state from.
+        self.state: State = cast(State, state)
         self.events: list[Event] = []
 
     def __call__(self, type_: str, **data: Any) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from shared.engine import IllegalMove, Move
 
@@ -36,7 +36,7 @@ PHASE_MOVES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _fail(reason: str, detail: str, **extra: Any) -> None:
+def _fail(reason: str, detail: str, **extra: Any) -> NoReturn:
     raise IllegalMove(reason, detail, **extra)
 
 
@@ -135,13 +135,13 @@ def pass_move(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None:
 # -- placement ---------------------------------------------------------------------------------
 
 def place_counter(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None:
-    road, kind = _road(move), move.get("counter")
+    road, kind = _road(move), str(move.get("counter"))
     _check(placement_error(rec.state, seat, kind, road), f"A {kind} counter may not go on road {road.id}.")
     rec("counter_placed", seat=seat, counter=kind, road=road.id)
 
 
 def place_double(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None:
-    road, second = _road(move), move.get("counter")
+    road, second = _road(move), str(move.get("counter"))
     _check(double_error(rec.state, seat, road, second), f"No double transport with {second} on road {road.id}.")
     rec("double_placed", seat=seat, road=road.id, counter=second)
 
@@ -227,7 +227,7 @@ def _check_keep(over_limit: bool, chosen: Any, limit: int, held: dict[str, int],
 
 def keep_counters(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None:
     s = rec.state
-    kinds = move.get("counters")
+    kinds: Any = move.get("counters")          # as sent: _check_keep checks it
     _check_keep(over_counter_limit(s, seat), kinds, rules_of(s).counters_kept,
                 held_counters(s["seats"][seat]), "counter-not-held")
     # Keep hidden counters first: a secret kept stays a secret.
@@ -242,7 +242,8 @@ def keep_counters(rec: Recorder, seat: int, move: Move, rng: random.Random) -> N
 
 def keep_cards(rec: Recorder, seat: int, move: Move, rng: random.Random) -> None:
     s = rec.state
-    cards, hand = move.get("cards"), s["seats"][seat]["hand"]
+    cards: Any = move.get("cards")             # as sent: _check_keep checks it
+    hand = s["seats"][seat]["hand"]
     _check_keep(over_card_limit(s, seat), cards, rules_of(s).cards_kept or 0, hand, "cards-not-in-hand")
     discarded = dict(hand)
     for card in cards:
