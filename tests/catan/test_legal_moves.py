@@ -128,7 +128,7 @@ def test_listed_moves_are_exactly_the_accepted_ones_with_offers_and_discards() -
     state = GAME.replay(played.events[:1])
     phases = set()
     for step, (seat, move, seed) in enumerate(played.moves):
-        if step % 11 == 0 or state["phase"] in ("trade", "discard", "road_building"):
+        if step % 11 == 0 or state["phase"] in ("trade", "discard", "road_building", "robber"):
             for other in range(4):
                 _assert_exact(state, other)
                 owed = state["discards"][other]
