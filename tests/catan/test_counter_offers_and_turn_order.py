@@ -208,3 +208,19 @@ def test_the_greedy_bot_trades_before_it_builds() -> None:
     assert greedy(GAME, state, 0, random.Random(0))["type"] == "build_city"
     play(state, 0, greedy(GAME, state, 0, random.Random(0)))
     assert greedy(GAME, state, 0, random.Random(0)) == {"type": "build_settlement", "node": 23}
+
+
+def test_the_text_client_reads_counter_offers() -> None:
+    from shared.render import Context, describe_move, render_state
+    state = _almanac_table()
+    play(state, HANS, {"type": "offer_trade", "give": {"ore": 1}, "get": {"brick": 1}})
+    play(state, GABI, {"type": "counter_trade", "give": {"brick": 1}, "get": {"lumber": 1, "ore": 1}})
+    view = GAME.view(state, HANS)
+    players = [{"seat": s, "name": n, "bot": None} for s, n in enumerate(("hans", "werner", "gabi", "benni"))]
+    text = render_state("catan", view, Context(players=players))
+    assert text.splitlines()[-1] == ("Trade offer from seat 0 (hans): gives 1 ore for 1 brick; "
+                                     "seat 2 (gabi) counters: gives 1 brick for 1 lumber, 1 ore")
+    assert describe_move({"type": "confirm_trade", "seat": 2}, "catan", view) == \
+        "accept seat 2's counter-offer (you give 1 lumber, 1 ore, get 1 brick)"
+    assert describe_move({"type": "counter_trade", "give": {"brick": 1}, "get": {"ore": 3}}, "catan") == \
+        "counter-offer: you give 1 brick, get 3 ore"
