@@ -107,8 +107,7 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
                 lines.append("Your better trade rates: " + ", ".join(f"{k} {v}:1" for k, v in rates.items()))
     offer = state.get("offer")
     if isinstance(offer, dict):
-        answers = offer.get("answers") if isinstance(offer.get("answers"), list) else []
-        counters = offer.get("counters") if isinstance(offer.get("counters"), list) else []
+        answers, counters = _listed(offer, "answers"), _listed(offer, "counters")
 
         def answer(i: int, a: Any) -> str:
             counter = counters[i] if i < len(counters) and isinstance(counters[i], dict) else None
@@ -119,6 +118,11 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
         lines.append(f"Trade offer from {ctx.name(offer.get('seat'))}: gives {counts(offer.get('give'))} "
                      f"for {counts(offer.get('get'))}; " + (said or "no answer yet"))
     return "\n".join(lines)
+
+
+def _listed(offer: dict[str, Any], key: str) -> list[Any]:
+    value = offer.get(key)
+    return value if isinstance(value, list) else []
 
 
 def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
@@ -142,8 +146,8 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
         terms = f" (you give {counts(offer.get('get'))}, get {counts(offer.get('give'))})" if offer else ""
         return ("accept" if move["accept"] else "decline") + " the trade offer" + terms
     if kind == "confirm_trade" and isinstance(move.get("seat"), int):
-        offer = (state or {}).get("offer") if isinstance((state or {}).get("offer"), dict) else {}
-        counters = offer.get("counters") if isinstance(offer.get("counters"), list) else []
+        offer = (state or {}).get("offer")
+        counters = _listed(offer, "counters") if isinstance(offer, dict) else []
         counter = counters[move["seat"]] if 0 <= move["seat"] < len(counters) else None
         if isinstance(counter, dict):
             return (f"accept seat {move['seat']}'s counter-offer (you give {counts(counter.get('get'))}, "
