@@ -37,6 +37,13 @@ class OptionsSchema(Schema):
                                          "resource: `nobody` (default, the rule text) gets it; "
                                          "`single-gets-rest`: if only one player is owed it, "
                                          "they take what is left."})
+    combined_trade_build = fields.Bool(
+        load_default=False,
+        metadata={"description": "Default false (the rule text: \"après qu'il ait terminé tous "
+                  "ses échanges, ce joueur peut maintenant construire\"): the first road, "
+                  "settlement, city or development card bought ends the turn's trading "
+                  "(domestic and maritime; playing a development card does not). true: the "
+                  "later editions' rule, trade and build in any order."})
 
 
 class NoFields(Schema):
@@ -61,8 +68,8 @@ class MoveRobberMove(Schema):
     hex = strict_int(0, HEX_COUNT - 1, required=True,
                      metadata={"description": "Land hex to move the robber to (not its current one)."})
     victim = strict_int(0, 3, load_default=None, allow_none=True,
-                        metadata={"description": "Opponent with a building there and cards to rob; "
-                                  "required when there is one, else null."})
+                        metadata={"description": "Opponent with a building there and cards to rob, "
+                                  "or null: the steal is optional (\"peut dérober\")."})
 
 
 class YearOfPlentyMove(Schema):
@@ -93,9 +100,22 @@ class AnswerTradeMove(Schema):
     accept = fields.Bool(required=True, metadata={"description": "Accept or reject the open offer."})
 
 
+class CounterTradeMove(Schema):
+    """Another seat answers the open offer with its own terms; not listed in legal moves.
+
+    The almanac's example: Hans offers 1 ore for 1 brick, Gabi answers "je te donnerai 1 brique
+    pour 1 bois de charpente et un minerai": Gabi's move is ``{"give": {"brick": 1}, "get":
+    {"lumber": 1, "ore": 1}}``.  The player on turn may then confirm it (``confirm_trade``).
+    """
+
+    give = _resource_counts("Cards the answering seat gives the player on turn (it must hold them).")
+    get = _resource_counts("Cards it asks back from the player on turn (both sides non-empty).")
+
+
 class ConfirmTradeMove(Schema):
     seat = strict_int(0, 3, required=True,
-                      metadata={"description": "The accepting player to trade with."})
+                      metadata={"description": "The player to trade with: one who accepted the "
+                                "offer (its terms), or one who countered (their terms)."})
 
 
 MOVE_SCHEMAS: dict[str, type[Schema]] = {
@@ -114,6 +134,7 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "bank_trade": BankTradeMove,
     "offer_trade": OfferTradeMove,
     "answer_trade": AnswerTradeMove,
+    "counter_trade": CounterTradeMove,
     "confirm_trade": ConfirmTradeMove,
     "cancel_trade": NoFields,
 }

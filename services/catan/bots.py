@@ -1,13 +1,17 @@
 """Catan bots: ``random`` (uniform over legal moves) and ``greedy`` (a hand-written value function).
 
 The greedy bot reads only what its own view shows: the board, every building, its own hand and
-development cards, the others' card counts and public points.  It picks a build target
-(city > settlement > road toward a good spot > development card), builds it when it can,
-otherwise bank-trades surplus toward it, and ends the turn.  When a bank trade cannot help and it
-lacks one or two cards of its target, it offers one surplus card for one missing card, at most
-once per turn (the state counts the offers made this turn), and confirms the acceptor with the
-fewest public points.  It accepts an offer that brings a card its target lacks for no more cards
-than it gets, paid from surplus, unless the offerer shows 8 points or more.
+development cards, the others' card counts and public points, the open offer and its answers.
+It picks a build target (city > settlement > road toward a good spot > development card).  It
+trades first (trading ends with the first purchase unless ``combined_trade_build``): bank trades
+of surplus toward the target, keeping the cards of what it can already build; when a bank trade
+cannot help and it lacks one or two cards, it offers one surplus card for one missing card, at
+most once per turn (the state counts the offers made this turn).  Then it builds, and ends the
+turn.  Of the acceptances and counter-offers its offer gets, it confirms the one that brings its
+target closest for the fewest cards (and no more than two cards net), never with a player showing
+8 points or more.  Answering another's offer, it accepts one that brings a card its target lacks
+for no more cards than it gets, paid from surplus; otherwise, when the offer holds a card it
+lacks, it counters with one surplus card for one of those (the offerer showed it holds them).
 """
 from __future__ import annotations
 
@@ -19,8 +23,13 @@ from services.catan.rules import board
 from services.catan.rules.board import NODE_HEXES, NODE_LINKS, RESOURCES
 from services.catan.rules.state import (
     CITY, CITY_COST, DEV_CARD_COST, EMPTY, LARGEST_ARMY_MIN, ROAD, ROAD_COST, SETTLEMENT,
-    SETTLEMENT_COST, State, settlement_allowed_at, settlement_spots, victory_points,
+    SETTLEMENT_COST, State, may_trade, resource_counts, settlement_allowed_at, settlement_spots,
+    victory_points,
 )
+
+NOTHING: tuple[int, ...] = (0, 0, 0, 0, 0)
+CLOSE_TO_WINNING = 8          # public points from which the bot trades with nobody
+MAX_NET_CARDS = 2             # most cards a trade may cost net (a counter of 3 for 1, at worst)
 
 # Dots on a number token: the number of dice combinations out of 36 that roll it.
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -63,6 +72,10 @@ def node_value(state: State, seat: int, node: int, have: list[float] | None = No
 
 def _missing(hand: list[int], cost: tuple[int, ...]) -> list[int]:
     return [max(0, need - have) for have, need in zip(hand, cost)]
+
+
+def _plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b))
 
 
 def _road_target_value(state: State, seat: int, edge: int, have: list[float]) -> float:
@@ -114,17 +127,20 @@ class _Plan:
             return DEV_CARD_COST
         return None
 
-    def trade_toward(self, cost: tuple[int, ...]) -> Move | None:
-        """A bank trade giving surplus (beyond ``cost``) for a missing resource of ``cost``."""
+    def trade_toward(self, cost: tuple[int, ...], keep: tuple[int, ...] = NOTHING) -> Move | None:
+        """A bank trade giving surplus (beyond ``cost`` and ``keep``) for a missing card of ``cost``."""
         missing = _missing(self.hand, cost)
         if not any(missing):
             return None
         rates = self.state["rates"][self.seat]
         for move in self.by_type.get("bank_trade", ()):
             give, get = board.RESOURCE_INDEX[move["give"]], board.RESOURCE_INDEX[move["get"]]
-            if missing[get] and self.hand[give] - cost[give] >= rates[give]:
+            if missing[get] and self.hand[give] - cost[give] - keep[give] >= rates[give]:
                 return move
         return None
+
+    def close_to_winning(self, seat: int) -> bool:
+        return victory_points(self.state, seat, hidden=False) >= CLOSE_TO_WINNING
 
     def offer_helps(self) -> bool:
         """Accept an offer that brings a card we miss for our target, costs only cards the
@@ -132,7 +148,7 @@ class _Plan:
         offer = self.state["offer"]
         if {"type": "answer_trade", "accept": True} not in self.moves:
             return False
-        if victory_points(self.state, offer["seat"], hidden=False) >= 8:
+        if self.close_to_winning(offer["seat"]):
             return False
         target = self.target() or CITY_COST
         missing = _missing(self.hand, target)
@@ -141,15 +157,38 @@ class _Plan:
                       for name, count in offer["get"].items())
         return gains and surplus and sum(offer["get"].values()) <= sum(offer["give"].values())
 
-    def offer(self, target: tuple[int, ...] | None) -> Move | None:
-        """One card of our biggest surplus for one card the target lacks: only the first offer
-        of the turn, only when the target is one or two cards away."""
-        if self.state["offers"] or target is None:
+    def counter(self) -> Move | None:
+        """Our own terms for an offer we do not accept: one card of our biggest surplus for one
+        card we lack among those the offerer gives (so it holds them), preferring to give what
+        the offerer asked for; none for a player close to winning."""
+        offer = self.state["offer"]
+        if self.close_to_winning(offer["seat"]):
+            return None
+        target = self.target() or CITY_COST
+        missing = _missing(self.hand, target)
+        offered = [board.RESOURCE_INDEX[name] for name in offer["give"]]
+        wanted = [i for i in offered if missing[i]]
+        if not wanted:
+            return None
+        get = max(wanted, key=lambda i: (missing[i], target[i], -i))
+        surplus = [have - need for have, need in zip(self.hand, target)]
+        asked = {board.RESOURCE_INDEX[name] for name in offer["get"]}
+        spare = [i for i in range(5) if surplus[i] > 0 and i != get]
+        if not spare:
+            return None
+        give = max(spare, key=lambda i: (i in asked, surplus[i], -i))
+        return {"type": "counter_trade", "give": {RESOURCES[give]: 1}, "get": {RESOURCES[get]: 1}}
+
+    def offer(self, target: tuple[int, ...] | None, keep: tuple[int, ...] = NOTHING) -> Move | None:
+        """One card of our biggest surplus (beyond the target and ``keep``) for one card the
+        target lacks: only while trading, only the first offer of the turn, only when the
+        target is one or two cards away."""
+        if not may_trade(self.state) or self.state["offers"] or target is None:
             return None
         missing = _missing(self.hand, target)
         if not 1 <= sum(missing) <= 2:
             return None
-        surplus = [have - need for have, need in zip(self.hand, target)]
+        surplus = [have - need - kept for have, need, kept in zip(self.hand, target, keep)]
         give = max(range(5), key=lambda i: surplus[i])
         if surplus[give] <= 0:
             return None
@@ -157,14 +196,38 @@ class _Plan:
         return {"type": "offer_trade", "give": {RESOURCES[give]: 1}, "get": {RESOURCES[get]: 1}}
 
     def close_offer(self) -> Move:
-        """As the offerer, once everybody answered: trade with the acceptor with the fewest
-        public points, unless every acceptor is close to winning."""
-        state = self.state
-        partners = [m for m in self.by_type.get("confirm_trade", ())
-                    if victory_points(state, m["seat"], hidden=False) < 8]
-        if partners:
-            return min(partners, key=lambda m: (victory_points(state, m["seat"], hidden=False), m["seat"]))
-        return {"type": "cancel_trade"}
+        """As the offerer, once everybody answered: weigh each acceptance (our terms) and each
+        counter-offer (theirs) by how many missing cards of our target it brings, then by the
+        fewest cards it costs, then by the partner's fewest public points.  Nothing that does
+        not bring the target closer, costs more than two cards net, or feeds a player close to
+        winning; cancel when nothing is left."""
+        state, offer = self.state, self.state["offer"]
+        target = self.target() or CITY_COST
+        lacking = sum(_missing(self.hand, target))
+        best: tuple[tuple[int, ...], Move] | None = None
+        for move in self.by_type.get("confirm_trade", ()):
+            partner = move["seat"]
+            if self.close_to_winning(partner):
+                continue
+            counter = offer["counters"][partner]
+            if offer["answers"][partner] is True or counter is None:
+                gives, gets = resource_counts(offer["give"]), resource_counts(offer["get"])
+            else:
+                gives, gets = resource_counts(counter["get"]), resource_counts(counter["give"])
+            after = [h - g + r for h, g, r in zip(self.hand, gives, gets)]
+            gain = lacking - sum(_missing(after, target))
+            cost = sum(gives) - sum(gets)
+            if gain <= 0 or cost > MAX_NET_CARDS:
+                continue
+            key = (gain, -cost, -victory_points(state, partner, hidden=False), -partner)
+            if best is None or key > best[0]:
+                best = (key, move)
+        return best[1] if best else {"type": "cancel_trade"}
+
+    def answer(self) -> Move:
+        if self.offer_helps():
+            return {"type": "answer_trade", "accept": True}
+        return self.counter() or {"type": "answer_trade", "accept": False}
 
     # -- phases ---------------------------------------------------------------------------------
     def setup(self) -> Move:
@@ -242,33 +305,40 @@ class _Plan:
             return road_building
         return None
 
+    def trade_first(self, target: tuple[int, ...] | None, has_spot: bool) -> Move | None:
+        """The trades that come before building: toward a city, then a settlement, keeping the
+        cards of what we can build already; then one offer to the table (before the cards go
+        to a development card)."""
+        city_ready, settle_ready = "build_city" in self.by_type, "build_settlement" in self.by_type
+        if target is CITY_COST and not city_ready and self.hand[3] + self.hand[4] >= 3:
+            trade = self.trade_toward(CITY_COST, SETTLEMENT_COST if settle_ready else NOTHING)
+            if trade:
+                return trade
+        if has_spot and not settle_ready:
+            trade = self.trade_toward(SETTLEMENT_COST, CITY_COST if city_ready else NOTHING)
+            if trade:
+                return trade
+        keep = _plus(CITY_COST if city_ready else NOTHING, SETTLEMENT_COST if settle_ready else NOTHING)
+        return self.offer(target, keep)
+
     def main(self) -> Move:
         state, seat = self.state, self.seat
         played = self.dev_card()
         if played:
             return played
+        target = self.target()
+        has_spot = bool(settlement_spots(state, seat)) and state["pieces"][seat][SETTLEMENT]
+        trade = self.trade_first(target, has_spot)
+        if trade:
+            return trade
         city = self.best("build_city", lambda m: sum(node_production(state, m["node"])))
         if city:
             return city
         settle = self.best("build_settlement", lambda m: node_value(state, seat, m["node"], self.have))
         if settle:
             return settle
-        target = self.target()
-        if target is CITY_COST and self.hand[3] + self.hand[4] >= 3:
-            trade = self.trade_toward(CITY_COST)
-            if trade:
-                return trade
-        has_spot = bool(settlement_spots(state, seat)) and state["pieces"][seat][SETTLEMENT]
-        if has_spot:
-            trade = self.trade_toward(SETTLEMENT_COST)
-            if trade:
-                return trade
-        elif "build_road" in self.by_type:
+        if not has_spot and "build_road" in self.by_type:
             return self.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], self.have))  # type: ignore[return-value]
-        # Ask the table before spending the cards on a development card (once a turn).
-        offer = self.offer(target)
-        if offer:
-            return offer
         buy = self.first("buy_dev_card")
         if buy and (target is not SETTLEMENT_COST or sum(self.hand) > 7):
             return buy
@@ -301,7 +371,7 @@ def greedy_strategy(game: Game, state: State, seat: int, rng: random.Random) -> 
     if phase == "trade":
         if seat == state["offer"]["seat"]:
             return plan.close_offer()
-        return {"type": "answer_trade", "accept": plan.offer_helps()}
+        return plan.answer()
     return random_strategy(game, state, seat, rng)
 
 

@@ -107,12 +107,22 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
                 lines.append("Your better trade rates: " + ", ".join(f"{k} {v}:1" for k, v in rates.items()))
     offer = state.get("offer")
     if isinstance(offer, dict):
-        answers = offer["answers"] if isinstance(offer.get("answers"), list) else []
-        said = ", ".join(f"{ctx.name(i)} {'accepts' if a else 'declines'}" for i, a in enumerate(answers)
-                         if a is not None and i != offer.get("seat"))
+        answers, counters = _listed(offer, "answers"), _listed(offer, "counters")
+
+        def answer(i: int, a: Any) -> str:
+            counter = counters[i] if i < len(counters) and isinstance(counters[i], dict) else None
+            if counter:     # a counter-offer, from the countering seat's side
+                return f"{ctx.name(i)} counters: gives {counts(counter.get('give'))} for {counts(counter.get('get'))}"
+            return f"{ctx.name(i)} {'accepts' if a else 'declines'}"
+        said = ", ".join(answer(i, a) for i, a in enumerate(answers) if a is not None and i != offer.get("seat"))
         lines.append(f"Trade offer from {ctx.name(offer.get('seat'))}: gives {counts(offer.get('give'))} "
                      f"for {counts(offer.get('get'))}; " + (said or "no answer yet"))
     return "\n".join(lines)
+
+
+def _listed(offer: dict[str, Any], key: str) -> list[Any]:
+    value = offer.get(key)
+    return value if isinstance(value, list) else []
 
 
 def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
@@ -136,7 +146,15 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
         terms = f" (you give {counts(offer.get('get'))}, get {counts(offer.get('give'))})" if offer else ""
         return ("accept" if move["accept"] else "decline") + " the trade offer" + terms
     if kind == "confirm_trade" and isinstance(move.get("seat"), int):
+        offer = (state or {}).get("offer")
+        counters = _listed(offer, "counters") if isinstance(offer, dict) else []
+        counter = counters[move["seat"]] if 0 <= move["seat"] < len(counters) else None
+        if isinstance(counter, dict):
+            return (f"accept seat {move['seat']}'s counter-offer (you give {counts(counter.get('get'))}, "
+                    f"get {counts(counter.get('give'))})")
         return f"trade with seat {move['seat']}, who accepted"
+    if kind == "counter_trade":
+        return f"counter-offer: you give {counts(move.get('give'))}, get {counts(move.get('get'))}"
     if kind == "bank_trade":
         return f"trade with the bank: give {counts(move.get('give'))}, get {counts(move.get('get'))}"
     simple = {"roll": "roll the dice", "end_turn": "end your turn", "buy_dev_card": "buy a development card",

@@ -16,7 +16,8 @@ from tests.catan.helpers import GAME
 
 
 def test_options_default_to_the_beginner_board_and_reject_unknowns() -> None:
-    assert OptionsSchema().load({}) == {"board": "beginner", "bank_shortage": "nobody"}
+    assert OptionsSchema().load({}) == {"board": "beginner", "bank_shortage": "nobody",
+                                        "combined_trade_build": False}
     assert OptionsSchema().load({"board": "variable"})["board"] == "variable"
     with pytest.raises(ValidationError):
         OptionsSchema().load({"board": "random"})

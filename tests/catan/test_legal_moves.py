@@ -100,7 +100,7 @@ def test_malformed_moves_are_rejected_with_a_reason_and_never_touch_the_state() 
     played = play_random_game(GAME, 3, {}, seed=4, max_moves=20000, check_every=500)
     state = GAME.replay(played.events[:1])
     rng = random.Random(9)
-    kinds = sorted({m["type"] for _, m, _ in played.moves} | {"offer_trade", "nonsense"})
+    kinds = sorted({m["type"] for _, m, _ in played.moves} | {"offer_trade", "counter_trade", "nonsense"})
     for step, (seat, move, seed) in enumerate(played.moves):
         if step % 7 == 0:
             before = json.dumps(state, sort_keys=True)
@@ -128,7 +128,7 @@ def test_listed_moves_are_exactly_the_accepted_ones_with_offers_and_discards() -
     state = GAME.replay(played.events[:1])
     phases = set()
     for step, (seat, move, seed) in enumerate(played.moves):
-        if step % 11 == 0 or state["phase"] in ("trade", "discard", "road_building"):
+        if step % 11 == 0 or state["phase"] in ("trade", "discard", "road_building", "robber"):
             for other in range(4):
                 _assert_exact(state, other)
                 owed = state["discards"][other]

@@ -39,7 +39,7 @@ def test_legal_discards_are_every_choice_of_half_the_hand() -> None:
     assert len(moves) == 11 and {"type": "discard", "resources": {"wool": 3, "ore": 1}} in moves
 
 
-def test_the_robber_must_move_to_another_hex_and_rob_a_neighbour_with_cards() -> None:
+def test_the_robber_must_move_to_another_hex_and_may_rob_a_neighbour_with_cards() -> None:
     state = set_up()
     give(state, 1, brick=1)
     roll(state, 0, 7)
@@ -47,12 +47,14 @@ def test_the_robber_must_move_to_another_hex_and_rob_a_neighbour_with_cards() ->
     assert illegal(state, 0, {"type": "end_turn"}) == "robber-must-move"
     assert illegal(state, 0, {"type": "move_robber", "hex": 9, "victim": None}) == "robber-same-hex"
     # Hex 6 (Hills 10): seat 1 (node 14, 1 card) and seat 3 (node 20, no cards).
-    assert illegal(state, 0, {"type": "move_robber", "hex": 6, "victim": None}) == "victim-required"
     assert illegal(state, 0, {"type": "move_robber", "hex": 6, "victim": 3}) == "invalid-victim"
     assert illegal(state, 0, {"type": "move_robber", "hex": 6, "victim": 0}) == "invalid-victim"
     robber_moves = [m for m in GAME.legal_moves(state, 0) if m["hex"] == 6]
-    assert robber_moves == [{"type": "move_robber", "hex": 6, "victim": 1}]
-    assert len(GAME.legal_moves(state, 0)) == 18
+    assert robber_moves == [{"type": "move_robber", "hex": 6, "victim": None},
+                            {"type": "move_robber", "hex": 6, "victim": 1}]
+    # Each of the 18 other hexes without a victim, and seat 1 (settlements 14 and 36) robbed on
+    # any of the six hexes around them: 2, 5, 6, 10, 14, 15.
+    assert len(GAME.legal_moves(state, 0)) == 18 + 6
     events = play(state, 0, {"type": "move_robber", "hex": 6, "victim": 1})
     assert events[1] == {"type": "card_stolen", "data": {"seat": 0, "victim": 1, "resource": "brick"}}
     assert state["hands"][0][0] == 1 and state["hands"][1][0] == 0
@@ -96,8 +98,28 @@ def test_a_knight_moves_the_robber_away_from_the_desert_and_steals_like_a_seven(
     play(state, 0, {"type": "play_knight"})
     # Hex 6 (Hills 10): seat 1 (node 14, no cards) and seat 3 (node 20, two wool).
     assert [m for m in GAME.legal_moves(state, 0) if m["hex"] == 6] == [
-        {"type": "move_robber", "hex": 6, "victim": 3}]
+        {"type": "move_robber", "hex": 6, "victim": None}, {"type": "move_robber", "hex": 6, "victim": 3}]
     events = play(state, 0, {"type": "move_robber", "hex": 6, "victim": 3}, seed=5)
     assert events == [{"type": "robber_moved", "data": {"seat": 0, "hex": 6, "victim": 3}},
                       {"type": "card_stolen", "data": {"seat": 0, "victim": 3, "resource": "wool"}}]
     assert state["hands"][3] == [0, 0, 1, 0, 0] and state["phase"] == "roll"
+
+
+def test_the_steal_is_optional_after_a_seven_and_after_a_knight() -> None:
+    """After a 7: "Ce joueur peut également utiliser le voleur pour prendre (et garder) une carte";
+    after a knight: "Puis le joueur peut dérober (et garder) une carte".  "Peut": the robber may
+    move next to a player holding cards and take nothing."""
+    from tests.catan.helpers import holding
+    state = set_up()
+    give(state, 1, brick=1)                       # seat 1 (node 14, on hex 6) could be robbed
+    roll(state, 0, 7)
+    events = play(state, 0, {"type": "move_robber", "hex": 6, "victim": None})
+    assert events == [{"type": "robber_moved", "data": {"seat": 0, "hex": 6, "victim": None}}]
+    assert state["hands"][0] == [0] * 5 and state["hands"][1] == [1, 0, 0, 0, 0]
+    assert state["robber"] == 6 and state["phase"] == "main"
+    state = holding("knight")
+    give(state, 3, wool=2)                        # seat 3 (node 20, on hex 6) could be robbed
+    play(state, 0, {"type": "play_knight"})
+    events = play(state, 0, {"type": "move_robber", "hex": 6, "victim": None})
+    assert [e["type"] for e in events] == ["robber_moved"]
+    assert state["hands"][3] == [0, 0, 2, 0, 0] and state["knights"][0] == 1 and state["phase"] == "roll"

@@ -124,3 +124,36 @@ def test_elfengold_and_elfenroads_go_on_until_round_six() -> None:
         state = _last_movement(new_game(2, edition=edition), 5)
         state = _finish_round(state)
         assert GAME.result(state) is None and state["round"] == 6 and state["rounds"] == 6
+
+
+# "Un joueur ne peut pas conserver plus de quatre cartes Voyage d'un tour sur l'autre" and "En cas
+# d'egalite, le vainqueur est celui qui a le plus grand nombre de cartes Voyage en main": the limit
+# is about the next round; after the game's last movement nobody cuts, the tie counts real hands.
+def test_no_cut_after_the_last_movement_so_the_tie_counts_the_cards_held() -> None:
+    state = _last_movement(new_game(2, home_towns=False), 4)
+    state["seats"][0]["visited"] = MARKER_TOWNS[:7]
+    state["seats"][1]["visited"] = MARKER_TOWNS[3:10]
+    set_hand(state, 0, ["raft"] * 6)
+    set_hand(state, 1, ["dragon"] * 5)
+    state = _finish_round(state)                     # no keep_cards asked of anybody
+    result = GAME.result(state)
+    assert result["tiebreak_values"] == [6, 5] and result["winners"] == [0]
+    assert state["seats"][0]["hand"] == {"raft": 6}
+
+
+def test_no_cut_when_the_game_ends_early_after_round_three() -> None:
+    state = _last_movement(new_game(3), 3)
+    for seat in (0, 1):
+        state["seats"][seat]["visited"] = list(MARKER_TOWNS)
+    set_hand(state, 0, ["raft"] * 7)
+    set_hand(state, 1, ["raft"] * 6)
+    set_hand(state, 2, ["raft"] * 9)                 # not all 20 towns: no winner, and no cut
+    result = GAME.result(_finish_round(state))
+    assert result["ended_early"] and result["tiebreak_values"] == [7, 6, 9] and result["winners"] == [0]
+
+
+def test_the_cut_still_applies_when_another_round_follows() -> None:
+    state = _last_movement(new_game(2), 3)           # round 3, nobody has seen every town
+    set_hand(state, 0, ["raft"] * 6)
+    state, _ = play(state, 0, {"type": "finish_travel"})
+    assert GAME.to_act(state) == [0] and state["discarding"]

@@ -34,6 +34,13 @@ def _receive(state: State, seat: int, counts: dict[str, int]) -> None:
         bank[i] -= count
 
 
+def _built(state: State, seat: int) -> None:
+    """The player on turn paid for a piece or a card: their trading is over (``may_trade``).
+    (Only the player on turn builds; the check keeps crafted test positions honest too.)"""
+    if seat == state["current"]:
+        state["built"] = True
+
+
 def _check_win(state: State) -> None:
     """The player on turn wins the moment they hold 10 points (hidden cards included)."""
     if state["phase"] not in (SETUP, OVER) and \
@@ -71,6 +78,7 @@ def _settlement_built(state: State, data: dict[str, Any]) -> State:
     state["pieces"][seat][SETTLEMENT] -= 1
     if not data["free"]:
         _pay(state, seat, SETTLEMENT_COST)
+        _built(state, seat)
     harbour = state["node_harbour"][node]
     if harbour != board.NO_HARBOUR:
         rates = state["rates"][seat]
@@ -116,6 +124,7 @@ def _road_built(state: State, data: dict[str, Any]) -> State:
             state["phase"] = resume_phase(state)
     elif not data["free"]:
         _pay(state, seat, ROAD_COST)
+        _built(state, seat)
     state["road_length"][seat] = longest_road(state, seat)
     if state["road_length"][seat] >= LONGEST_ROAD_MIN:
         _award_longest_road(state, seat)
@@ -129,6 +138,7 @@ def _city_built(state: State, data: dict[str, Any]) -> State:
     state["pieces"][seat][CITY] -= 1
     state["pieces"][seat][SETTLEMENT] += 1
     _pay(state, seat, CITY_COST)
+    _built(state, seat)
     _check_win(state)
     return state
 
@@ -184,6 +194,7 @@ def _card_stolen(state: State, data: dict[str, Any]) -> State:
 def _dev_card_bought(state: State, data: dict[str, Any]) -> State:
     seat, card = data["seat"], DEV_INDEX[data["card"]]
     _pay(state, seat, DEV_CARD_COST)
+    _built(state, seat)             # a purchase on the building costs card, like a building
     state["dev_deck"][card] -= 1
     state["dev_hand"][seat][card] += 1
     state["dev_new"][seat][card] += 1
@@ -252,29 +263,46 @@ def _trade_offered(state: State, data: dict[str, Any]) -> State:
     answers: list[bool | None] = [None] * state["players"]
     answers[seat] = False     # the offerer does not answer their own offer
     state["offer"] = {"seat": seat, "give": dict(data["give"]), "get": dict(data["get"]),
-                      "answers": answers}
+                      "answers": answers, "counters": [None] * state["players"]}
     state["offers"] += 1
     state["phase"] = TRADE
     return state
 
 
-def _trade_answered(state: State, data: dict[str, Any]) -> State:
-    answers = state["offer"]["answers"]
-    answers[data["seat"]] = data["accept"]
-    if all(answer is False for answer in answers):
-        # Everybody said no: the offer lapses by itself.
+def _lapse_if_refused(state: State) -> None:
+    offer = state["offer"]
+    if all(answer is False for answer in offer["answers"]) and not any(offer["counters"]):
+        # Everybody said no and nobody countered: the offer lapses by itself.
         state["offer"] = None
         state["phase"] = MAIN
+
+
+def _trade_answered(state: State, data: dict[str, Any]) -> State:
+    state["offer"]["answers"][data["seat"]] = data["accept"]
+    _lapse_if_refused(state)
+    return state
+
+
+def _trade_countered(state: State, data: dict[str, Any]) -> State:
+    # A counter-offer declines the offer's own terms (answer False) and stands as the seat's terms.
+    offer, seat = state["offer"], data["seat"]
+    offer["answers"][seat] = False
+    offer["counters"][seat] = {"give": dict(data["give"]), "get": dict(data["get"])}
     return state
 
 
 def _trade_confirmed(state: State, data: dict[str, Any]) -> State:
     offer, seat, partner = state["offer"], data["seat"], data["partner"]
+    counter = offer["counters"][partner]
+    if offer["answers"][partner] is True or counter is None:
+        given, taken = offer["give"], offer["get"]               # the offer's own terms
+    else:
+        given, taken = counter["get"], counter["give"]           # the partner's terms
     hands = state["hands"]
-    for name, count in offer["give"].items():
+    for name, count in given.items():
         hands[seat][RESOURCE_INDEX[name]] -= count
         hands[partner][RESOURCE_INDEX[name]] += count
-    for name, count in offer["get"].items():
+    for name, count in taken.items():
         hands[partner][RESOURCE_INDEX[name]] -= count
         hands[seat][RESOURCE_INDEX[name]] += count
     state["offer"] = None
@@ -293,6 +321,7 @@ def _turn_ended(state: State, data: dict[str, Any]) -> State:
     state["dev_new"][seat] = [0] * 5
     state["dev_played"] = False
     state["offers"] = 0
+    state["built"] = False
     state["rolled"] = False
     state["dice"] = None
     state["current"] = (seat + 1) % state["players"]
@@ -323,6 +352,7 @@ HANDLERS: dict[str, Callable[[Any, dict[str, Any]], State]] = {
     "bank_traded": _bank_traded,
     "trade_offered": _trade_offered,
     "trade_answered": _trade_answered,
+    "trade_countered": _trade_countered,
     "trade_confirmed": _trade_confirmed,
     "trade_cancelled": _trade_cancelled,
     "turn_ended": _turn_ended,

@@ -30,7 +30,11 @@ class CatanGame(Game):
     title = "The Settlers of Catan"
     min_players = 3
     max_players = 4
-    engine_version = "2"      # 2: "offers" (domestic offers this turn) in the state
+    # 2: "offers" (domestic offers this turn) in the state.
+    # 3: issue 13's rules points: trading before building (``built``), counter-offers
+    # (``offer.counters``), an optional steal.  Logs of engine 2 that traded after building no
+    # longer audit (the rules now refuse that trade); the other points only allow more.
+    engine_version = "3"
 
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULT_OPTIONS)
@@ -45,7 +49,9 @@ class CatanGame(Game):
             raise InvalidOptions(f"Catan is for {self.min_players} to {self.max_players} players.")
         opts = {**DEFAULT_OPTIONS, **(options or {})}
         for key, value in opts.items():
-            if key not in OPTION_CHOICES or value not in OPTION_CHOICES[key]:
+            # The type check keeps 0/1 out of the boolean choices (0 == False in Python).
+            if key not in OPTION_CHOICES or value not in OPTION_CHOICES[key] \
+                    or type(value) is not type(OPTION_CHOICES[key][0]):
                 raise InvalidOptions(f"Unsupported option {key}={value!r}.")
         layout = board.beginner_board() if opts["board"] == "beginner" else board.variable_board(rng)
         first, rolls = _start_rolls(players, rng)

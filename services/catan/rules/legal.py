@@ -1,6 +1,8 @@
 """``legal_moves``: every move a seat may make now, each exactly as ``decide`` accepts it.
 
-Only the domestic trade offer (free-form give/get) is left out; its schema describes it.
+Only the free-form domestic trade moves are left out: the offer of the player on turn
+(``offer_trade``) and the others' counter-offers (``counter_trade``), whose give/get counts have
+no sensible finite list; their schemas describe them.
 This runs at every step of self-play, so it checks affordability before walking the board and
 relies on the precomputed tables and the per-seat road lists.
 """
@@ -15,7 +17,7 @@ from services.catan.rules.moves import robbable, robber_victims
 from services.catan.rules.state import (
     CITY, CITY_COST, DEV_CARD_COST, DEV_CARDS, DISCARD, EMPTY, KNIGHT, MAIN, MONOPOLY, OVER, ROAD,
     ROAD_BUILDING, ROAD_COST, ROBBER, ROLL, SETTLEMENT, SETTLEMENT_COST, SETUP, TRADE,
-    YEAR_OF_PLENTY, State, can_afford, road_spots, settlement_allowed_at, settlement_spots, to_act,
+    YEAR_OF_PLENTY, State, can_afford, may_trade, road_spots, settlement_allowed_at, settlement_spots, to_act,
 )
 
 Move = dict[str, Any]
@@ -74,7 +76,7 @@ def _main_moves(state: State, seat: int) -> list[Move]:
     if can_afford(hand, DEV_CARD_COST) and any(state["dev_deck"]):
         moves.append({"type": "buy_dev_card"})
     rates, bank = state["rates"][seat], state["bank"]
-    for give in range(5):
+    for give in range(5 if may_trade(state) else 0):
         if hand[give] >= rates[give]:
             moves.extend({"type": "bank_trade", "give": RESOURCES[give], "get": RESOURCES[get]}
                          for get in range(5) if get != give and bank[get])
@@ -88,11 +90,10 @@ def _robber_moves(state: State, seat: int) -> list[Move]:
     for hex_id in range(board.HEX_COUNT):
         if hex_id == state["robber"]:
             continue
-        victims = robber_victims(state, seat, hex_id, can_rob)
-        if victims:
-            moves.extend({"type": "move_robber", "hex": hex_id, "victim": v} for v in victims)
-        else:
-            moves.append({"type": "move_robber", "hex": hex_id, "victim": None})
+        # Robbing is optional: no victim is always a choice.
+        moves.append({"type": "move_robber", "hex": hex_id, "victim": None})
+        moves.extend({"type": "move_robber", "hex": hex_id, "victim": v}
+                     for v in robber_victims(state, seat, hex_id, can_rob))
     return moves
 
 
@@ -108,8 +109,12 @@ def _setup_moves(state: State) -> list[Move]:
 def _trade_moves(state: State, seat: int) -> list[Move]:
     offer = state["offer"]
     if seat == offer["seat"]:
-        return [{"type": "cancel_trade"}, *({"type": "confirm_trade", "seat": other}
-                                            for other, answer in enumerate(offer["answers"]) if answer)]
+        hand = state["hands"][seat]
+        # Acceptances, and the counter-offers whose terms the offerer can pay.
+        partners = [other for other, (answer, counter) in enumerate(zip(offer["answers"], offer["counters"]))
+                    if answer is True or (counter is not None and all(
+                        hand[board.RESOURCE_INDEX[name]] >= n for name, n in counter["get"].items()))]
+        return [{"type": "cancel_trade"}, *({"type": "confirm_trade", "seat": other} for other in partners)]
     if offer["answers"][seat] is not None:
         return []
     hand = state["hands"][seat]

@@ -15,7 +15,8 @@ from services.catan.rules.board import HEX_NODES, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (
     CITY, CITY_COST, DEV_CARD_COST, DEV_CARDS, DEV_INDEX, DISCARD, EMPTY, KNIGHT, MAIN, MONOPOLY,
     OVER, RESOURCES_PER_TYPE, ROAD, ROAD_BUILDING, ROAD_COST, ROBBER, ROLL, SETTLEMENT,
-    SETTLEMENT_COST, SETUP, TRADE, YEAR_OF_PLENTY, State, can_afford, road_connects, road_spots, settlement_allowed_at, to_act,
+    SETTLEMENT_COST, SETUP, TRADE, YEAR_OF_PLENTY, State, can_afford, may_trade, road_connects,
+    road_spots, settlement_allowed_at, to_act,
 )
 
 Move = dict[str, Any]
@@ -37,6 +38,7 @@ MOVE_PHASES: dict[str, tuple[str, ...]] = {
     "bank_trade": (MAIN,),
     "offer_trade": (MAIN,),
     "answer_trade": (TRADE,),
+    "counter_trade": (TRADE,),
     "confirm_trade": (TRADE,),
     "cancel_trade": (TRADE,),
 }
@@ -256,9 +258,9 @@ def _move_robber(state: State, seat: int, move: Move, rng: random.Random) -> lis
     hex_id, victim = _id_field(move, "hex", board.HEX_COUNT, "a land hex"), move.get("victim")
     if hex_id == state["robber"]:
         raise _fail("robber-same-hex", "The robber must move to another land hex.")
+    # The steal is optional: "Ce joueur peut également utiliser le voleur pour prendre ... une
+    # carte" (a 7), "Puis le joueur peut dérober" (a knight): no victim is always allowed.
     victims = robber_victims(state, seat, hex_id)
-    if victim is None and victims:
-        raise _fail("victim-required", f"Choose a player to rob among {victims}.")
     if victim is not None and not (_is_index(victim, state["players"]) and victim in victims):
         raise _fail("invalid-victim", "Rob an opponent with a building on that hex and cards in hand.")
     events = [event("robber_moved", seat=seat, hex=hex_id, victim=victim)]
@@ -337,7 +339,28 @@ def _play_monopoly(state: State, seat: int, move: Move, rng: random.Random) -> l
 
 
 # -- trade --------------------------------------------------------------------------------------
+def _require_trading(state: State) -> None:
+    if not may_trade(state):
+        raise _fail("trading-over", "Trading comes before building: you built or bought this turn "
+                    "(the option combined_trade_build allows mixing).")
+
+
+def _trade_terms(move: Move) -> tuple[list[int], list[int]]:
+    """The move's ``give`` and ``get`` counts: both non-empty, no resource on both sides."""
+    give, get = _counts(move.get("give"), "invalid-trade"), _counts(move.get("get"), "invalid-trade")
+    if not any(give) or not any(get):
+        raise _fail("invalid-trade", "Both sides of a trade must hold cards (no gifts).")
+    if any(g and r for g, r in zip(give, get)):
+        raise _fail("invalid-trade", "A resource cannot be on both sides of a trade.")
+    return give, get
+
+
+def _names(counts: list[int]) -> dict[str, int]:
+    return {RESOURCES[i]: n for i, n in enumerate(counts) if n}
+
+
 def _bank_trade(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
+    _require_trading(state)
     give, get = _resource(move.get("give")), _resource(move.get("get"))
     if give == get:
         raise _fail("same-resource", "Trade one resource for a different one.")
@@ -350,30 +373,33 @@ def _bank_trade(state: State, seat: int, move: Move, rng: random.Random) -> list
 
 
 def _offer_trade(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
-    give, get = _counts(move.get("give"), "invalid-trade"), _counts(move.get("get"), "invalid-trade")
-    if not any(give) or not any(get):
-        raise _fail("invalid-trade", "Both sides of a trade must hold cards (no gifts).")
-    if any(g and r for g, r in zip(give, get)):
-        raise _fail("invalid-trade", "A resource cannot be on both sides of a trade.")
+    _require_trading(state)
+    give, get = _trade_terms(move)
     if not can_afford(state["hands"][seat], tuple(give)):
         raise _fail("not-enough-resources", "You do not hold the cards you offer.")
-    return [event("trade_offered", seat=seat,
-                  give={RESOURCES[i]: n for i, n in enumerate(give) if n},
-                  get={RESOURCES[i]: n for i, n in enumerate(get) if n})]
+    return [event("trade_offered", seat=seat, give=_names(give), get=_names(get))]
+
+
+def _holds(state: State, seat: int, counts: dict[str, int]) -> bool:
+    hand = state["hands"][seat]
+    return all(hand[RESOURCE_INDEX[name]] >= count for name, count in counts.items())
 
 
 def _offer_requests(state: State, seat: int) -> bool:
     """Whether ``seat`` holds what the open offer asks for."""
-    hand = state["hands"][seat]
-    return all(hand[RESOURCE_INDEX[name]] >= count for name, count in state["offer"]["get"].items())
+    return _holds(state, seat, state["offer"]["get"])
 
 
-def _answer_trade(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
+def _check_can_answer(state: State, seat: int) -> None:
     offer = state["offer"]
     if seat == offer["seat"]:
         raise _fail("own-offer", "You cannot answer your own offer.")
     if offer["answers"][seat] is not None:
         raise _fail("already-answered", "You already answered this offer.")
+
+
+def _answer_trade(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
+    _check_can_answer(state, seat)
     accept = move.get("accept")
     if not isinstance(accept, bool):
         raise _fail("invalid-answer", "accept must be true or false.")
@@ -382,12 +408,31 @@ def _answer_trade(state: State, seat: int, move: Move, rng: random.Random) -> li
     return [event("trade_answered", seat=seat, accept=accept)]
 
 
+def _counter_trade(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
+    """An answer with the seat's own terms ("Si tu me donnes 3 minerais, je te donnerai 1
+    brique"): ``give`` is what the answering seat gives the player on turn, ``get`` what it
+    asks back.  The seat must hold what it gives (it knows its own hand); whether the player on
+    turn holds the rest is only checked when they accept (their hand is hidden)."""
+    _check_can_answer(state, seat)
+    give, get = _trade_terms(move)
+    if not can_afford(state["hands"][seat], tuple(give)):
+        raise _fail("not-enough-resources", "You do not hold the cards your counter-offer gives.")
+    return [event("trade_countered", seat=seat, give=_names(give), get=_names(get))]
+
+
 def _confirm_trade(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
+    """The player on turn trades with one seat: on their own terms with a seat that accepted,
+    or on the seat's terms with a seat that countered ("Hans accepte l'offre de Gabi")."""
     offer, partner = state["offer"], move.get("seat")
     if seat != offer["seat"]:
         raise NotYourTurn("Only the player who made the offer confirms it.")
-    if not _is_index(partner, state["players"]) or offer["answers"][partner] is not True:
-        raise _fail("not-accepted", "Confirm the trade with a player who accepted it.")
+    if not _is_index(partner, state["players"]):
+        raise _fail("not-accepted", "Confirm the trade with a player who accepted it or countered.")
+    counter = offer["counters"][partner]
+    if offer["answers"][partner] is not True and counter is None:
+        raise _fail("not-accepted", "Confirm the trade with a player who accepted it or countered.")
+    if counter is not None and not _holds(state, seat, counter["get"]):
+        raise _fail("not-enough-resources", "You do not hold the cards this counter-offer asks for.")
     return [event("trade_confirmed", seat=seat, partner=partner)]
 
 
@@ -413,6 +458,7 @@ DECIDERS: dict[str, Callable[[State, int, Move, random.Random], list[Event]]] = 
     "bank_trade": _bank_trade,
     "offer_trade": _offer_trade,
     "answer_trade": _answer_trade,
+    "counter_trade": _counter_trade,
     "confirm_trade": _confirm_trade,
     "cancel_trade": _cancel_trade,
 }
@@ -422,8 +468,8 @@ def _out_of_phase(state: State, seat: int, kind: str) -> IllegalMove:
     """The most helpful reason for a move that does not belong to the current phase."""
     phase = state["phase"]
     if phase == TRADE and seat != state["current"]:
-        return _fail("answer-the-offer", "Answer the open trade offer (accept or reject).")
-    if kind in ("answer_trade", "confirm_trade", "cancel_trade"):
+        return _fail("answer-the-offer", "Answer the open trade offer (accept, reject or counter).")
+    if kind in ("answer_trade", "counter_trade", "confirm_trade", "cancel_trade"):
         return _fail("no-open-offer", "There is no open trade offer.")
     if phase == MAIN and kind in ("discard", "move_robber"):
         return _fail("not-now", "That move only follows a roll of 7.")

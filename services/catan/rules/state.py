@@ -41,10 +41,12 @@ EMPTY = -1
 SETUP, ROLL, DISCARD, ROBBER, MAIN, ROAD_BUILDING, TRADE, OVER = (
     "setup", "roll", "discard", "robber", "main", "road_building", "trade", "over")
 
-DEFAULT_OPTIONS: dict[str, Any] = {"board": "beginner", "bank_shortage": "nobody"}
-OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+DEFAULT_OPTIONS: dict[str, Any] = {"board": "beginner", "bank_shortage": "nobody",
+                                   "combined_trade_build": False}
+OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "board": ("beginner", "variable"),
     "bank_shortage": ("nobody", "single-gets-rest"),
+    "combined_trade_build": (False, True),
 }
 
 
@@ -102,6 +104,7 @@ def new_state(data: dict[str, Any]) -> State:
         "free_roads": 0,
         "offer": None,
         "offers": 0,                  # domestic offers made this turn (public; bots offer once)
+        "built": False,               # the player on turn built or bought this turn: trading is over
         "winner": None,
     }
 
@@ -121,6 +124,19 @@ def victory_points(state: State, seat: int, hidden: bool = True) -> int:
     if hidden:
         points += state["dev_hand"][seat][VICTORY_POINT]
     return points
+
+
+def may_trade(state: State) -> bool:
+    """Whether the player on turn may still trade (domestic or maritime) this turn.
+
+    The almanac orders the turn: "après qu'il ait terminé tous ses échanges, ce joueur peut
+    maintenant construire", so the first road, settlement, city or development card bought
+    closes trading for the turn.  Playing a development card does not: a card may be played
+    "n'importe quand durant le tour", and its free roads or cards are no purchase.  The option
+    ``combined_trade_build`` (the later editions' rule) lets trading and building mix.
+    (``options.get``: games started before the option existed replay with the default.)
+    """
+    return not state["built"] or bool(state["options"].get("combined_trade_build", False))
 
 
 def resume_phase(state: State) -> str:

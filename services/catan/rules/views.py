@@ -11,7 +11,8 @@ from typing import Any
 
 from services.catan.rules.board import EDGE_NODES, HEX_NODES, RESOURCES
 from services.catan.rules.state import (
-    CITY, DEV_CARDS, OVER, PIECES, ROAD, SETTLEMENT, State, resource_names, to_act, victory_points,
+    CITY, DEV_CARDS, OVER, PIECES, ROAD, SETTLEMENT, State, may_trade, resource_names, to_act,
+    victory_points,
 )
 
 Event = dict[str, Any]
@@ -74,8 +75,12 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "dev_deck_size": sum(state["dev_deck"]),
         "longest_road": state["longest_road"],
         "largest_army": state["largest_army"],
+        # Offers and counter-offers are spoken aloud at the table: public, like the answers.
         "offer": ({"seat": offer["seat"], "give": dict(offer["give"]), "get": dict(offer["get"]),
-                   "answers": list(offer["answers"])} if offer else None),
+                   "answers": list(offer["answers"]),
+                   "counters": [dict(give=dict(c["give"]), get=dict(c["get"])) if c else None
+                                for c in offer["counters"]]} if offer else None),
+        "trading_open": may_trade(state),
         "offers_this_turn": state["offers"],
         "winner": state["winner"],
         "seats": [_player_view(state, seat, viewer) for seat in range(state["players"])],

@@ -219,7 +219,8 @@ def _removed(state: State, data: dict[str, Any]) -> None:
 @handles("trade_moved")
 def _trade(state: State, data: dict[str, Any]) -> None:
     seat = data["seat"]
-    state["trade"][seat] = data["total"]
+    # The disk never passes the track's last space; logs of engine 1 recorded totals beyond it.
+    state["trade"][seat] = min(data["total"], board.TRACK_MAX)
     for space in data["removed"]:
         state["track_cubes"][str(space)].remove(seat)
     for space in data["placed"]:

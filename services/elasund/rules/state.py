@@ -48,7 +48,7 @@ def new_state(players: int, options: dict[str, Any], first_player: int) -> State
         "walls": {},                  # wall space id -> {"seat", "tile", "tower"}
         "church": {"pool": list(range(1, board.CHURCH_TILES + 1)), "bottom": None, "bottom_seat": None,
                    "origin": None, "tiles": {}, "drawn": None},
-        "trade": [0] * players,       # trade points (the disk shows min(total, 11))
+        "trade": [0] * players,       # the disk on the trade track, 0..11 (it stops at 11)
         "track_cubes": {str(space): [] for space in board.VP_SPACES},
         "influence_deck": {c: 0 for c in board.INFLUENCE_COLOURS},
         "influence_discard": {c: 0 for c in board.INFLUENCE_COLOURS},

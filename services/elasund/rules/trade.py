@@ -16,10 +16,15 @@ def trade_points(players: int, squares: Iterable[Square]) -> int:
 
 def move_disk(ctx: Ctx, seat: int, delta: int) -> None:
     """Move ``seat``'s disk by ``delta``: a cube on each VP space reached or passed (if a box is
-    free), and cubes above the disk come back when it moves down."""
+    free), and cubes above the disk come back when it moves down.
+
+    "Each Trade Point moves your disk one space on the track", and the track's last space is 11:
+    points beyond it are not banked, so the disk stops at 11 and a later loss counts back from
+    the space where the disk stands (11), not from a hidden total above it.
+    """
     state = ctx.state
     old = state["trade"][seat]
-    total = max(0, old + delta)
+    total = min(board.TRACK_MAX, max(0, old + delta))
     removed = [space for space, seats in state["track_cubes"].items() if seat in seats and int(space) > total]
     spare = cubes_left(state, seat) + len(removed)
     placed = []

@@ -12,6 +12,7 @@ from services.elfenland.rules.board import MARKER_TOWNS
 from services.elfenland.rules.components import (
     DOUBLE_SPELL, EXCHANGE_SPELL, GOLD_CARD, GOLD_COUNTER, OBSTACLE, SEA_MONSTER, TRANSPORTS)
 from services.elfenland.rules.multiset import add, remove
+from services.elfenland.rules.scoring import game_ends_now
 from services.elfenland.rules.state import State, new_state, over_card_limit, rules_of
 
 Data = dict[str, Any]
@@ -273,8 +274,11 @@ def _travel_finished(s: State, d: Data) -> None:
     seat_state = s["seats"][d["seat"]]
     seat_state["coins"] += d["coins"]
     seat_state["earned"] = 0
-    if over_card_limit(s, d["seat"]):
-        # Elfenland: the player cuts his hand to 4 before the next player moves.
+    if over_card_limit(s, d["seat"]) and not game_ends_now(s):
+        # Elfenland: the player cuts his hand to 4 before the next player moves.  The limit holds
+        # "d'un tour sur l'autre": after the game's last movement (the last round, or a round
+        # from the third on once an elf has seen every town) there is no next round, so no cut,
+        # and the tie-break counts "les cartes Voyage en main" really held.
         s["discarding"] = True
     else:
         s["step"] += 1

@@ -54,7 +54,9 @@ class ElfenlandGame(Game):
     title = "Elfenland (with Elfengold and Elfenroads)"
     min_players = 2
     max_players = 6
-    engine_version = "3"
+    # 4: no card cut after the game's last movement (engine 3 cut hands to 4 there, so its logs
+    # of such a game hold a keep_cards move the rules now refuse and no longer audit).
+    engine_version = "4"
 
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULT_OPTIONS)

@@ -1,0 +1,39 @@
+"""The trade track ends at 11.
+
+Rules (elasund.en.txt): "Each Trade Point moves your disk one space on the track", on a track
+whose last space is 11 (the victory point spaces are "3, 5, 7, 9, or 11 Trade Points"), and "if
+you lose a building on a Trade Field, you must move your disk down the Trade Point Track".
+So the disk never passes 11, and a loss moves it down from the space where it stands.
+"""
+from __future__ import annotations
+
+from services.elasund.rules.game import GAME
+from shared.engine import event
+
+from tests.elasund.helpers import at_phase, building, fold, fresh, give, of_type, permit, play
+
+
+def test_the_disk_stops_at_11_and_a_loss_counts_back_from_11() -> None:
+    state = at_phase(fresh(4, {}), "build", current=0, ship=2)
+    # Seat 0 stands on space 10 (cubes on 3, 5, 7, 9) and owns a house on a 1-point harbour field.
+    state = building(state, 0, "house", 0, 3, trade_points=1)
+    state = fold(state, event("trade_moved", seat=0, total=10, removed=[], placed=[3, 5, 7, 9]))
+    # A well on a 2-point gate field (4 players): 10 + 2 would be 12, the track ends at 11.
+    state = give(permit(state, 0, 0, 5, 2), 0, gold=5)
+    state, events = play(state, 0, {"type": "build", "building": "well", "col": 5, "row": 2})
+    assert of_type(events, "trade_moved") == [{"seat": 0, "total": 11, "removed": [], "placed": [11]}]
+    assert state["trade"][0] == 11
+    assert [GAME.view(state, seat)["trade"][0] for seat in (None, 0, 1)] == [11, 11, 11]
+    # Seat 1's tavern covers the house: one trade point lost, from 11 to 10 (not from 12 to 11),
+    # so the cube beside 11 comes home.
+    state = at_phase(state, "build", current=1)
+    state = permit(permit(state, 1, 0, 1, 2), 1, 1, 0, 2)
+    state, events = play(state, 1, {"type": "build", "building": "tavern", "col": 0, "row": 2})
+    assert of_type(events, "trade_moved")[0] == {"seat": 0, "total": 10, "removed": [11], "placed": []}
+    assert state["trade"][0] == 10 and state["track_cubes"]["11"] == []
+
+
+def test_a_total_past_11_in_an_old_log_is_shown_at_11() -> None:
+    """Engine 1 recorded totals past 11; folding such an event leaves the disk on 11."""
+    state = fold(fresh(2, {}), event("trade_moved", seat=0, total=13, removed=[], placed=[3, 5, 7, 9, 11]))
+    assert state["trade"][0] == 11 and GAME.view(state, None)["trade"][0] == 11
