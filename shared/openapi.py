@@ -7,6 +7,7 @@ from typing import Any
 from apispec import BasePlugin
 from marshmallow import Schema, fields, validate
 
+from shared.clocks import MAX_TURN_SECONDS, default_fallback
 from shared.plugin import GamePlugin
 from shared.problems import PROBLEM_MEDIA_TYPE
 from shared.schemas import PlayerInSchema, strict_int
@@ -42,6 +43,13 @@ def create_game_schema(plugin: GamePlugin) -> type[Schema]:
         "seed": strict_int(0, 2**63 - 1, load_default=None, allow_none=True,
                            metadata={"description": "Makes the game's randomness reproducible; "
                                      "whoever knows it can predict the game."}),
+        "turn_seconds": strict_int(1, MAX_TURN_SECONDS, load_default=None, allow_none=True, metadata={
+            "description": "A turn clock: each human seat to act has this many seconds (1 to 604800, "
+                           "7 days) from when it became to act, or from its own last move; then the "
+                           "fallback bot plays for it. None by default."}),
+        "fallback_bot": fields.Str(load_default=None, allow_none=True, validate=validate.OneOf(bots), metadata={
+            "description": "The bot that plays for a seat whose clock ran out (default: "
+                           f"{default_fallback(plugin)}, this game's strongest): " + ", ".join(bots)}),
     })
 
 

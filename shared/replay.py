@@ -12,6 +12,7 @@ from typing import Any
 
 from shared.engine import Game, IllegalMove
 from shared.eventstore import GENESIS_HASH, canonical, event_hash
+from shared.platform_events import is_platform_event
 
 
 def served_record(game: Game, record: dict[str, Any], viewer: int | None,
@@ -24,6 +25,8 @@ def served_record(game: Game, record: dict[str, Any], viewer: int | None,
     """
     if finished:
         return record
+    if is_platform_event(record):           # public, and never the engine's to redact
+        return {k: v for k, v in record.items() if k != "salt"}
     redacted = game.redact({"type": record["type"], "data": record["data"]}, viewer)
     out: dict[str, Any] = {"seq": record["seq"], "type": redacted["type"], "data": redacted["data"],
                            "at": record["at"], "hash": record["hash"]}
@@ -32,6 +35,8 @@ def served_record(game: Game, record: dict[str, Any], viewer: int | None,
         if cause["kind"] == "setup":
             out["cause"] = {"kind": "setup", "players": cause["players"], "options": cause["options"],
                             "seeded_by_client": bool(cause.get("seeded_by_client"))}
+            if "clock" in cause:
+                out["cause"]["clock"] = cause["clock"]
         elif cause.get("seat") == viewer or game.move_is_public(cause["move"]):
             out["cause"] = {"kind": "move", "seat": cause["seat"], "move": cause["move"]}
         else:
@@ -66,12 +71,16 @@ def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
 
     while i < len(records):
         first = records[i]
+        # The platform's own record (a seat joined, a clock ran out) stands alone: chained like
+        # every record, but no rule decides it, so there is nothing to re-decide.
+        platform = is_platform_event(first)
         cause = first.get("cause")
-        if cause is None:
+        if cause is None and not platform:
             return bad(first["seq"], "event does not start a move and follows no move")
         batch = [first]
         j = i + 1
-        while j < len(records) and "cause" not in records[j]:
+        while not platform and j < len(records) and "cause" not in records[j] \
+                and not is_platform_event(records[j]):
             batch.append(records[j])
             j += 1
         for record in batch:
@@ -80,6 +89,9 @@ def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
             if record["hash"] != event_hash(head, record):
                 return bad(record["seq"], "hash does not match the content and the previous hash")
             head, last = record["hash"], record["seq"]
+        if platform:
+            i = j
+            continue
         try:
             if cause["kind"] == "setup":
                 if state is not None:

@@ -25,10 +25,12 @@ from typing import Any, Callable
 
 import redis
 
+from shared import clocks
 from shared.auth import hash_token, new_token
 from shared.engine import Event, Game, IllegalMove, Move
 from shared.eventstore import (GENESIS_HASH, AppendResult, EventStore, canonical, event_hash,
                                snapshot_document)
+from shared.platform_events import is_platform_event
 from shared.problems import Problem
 
 log = logging.getLogger("runtime")
@@ -220,10 +222,12 @@ class GameRuntime:
         self.notify_bots = notify_bots
         self.cache = cache if cache is not None else StateCache()
         self.checkpoints = StateCache(size=256)     # (game, version) -> state, for time travel
+        self.clock_jobs: clocks.ClockJobs | None = None   # schedules turn-clock deadlines (shared.clocks)
 
     # -- creating a game ------------------------------------------------------------------------
     def create(self, players: list[dict[str, Any]], options: dict[str, Any],
-               seed: int | None = None) -> tuple[str, int, list[dict[str, Any]]]:
+               seed: int | None = None, turn_seconds: int | None = None,
+               fallback_bot: str | None = None) -> tuple[str, int, list[dict[str, Any]]]:
         game = self.game
         if not game.min_players <= len(players) <= game.max_players:
             raise Problem("invalid-options",
@@ -250,6 +254,10 @@ class GameRuntime:
         # and can so predict the game; in the hashed log, so the claim cannot be quietly changed.
         cause = {"kind": "setup", "players": len(players), "options": options, "seed": setup_seed,
                  "seeded_by_client": seed is not None}
+        clock_fields = clocks.creation_fields(turn_seconds, fallback_bot)
+        if clock_fields:
+            # In the hashed log too, so replay and audit know the clock the game was played with.
+            cause["clock"] = {"turn_seconds": turn_seconds, "fallback_bot": clock_fields["fallback_bot"]}
         records = self._records(events, 0, GENESIS_HASH, cause)
         state = game.replay(events)
         meta = {
@@ -261,6 +269,7 @@ class GameRuntime:
             "seeded_by_client": "1" if seed is not None else "0",
             "created_at": str(int(time.time() * 1000)),
             **self._status_fields(state),
+            **clock_fields,
         }
         active = game.result(state) is None
         if active and self.idle_ttl > 0:
@@ -276,6 +285,10 @@ class GameRuntime:
         bots = self._bots_to_notify(state, _bot_seats(meta["players"]))
         if bots and self.before_bot_turn is not None:
             self._best_effort(self.before_bot_turn, game_id)
+        clock = self._clock_after(LoadedGame(game_id, 0, None, meta, GENESIS_HASH), state, records[-1]["seq"],
+                                  None, False)
+        if clock is not None:
+            meta.update(clock.fields)
         result = self.store.append(game_id, 0, records, meta=meta)
         if result.status != "OK":   # a random 12-character id collided: practically impossible
             raise Problem("internal-error", "Could not create the game; try again.")
@@ -289,6 +302,8 @@ class GameRuntime:
         self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
         if bots:
             self._best_effort(self.notify_bots, game_id, result.version, bots)
+        if clock is not None and self.clock_jobs is not None:
+            self._best_effort(self.clock_jobs.schedule, game_id, clock)
         return game_id, result.version, seats
 
     # -- loading --------------------------------------------------------------------------------
@@ -375,7 +390,8 @@ class GameRuntime:
     def _fold(self, records: list[dict[str, Any]] | tuple[dict[str, Any], ...], version: int, head: str,
               state: Any) -> tuple[int, str, Any]:
         for record in records:
-            state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
+            if not is_platform_event(record):       # the platform's own records: the engine never sees them
+                state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
             version, head = record["seq"], record["hash"]
         return version, head, state
 
@@ -413,7 +429,8 @@ class GameRuntime:
             start, head, state = 0, GENESIS_HASH, None          # the log is not the one we saw
             records = self.store.read(game_id, after=0, limit=version)
         for record in records:
-            state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
+            if not is_platform_event(record):
+                state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
             head = record["hash"]
             if record["seq"] % REPLAY_CHECKPOINT == 0:
                 self.checkpoints.put(f"{game_id}@{record['seq']}", record["seq"], head, state, {})
@@ -429,7 +446,7 @@ class GameRuntime:
     # -- moves ----------------------------------------------------------------------------------
     def submit(self, game_id: str, seat: int, move: Move, expected_version: int | None = None,
                idempotency_key: str | None = None, attempts: int = 5,
-               loaded: LoadedGame | None = None) -> MoveOutcome:
+               loaded: LoadedGame | None = None, platform_events: list[Event] | None = None) -> MoveOutcome:
         """Decide and append ``move``; after a conflict, catch up and decide again (unless the
         caller pinned ``expected_version``: then the conflict is the caller's 409).
 
@@ -438,6 +455,9 @@ class GameRuntime:
         a copy: a refusal decided on it is decided again on the log, and the append's version and
         head check turns a late copy into a retry.  So with a warm copy an accepted move costs one
         round trip, and an idempotency key costs nothing extra.
+
+        ``platform_events`` (e.g. a clock that ran out, see shared.clocks) are appended just before
+        the move's events, in the same append, with a cause of kind ``platform``.
         """
         idem_field = f"{seat}:{idempotency_key}" if idempotency_key else ""
         # What a retry must repeat to be the same request; only kept with an idempotency key.
@@ -468,7 +488,10 @@ class GameRuntime:
                 # first event).  Refuse before Redis is touched.
                 raise RuntimeError(f"{self.game.name}: decide returned no events for {move.get('type')!r}")
             cause = {"kind": "move", "seat": seat, "move": move, "seed": move_seed}
-            records = self._records(events, loaded.version, loaded.head, cause)
+            records = self._records(platform_events, loaded.version, loaded.head, {"kind": "platform"}) \
+                if platform_events else []
+            records += self._records(events, loaded.version + len(records),
+                                     records[-1]["hash"] if records else loaded.head, cause)
             before_version, before_head = loaded.version, loaded.head
             state = loaded.state
             for e in events:
@@ -476,7 +499,11 @@ class GameRuntime:
             bots = self._bots_to_notify(state, loaded.bot_seats)
             if bots and self.before_bot_turn is not None:
                 self._best_effort(self.before_bot_turn, game_id)
-            result = self.store.append(game_id, before_version, records, meta=self._status_fields(state),
+            meta_fields = self._status_fields(state)
+            clock = self._clock_after(loaded, state, records[-1]["seq"], seat, bool(platform_events))
+            if clock is not None:
+                meta_fields.update(clock.fields)
+            result = self.store.append(game_id, before_version, records, meta=meta_fields,
                                        idempotency_field=idem_field, fingerprint=fingerprint,
                                        expected_head=before_head if before_version else "")
             if result.status == "OK":
@@ -484,7 +511,8 @@ class GameRuntime:
                 finished = self.game.result(state) is not None
                 snapshot = self._snapshot_if_due(before_version, result.version, head, state)
                 # Handed to the cache last: from then on the next move may take it and evolve it.
-                self.cache.give(game_id, result.version, head, state, loaded.meta)
+                self.cache.give(game_id, result.version, head, state,
+                                loaded.meta if clock is None else {**loaded.meta, **meta_fields})
                 if finished:
                     self._best_effort(self.store.index_active, self.game.name, game_id, False)
                 lifetime = self._lifetime_after(loaded.meta, before_version, finished)
@@ -494,6 +522,8 @@ class GameRuntime:
                     self._best_effort(self.store.save_snapshot, game_id, snapshot)
                 if bots:
                     self._best_effort(self.notify_bots, game_id, result.version, bots)
+                if clock is not None and self.clock_jobs is not None:
+                    self._best_effort(self.clock_jobs.schedule, game_id, clock)
                 return MoveOutcome(result.version, records, finished=finished)
             if result.status == "DUPLICATE":
                 return self._duplicate(game_id, result, fingerprint)
@@ -595,6 +625,15 @@ class GameRuntime:
         if meta.get("persist_at_version") == str(before_version):
             return 0
         return None
+
+    def _clock_after(self, loaded: LoadedGame, state: Any, version: int, mover: int | None,
+                     expired: bool) -> clocks.ClockChange | None:
+        """The turn clock to append with (None: the game has none); noted in the sweeper's index
+        of deadlines before the append, like a bot turn."""
+        clock = clocks.after_append(self, loaded, state, version, mover, expired)
+        if clock is not None and self.clock_jobs is not None:
+            self._best_effort(self.clock_jobs.mark, loaded.game_id, clock)
+        return clock
 
     def _bots_to_notify(self, state: Any, bots: frozenset[int]) -> list[int]:
         """The bot seats to act now, when bots are to be told."""

@@ -71,6 +71,14 @@ class GameCreatedSchema(Schema):
     players = fields.List(fields.Nested(SeatTokenSchema), required=True)
 
 
+def deadlines_field() -> fields.Dict:
+    return fields.Dict(keys=fields.Str(), values=fields.Str(), required=True, metadata={
+        "description": "Turn clocks: each human seat to act (its number as a string) -> its deadline, "
+                       "ISO 8601 UTC with milliseconds (2026-11-25T14:30:00.250Z). A seat's clock "
+                       "starts when it becomes to act and again after each of its moves; seats acting "
+                       "at once each have their own. Empty without a clock, or when no human is to act."})
+
+
 class GameViewSchema(Schema):
     id = fields.Str(required=True)
     game = fields.Str(required=True)
@@ -84,6 +92,9 @@ class GameViewSchema(Schema):
     you = fields.Int(allow_none=True, required=True, metadata={"description": "Your seat, or null for a spectator."})
     players = fields.List(fields.Nested(PlayerOutSchema), required=True)
     state = fields.Dict(required=True, metadata={"description": "The game's own view for this viewer."})
+    turn_seconds = fields.Int(allow_none=True, required=True, metadata={
+        "description": "The game's turn clock in seconds (POST /games `turn_seconds`), or null for none."})
+    deadlines = deadlines_field()
 
 
 class LegalMovesSchema(Schema):
@@ -91,6 +102,7 @@ class LegalMovesSchema(Schema):
     seat = fields.Int(required=True)
     moves = fields.List(fields.Dict(), required=True, metadata={
         "description": "Every move this seat may make now, each postable as-is to /moves."})
+    deadlines = deadlines_field()
 
 
 class EventSchema(Schema):

@@ -29,6 +29,7 @@ from werkzeug.exceptions import HTTPException
 
 from shared import limits, metrics
 from shared.bots import BotQueue
+from shared.clocks import ClockJobs
 from shared.config import Settings
 from shared.engine import IllegalMove
 from shared.eventstore import EventStore
@@ -79,6 +80,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots,
                           idle_ttl=settings.idle_game_ttl, finished_ttl=settings.finished_game_ttl,
                           before_bot_turn=before_bot_turn)
+    if before_bot_turn is not None:
+        runtime.clock_jobs = ClockJobs(bot_queue)     # turn clocks' deadlines, on the same queue
     app.extensions["runtime"] = runtime
     news = LogNews(connect_news(settings), game.name,
                    read_log=lambda game_id, after, limit: store.read(game_id, after=after, limit=limit))

@@ -7,7 +7,7 @@ from typing import Any
 from flask import request
 from marshmallow import Schema
 
-from shared import limits
+from shared import clocks, limits
 from shared.auth import bearer_token, seat_for_token, stored_token_hashes, valid_for_another_game
 from shared.config import Settings
 from shared.engine import Game
@@ -61,4 +61,5 @@ class Service:
             "seeded_by_client": loaded.meta.get("seeded_by_client") == "1",
             "to_act": game.to_act(loaded.state), "result": result, "you": seat,
             "players": loaded.players, "state": game.view(loaded.state, seat),
+            "turn_seconds": clocks.turn_seconds(loaded.meta), "deadlines": clocks.deadlines(loaded.meta),
         }

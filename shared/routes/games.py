@@ -6,7 +6,7 @@ from typing import Any
 from flask import Response
 from flask_smorest import Blueprint
 
-from shared import limits, metrics
+from shared import clocks, limits, metrics
 from shared.http import json_response, load_with, read_json_body
 from shared.openapi import BEARER, OPTIONAL_BEARER, problems
 from shared.problems import Problem
@@ -37,7 +37,9 @@ def blueprint(service: Service) -> Blueprint:
                           "chooses it can predict the game): leave out \"seed\".",
                           errors=[{"detail": "Not allowed here.", "pointer": "/seed"}])
         guard.capacity.check()
-        game_id, version, seats = runtime.create(body["players"], body["options"], body["seed"])
+        fallback = body["fallback_bot"] or (clocks.default_fallback(service.plugin) if body["turn_seconds"] else None)
+        game_id, version, seats = runtime.create(body["players"], body["options"], body["seed"],
+                                                 body["turn_seconds"], fallback)
         metrics.GAMES_CREATED.labels(game.name).inc()
         return ({"id": game_id, "version": version, "players": seats}, 201,
                 {"Location": f"/games/{game_id}"})
@@ -61,6 +63,7 @@ def blueprint(service: Service) -> Blueprint:
         seat = service.authenticate(game_id, loaded.meta, required=True)
         acting = game.result(loaded.state) is None and seat in game.to_act(loaded.state)
         moves = game.legal_moves(loaded.state, seat) if acting else []
-        return json_response({"version": loaded.version, "seat": seat, "moves": moves})
+        return json_response({"version": loaded.version, "seat": seat, "moves": moves,
+                              "deadlines": clocks.deadlines(loaded.meta)})
 
     return games
