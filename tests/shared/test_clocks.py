@@ -15,8 +15,10 @@ from rq import SimpleWorker
 from rq.registry import ScheduledJobRegistry
 from rq.serializers import JSONSerializer
 
+from services.catan.api import PLUGIN as CATAN
 from shared import bots, clocks
 from shared.config import Settings
+from shared.plugin import GamePlugin
 from shared.runtime import derive_seed
 from shared.service import create_app
 from tests.shared.conftest import auth
@@ -25,21 +27,25 @@ from tests.shared.toygame import PLUGIN, RaceGame
 
 @pytest.fixture()
 def client(redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    yield from clocked_client(PLUGIN, redis_url, monkeypatch)
+
+
+def clocked_client(plugin: GamePlugin, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setenv("REDIS_URL", redis_url)
     monkeypatch.setenv("RQ_REDIS_URL", redis_url)
     monkeypatch.setenv("GAME_SERVICES_EXTRA", "race=tests.shared.toygame")
     monkeypatch.setenv("ALLOW_CLIENT_SEED", "1")
     bots._runtime.cache_clear()
-    app = create_app(PLUGIN, dataclasses.replace(Settings.from_env(), enqueue_bots=True))
+    app = create_app(plugin, dataclasses.replace(Settings.from_env(), enqueue_bots=True))
     with app.test_client() as c:
         c.application = app
         yield c
 
 
-def run_worker(redis_url: str) -> None:
+def run_worker(redis_url: str, game: str = "race") -> None:
     """One burst: RQ's scheduler moves the due deadlines to the queue, then the jobs run."""
     conn = redis.Redis.from_url(redis_url)
-    queue = bots.BotQueue(conn, "race").queue
+    queue = bots.BotQueue(conn, game).queue
     SimpleWorker([queue], connection=conn, serializer=JSONSerializer).work(burst=True, with_scheduler=True)
 
 
@@ -201,3 +207,33 @@ def test_the_sweeper_catches_a_deadline_whose_job_was_lost(client: FlaskClient, 
     assert bots.sweep(runtime, bot_queue) == 0
     [next_deadline] = client.get(f"/games/{gid}").get_json()["deadlines"].values()
     assert conn.zscore(clocks.clocks_key("race"), gid) == clocks.iso_to_ms(next_deadline) / 1000
+
+
+@pytest.fixture()
+def catan_client(redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    yield from clocked_client(CATAN, redis_url, monkeypatch)
+
+
+def test_catan_discards_after_a_seven_each_expire_on_their_own(catan_client: FlaskClient, redis_url: str) -> None:
+    client = catan_client
+    runtime = client.application.extensions["runtime"]
+    # Seed 24 with these moves reaches a 7 that two seats must answer by discarding, at once.
+    gid, _, _ = runtime.create([{"name": name} for name in "abc"], {}, seed=24, turn_seconds=1)
+    loaded = runtime.load(gid)
+    while len(CATAN.game.to_act(loaded.state)) < 2:
+        seat = CATAN.game.to_act(loaded.state)[0]
+        runtime.submit(gid, seat, random.Random(loaded.version).choice(CATAN.game.legal_moves(loaded.state, seat)))
+        loaded = runtime.load(gid)
+    view = client.get(f"/games/{gid}").get_json()
+    discarding = view["to_act"]
+    assert len(discarding) == 2 and sorted(view["deadlines"]) == sorted(map(str, discarding))
+    wait_past(view)
+    run_worker(redis_url, "catan")
+    events = log_of(client, gid)
+    expired = expiries(events)
+    assert sorted(e["data"]["seat"] for e in expired) == sorted(discarding)
+    assert {e["data"]["bot"] for e in expired} == {"greedy"}               # Catan's strongest
+    for record in expired:
+        move = events[events.index(record) + 1]["cause"]
+        assert move["seat"] == record["data"]["seat"] and move["move"]["type"] == "discard"
+    assert client.get(f"/games/{gid}/audit").get_json()["ok"]
