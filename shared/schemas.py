@@ -72,7 +72,7 @@ class GameCreatedSchema(Schema):
 
 
 def deadlines_field() -> fields.Dict:
-    return fields.Dict(keys=fields.Str(), values=fields.Str(), required=True, metadata={
+    return fields.Dict(keys=fields.Str(), values=fields.DateTime(), required=True, metadata={
         "description": "Turn clocks: each human seat to act (its number as a string) -> its deadline, "
                        "ISO 8601 UTC with milliseconds (2026-11-25T14:30:00.250Z). A seat's clock "
                        "starts when it becomes to act and again after each of its moves; seats acting "
@@ -112,8 +112,11 @@ class EventSchema(Schema):
     at = fields.Int(required=True, metadata={"description": "Milliseconds since the epoch."})
     hash = fields.Str(required=True)
     cause = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, "
-                                  "the move and seed). On the game's first event: kind setup, players, options "
-                                  "and seeded_by_client (the creator chose the seed)."})
+                                  "the move and seed). On the game's first event: kind setup, players, options, "
+                                  "seeded_by_client (the creator chose the seed) and, with a turn clock, clock "
+                                  "{turn_seconds, fallback_bot}. On a platform event (type platform.*, e.g. "
+                                  "platform.clock_expired {seat, deadline, bot}, followed by the bot's move for "
+                                  "that seat): kind platform."})
     salt = fields.Str(metadata={"description": "Hash salt, public once the game is over."})
 
 

@@ -16,7 +16,7 @@ from rq.registry import ScheduledJobRegistry
 from rq.serializers import JSONSerializer
 
 from services.catan.api import PLUGIN as CATAN
-from shared import bots, clocks
+from shared import bots, clocks, registry
 from shared.config import Settings
 from shared.plugin import GamePlugin
 from shared.runtime import derive_seed
@@ -80,6 +80,13 @@ def seed_with_a_six(players: int) -> int:
         if events[0]["data"]["die"] == 6:
             return seed
     raise AssertionError("no seed rolls a 6 first")
+
+
+def test_each_game_falls_back_on_its_strongest_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GAME_SERVICES_EXTRA", "race=tests.shared.toygame")
+    strongest = {"catan": "greedy", "elasund": "heuristic", "elfenland": "planner", "elastium": "greedy",
+                 "race": "roller"}
+    assert {name: clocks.default_fallback(registry.plugin(name)) for name in strongest} == strongest
 
 
 def test_turn_seconds_and_fallback_bot_are_validated(client: FlaskClient) -> None:
@@ -202,8 +209,9 @@ def test_the_sweeper_catches_a_deadline_whose_job_was_lost(client: FlaskClient, 
     run_worker(redis_url)
     [expired] = expiries(log_of(client, gid))
     assert expired["data"]["seat"] == view["to_act"][0]
-    # The next pass finds nothing due, and scores the game at its next deadline (the other seat's).
-    time.sleep(0.6)
+    # The next pass finds nothing due, and scores the game at its next deadline (the other seat's,
+    # a second away), so passes do not look at it again before then.
+    monkeypatch.setattr(bots, "STUCK_AFTER_SECONDS", 0)
     assert bots.sweep(runtime, bot_queue) == 0
     [next_deadline] = client.get(f"/games/{gid}").get_json()["deadlines"].values()
     assert conn.zscore(clocks.clocks_key("race"), gid) == clocks.iso_to_ms(next_deadline) / 1000
