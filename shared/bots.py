@@ -113,6 +113,9 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         return {"played": False, "why": "moved-on", "version": loaded.version}
     if game.result(loaded.state) is not None or seat not in game.to_act(loaded.state):
         return {"played": False, "why": "not-to-act", "version": loaded.version}
+    # A clock's move is keyed where no client's Idempotency-Key can be ('/' is outside its pattern):
+    # a human's own key must never pass for the move the clock plays for that seat.
+    key = f"bot-{version}" if platform_events is None else f"clock/{version}"
     strategy_name = strategy_name or loaded.players[seat].get("bot") or "random"
     strategy = strategies.get(strategy_name, random_strategy)
     rng = random.Random(derive_seed(loaded.seed, version, "bot", seat))
@@ -126,7 +129,7 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         move = random_strategy(game, loaded.state, seat, rng)
     try:
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
-                                 idempotency_key=f"bot-{version}", loaded=loaded,
+                                 idempotency_key=key, loaded=loaded,
                                  platform_events=platform_events)
     except IllegalMove as exc:
         # A strategy bug must not stall the game: log it and play a random legal move instead.
@@ -135,7 +138,7 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         reloaded = runtime.load(game_id)
         move = random_strategy(game, reloaded.state, seat, rng)
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
-                                 idempotency_key=f"bot-{version}-fallback", loaded=reloaded,
+                                 idempotency_key=f"{key}-fallback", loaded=reloaded,
                                  platform_events=platform_events)
     except Problem as exc:
         if exc.kind in ("stale-version", "not-your-turn", "game-over"):

@@ -62,6 +62,13 @@ MAX_TURN_SECONDS = 7 * 24 * 3600
 RUNNING = ("active", "running")      # the statuses whose clocks run (never "waiting")
 SWEEP_BATCH = 500
 
+# KEYS[1] a game's meta; ARGV[1] its version, ARGV[2] the clock: written only at that version.
+_SET_CLOCK_AT_VERSION = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'clock', ARGV[2])
+return 1
+"""
+
 # Set a game's score to ARGV[3] (or drop it when ARGV[3] is empty) only if nobody changed it since
 # the sweeper read ARGV[2]: a move in between wrote a score of its own.
 _RESCORE_IF_UNCHANGED = """
@@ -75,8 +82,9 @@ def clocks_key(game_name: str) -> str:
     return f"clocks:{game_name}"
 
 
-def job_id(game_name: str, game_id: str, seat: int, set_at: int) -> str:
-    return f"clock-{game_name}-{game_id}-{seat}-{set_at}"
+def job_id(game_name: str, game_id: str, seat: int, deadline: int, set_at: int) -> str:
+    # Deadline and version both: a clock restarted at the same version (see ``restart``) is a new job.
+    return f"clock-{game_name}-{game_id}-{seat}-{set_at}-{deadline}"
 
 
 def default_fallback(plugin: GamePlugin) -> str:
@@ -117,8 +125,8 @@ def parse(meta: dict[str, str]) -> dict[str, Any] | None:
 def deadlines(meta: dict[str, str]) -> dict[str, str]:
     """The view's ``deadlines``: seat (as a string) -> ISO 8601 deadline, for running games."""
     clock = parse(meta)
-    if clock is None or meta.get("status") not in RUNNING:
-        return {}
+    if clock is None or meta.get("status") not in RUNNING or str(clock["v"]) != meta.get("version"):
+        return {}                    # none, or behind the log until the clock starts again (restart)
     return {seat: iso(entry[0]) for seat, entry in sorted(clock["seats"].items(), key=lambda kv: int(kv[0]))}
 
 
@@ -134,6 +142,7 @@ class ClockChange:
     """The clock after an append: its meta field, and the deadlines set by this very append."""
     clock: dict[str, Any]
     new: list[tuple[int, int, int]] = field(default_factory=list)    # (seat, deadline_ms, set_at)
+    waiting: bool = False            # a game waiting for players: the sweeper starts its clock later
 
     @property
     def fields(self) -> dict[str, str]:
@@ -141,7 +150,8 @@ class ClockChange:
 
     @property
     def earliest(self) -> int | None:
-        return min((entry[0] for entry in self.clock["seats"].values()), default=None)
+        """When the sweeper should look at the game (None: never)."""
+        return min((entry[0] for entry in self.clock["seats"].values()), default=now_ms() if self.waiting else None)
 
 
 def advance(before: dict[str, Any] | None, before_version: int, version: int, to_act: list[int],
@@ -173,8 +183,12 @@ def after_append(runtime: "GameRuntime", loaded: "LoadedGame", state: Any, versi
     None for a game without a clock, or one not running."""
     meta = loaded.meta
     turn = turn_seconds(meta)
-    if turn is None or meta.get("status") == "waiting":
+    if turn is None:
         return None
+    if meta.get("status") == "waiting":
+        # No clock runs yet; the game is noted for the sweeper, which starts its clock once it
+        # runs (``restart``), should whatever starts it not do so itself.
+        return ClockChange({"v": version, "seats": {}}, waiting=True)
     game = runtime.game
     to_act = [] if game.result(state) is not None else game.to_act(state)
     before = parse(meta)
@@ -211,7 +225,7 @@ class ClockJobs:
         from shared.bots import JOB_TIMEOUT_SECONDS
         queue = self.bot_queue.queue
         args = ("shared.clocks.expire_clock", self.game_name, game_id, seat, deadline, set_at)
-        options: dict[str, Any] = {"job_id": job_id(self.game_name, game_id, seat, set_at), "unique": True,
+        options: dict[str, Any] = {"job_id": job_id(self.game_name, game_id, seat, deadline, set_at), "unique": True,
                                    "job_timeout": JOB_TIMEOUT_SECONDS, "result_ttl": 600,
                                    "failure_ttl": 3600}
         try:
@@ -222,6 +236,29 @@ class ClockJobs:
             return True
         except DuplicateJobError:
             return False
+
+
+def restart(runtime: "GameRuntime", game_id: str, jobs: ClockJobs | None) -> ClockChange | None:
+    """Start the clock of a running game whose clock is missing or behind its log: an append that
+    was no move (the start of a game that was waiting for players) left it so.  Every human seat to
+    act gets a full turn.  None when the clock is current, or the game has none or is not running."""
+    loaded = runtime.load(game_id)
+    meta, game = loaded.meta, runtime.game
+    turn = turn_seconds(meta)
+    clock = parse(meta)
+    if turn is None or meta.get("status") not in RUNNING or (clock is not None and clock["v"] == loaded.version):
+        return None
+    to_act = [] if game.result(loaded.state) is not None else game.to_act(loaded.state)
+    humans = {seat for seat, player in enumerate(loaded.players) if not player.get("bot")}
+    change = advance(None, loaded.version, loaded.version, to_act, humans, turn=turn)
+    if jobs is not None:
+        jobs.mark(game_id, change)
+    _, meta_key, _, _ = runtime.store.keys(game_id)
+    if not runtime.store.redis.eval(_SET_CLOCK_AT_VERSION, 1, meta_key, loaded.version, change.fields[FIELD]):
+        return None                  # the game moved meanwhile: that append wrote a clock
+    if jobs is not None:
+        jobs.schedule(game_id, change)
+    return change
 
 
 # -- the expiry job -------------------------------------------------------------------------------
@@ -290,15 +327,21 @@ def sweep_due(runtime: "GameRuntime", bot_queue: "BotQueue",
     for member, score in due:
         game_id = member.decode()
         meta = runtime.store.meta(game_id)
-        clock = parse(meta) if meta is not None and meta.get("game") == name else None
-        if clock is None or meta is None or meta.get("status") not in RUNNING or meta.get("version") != str(clock["v"]):
-            # Finished, gone, or a clock older than the game (its next append writes one anew).
-            rescore(keys=[key], args=[game_id, score, ""] if clock is None or meta is None
-                    or meta.get("status") not in RUNNING else [game_id, score, str(now)])
+        if meta is None or meta.get("game") != name or meta.get("status") == "finished" or not turn_seconds(meta):
+            rescore(keys=[key], args=[game_id, score, ""])          # gone, over, or no clock
             continue
-        passed = [(int(seat), entry) for seat, entry in clock["seats"].items() if entry[0] / 1000 <= now]
+        clock = parse(meta)
+        if meta.get("status") not in RUNNING or clock is None or meta.get("version") != str(clock["v"]):
+            # Still waiting for players (look again later), or started by an append that was no
+            # move: its clock starts now.
+            if restart(runtime, game_id, jobs) is None:
+                rescore(keys=[key], args=[game_id, score, str(now)])
+            continue
+        players = json.loads(meta["players"])
+        passed = [(int(seat), entry) for seat, entry in clock["seats"].items()
+                  if entry[0] / 1000 <= now and not players[int(seat)].get("bot")]
         for seat, (deadline, set_at) in passed:
-            if bots._job_state(bot_queue, job_id(name, game_id, seat, set_at)) != "dead":
+            if bots._job_state(bot_queue, job_id(name, game_id, seat, deadline, set_at)) != "dead":
                 continue
             if jobs.schedule_one(game_id, seat, deadline, set_at):
                 log.info("re-enqueued the expiry of %s seat %d (deadline %s)", game_id, seat, iso(deadline))
