@@ -1,9 +1,9 @@
-"""Platform events: records in a game's own log that the platform writes, not the rules engine.
+"""Platform events: records in a game's own log that the platform writes, not the rules.
 
-Seats joining or leaving, a game starting, a clock running out, a seat resigning: each is a record
-whose ``type`` begins with ``platform.``.  They are public (never redacted), chained into the log's
-hashes like every record, and never shown to the engine: ``evolve``, ``redact``, ``view`` and the
-audit's re-decide skip them.  This module is the single test for them.
+Seats joined and left, the game started or cancelled, a seat resigned, a rematch linked (issue 14;
+clocks add theirs).  Their ``type`` begins with ``platform.``; they are public (never redacted),
+chained into the log's hashes like every record, and the game's ``evolve``, ``redact``, ``view``
+and the audit's re-decide never see them: whoever folds or serves a log skips or passes them.
 """
 from __future__ import annotations
 
@@ -11,8 +11,15 @@ from typing import Any
 
 PREFIX = "platform."
 
+SEAT_JOINED = PREFIX + "seat_joined"      # {seat, name}
+SEAT_LEFT = PREFIX + "seat_left"          # {seat}
+GAME_STARTED = PREFIX + "game_started"    # {}
+GAME_CANCELLED = PREFIX + "game_cancelled"  # {seat}: who cancelled
+SEAT_RESIGNED = PREFIX + "seat_resigned"  # {seat, bot}: the bot that plays the seat from now on
+REMATCH = PREFIX + "rematch"              # {game_id}: the next game
+
 
 def is_platform_event(record_or_type: dict[str, Any] | str) -> bool:
-    """Whether a record, an event or an event type is the platform's (and so not the engine's)."""
+    """Whether a record (or an event type) is the platform's, not the game's."""
     kind = record_or_type if isinstance(record_or_type, str) else record_or_type.get("type", "")
     return isinstance(kind, str) and kind.startswith(PREFIX)

@@ -25,7 +25,8 @@ def served_record(game: Game, record: dict[str, Any], viewer: int | None,
     """
     if finished:
         return record
-    if is_platform_event(record):           # public, and never the engine's to redact
+    if is_platform_event(record):
+        # Public (seats, start, resignations): never redacted; only the salt waits for the end.
         return {k: v for k, v in record.items() if k != "salt"}
     redacted = game.redact({"type": record["type"], "data": record["data"]}, viewer)
     out: dict[str, Any] = {"seq": record["seq"], "type": redacted["type"], "data": redacted["data"],
@@ -71,16 +72,12 @@ def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
 
     while i < len(records):
         first = records[i]
-        # The platform's own record (a seat joined, a clock ran out) stands alone: chained like
-        # every record, but no rule decides it, so there is nothing to re-decide.
-        platform = is_platform_event(first)
         cause = first.get("cause")
-        if cause is None and not platform:
+        if cause is None:
             return bad(first["seq"], "event does not start a move and follows no move")
         batch = [first]
         j = i + 1
-        while not platform and j < len(records) and "cause" not in records[j] \
-                and not is_platform_event(records[j]):
+        while j < len(records) and "cause" not in records[j]:
             batch.append(records[j])
             j += 1
         for record in batch:
@@ -89,9 +86,15 @@ def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
             if record["hash"] != event_hash(head, record):
                 return bad(record["seq"], "hash does not match the content and the previous hash")
             head, last = record["hash"], record["seq"]
-        if platform:
+        if cause["kind"] == "platform":
+            # Seats and the like: chained (checked above) but no rule decides them, so nothing
+            # of the game may ride along.
+            if not all(is_platform_event(r) for r in batch):
+                return bad(first["seq"], "a game event recorded as the platform's")
             i = j
             continue
+        if any(is_platform_event(r) for r in batch):
+            return bad(first["seq"], "a platform event recorded as a move's")
         try:
             if cause["kind"] == "setup":
                 if state is not None:

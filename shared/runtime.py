@@ -390,7 +390,7 @@ class GameRuntime:
     def _fold(self, records: list[dict[str, Any]] | tuple[dict[str, Any], ...], version: int, head: str,
               state: Any) -> tuple[int, str, Any]:
         for record in records:
-            if not is_platform_event(record):       # the platform's own records: the engine never sees them
+            if not is_platform_event(record):
                 state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
             version, head = record["seq"], record["hash"]
         return version, head, state
@@ -488,7 +488,7 @@ class GameRuntime:
                 # first event).  Refuse before Redis is touched.
                 raise RuntimeError(f"{self.game.name}: decide returned no events for {move.get('type')!r}")
             cause = {"kind": "move", "seat": seat, "move": move, "seed": move_seed}
-            records = self._records(platform_events, loaded.version, loaded.head, {"kind": "platform"}) \
+            records = self._records(platform_events, loaded.version, loaded.head, {"kind": "platform", "seat": seat}) \
                 if platform_events else []
             records += self._records(events, loaded.version + len(records),
                                      records[-1]["hash"] if records else loaded.head, cause)

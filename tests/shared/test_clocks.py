@@ -118,7 +118,7 @@ def test_the_fallback_bot_plays_for_a_seat_whose_time_ran_out(client: FlaskClien
     events = log_of(client, gid)
     [expired] = expiries(events)
     assert expired["data"] == {"seat": seat, "deadline": view["deadlines"][str(seat)], "bot": "random"}
-    assert expired["cause"] == {"kind": "platform"}
+    assert expired["cause"] == {"kind": "platform", "seat": seat}
     move = events[events.index(expired) + 1]
     assert move["cause"]["kind"] == "move" and move["cause"]["seat"] == seat
     after = client.get(f"/games/{gid}").get_json()
