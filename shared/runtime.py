@@ -226,7 +226,7 @@ class GameRuntime:
 
     # -- creating a game ------------------------------------------------------------------------
     def create(self, players: list[dict[str, Any]], options: dict[str, Any],
-               seed: int | None = None, turn_seconds: int | None = None,
+               seed: int | None = None, *, turn_seconds: int | None = None,
                fallback_bot: str | None = None) -> tuple[str, int, list[dict[str, Any]]]:
         game = self.game
         if not game.min_players <= len(players) <= game.max_players:
@@ -269,7 +269,6 @@ class GameRuntime:
             "seeded_by_client": "1" if seed is not None else "0",
             "created_at": str(int(time.time() * 1000)),
             **self._status_fields(state),
-            **clock_fields,
         }
         active = game.result(state) is None
         if active and self.idle_ttl > 0:
@@ -285,6 +284,7 @@ class GameRuntime:
         bots = self._bots_to_notify(state, _bot_seats(meta["players"]))
         if bots and self.before_bot_turn is not None:
             self._best_effort(self.before_bot_turn, game_id)
+        meta.update(clock_fields)
         clock = self._clock_after(LoadedGame(game_id, 0, None, meta, GENESIS_HASH), state, records[-1]["seq"],
                                   None, False)
         if clock is not None:

@@ -39,7 +39,7 @@ def blueprint(service: Service) -> Blueprint:
         guard.capacity.check()
         fallback = body["fallback_bot"] or (clocks.default_fallback(service.plugin) if body["turn_seconds"] else None)
         game_id, version, seats = runtime.create(body["players"], body["options"], body["seed"],
-                                                 body["turn_seconds"], fallback)
+                                                 turn_seconds=body["turn_seconds"], fallback_bot=fallback)
         metrics.GAMES_CREATED.labels(game.name).inc()
         return ({"id": game_id, "version": version, "players": seats}, 201,
                 {"Location": f"/games/{game_id}"})
