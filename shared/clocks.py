@@ -34,7 +34,11 @@ Redis also holds ``clocks:<game>``, a sorted set of game ids scored by their ear
 the games whose earliest deadline passed more than BOT_STUCK_SECONDS ago and re-enqueues an
 expiry whose job is gone, failed, or was never scheduled.
 
-Only running games have clocks: a game still ``waiting`` for players has none.
+Only running games have clocks: a game still ``waiting`` for players has none, but is noted in
+``clocks:<game>`` so that the sweeper starts its clock once it runs (:func:`restart`: every human
+seat to act gets a full turn).  The same repair covers any append that was no move and did not
+write the clock (the clock then names an older version: views show no deadline, expiries do
+nothing, until the next move or sweep writes a current one).
 """
 from __future__ import annotations
 
@@ -189,15 +193,22 @@ def after_append(runtime: "GameRuntime", loaded: "LoadedGame", state: Any, versi
         # No clock runs yet; the game is noted for the sweeper, which starts its clock once it
         # runs (``restart``), should whatever starts it not do so itself.
         return ClockChange({"v": version, "seats": {}}, waiting=True)
-    game = runtime.game
-    to_act = [] if game.result(state) is not None else game.to_act(state)
     before = parse(meta)
     if loaded.version and (before is None or before.get("v") != loaded.version):
         # This process's copy of the meta is older than its state (a copy that caught up): the
         # clock of that version is in Redis, unless the game moved on (then the append fails).
         before = parse(runtime.store.meta(loaded.game_id) or {})
-    humans = {seat for seat, player in enumerate(loaded.players) if not player.get("bot")}
-    return advance(before, loaded.version, version, to_act, humans, mover, expired, turn)
+    return advance(before, loaded.version, version, _acting(runtime, state), _humans(loaded), mover, expired, turn)
+
+
+def _acting(runtime: "GameRuntime", state: Any) -> list[int]:
+    game = runtime.game
+    return [] if game.result(state) is not None else game.to_act(state)
+
+
+def _humans(loaded: "LoadedGame") -> set[int]:
+    """The seats a clock may run for: a bot's (a resigned seat's too) never waits for anyone."""
+    return {seat for seat, player in enumerate(loaded.players) if not player.get("bot")}
 
 
 # -- deadlines kept by RQ's scheduler ------------------------------------------------------------
@@ -243,14 +254,12 @@ def restart(runtime: "GameRuntime", game_id: str, jobs: ClockJobs | None) -> Clo
     was no move (the start of a game that was waiting for players) left it so.  Every human seat to
     act gets a full turn.  None when the clock is current, or the game has none or is not running."""
     loaded = runtime.load(game_id)
-    meta, game = loaded.meta, runtime.game
+    meta = loaded.meta
     turn = turn_seconds(meta)
     clock = parse(meta)
     if turn is None or meta.get("status") not in RUNNING or (clock is not None and clock["v"] == loaded.version):
         return None
-    to_act = [] if game.result(loaded.state) is not None else game.to_act(loaded.state)
-    humans = {seat for seat, player in enumerate(loaded.players) if not player.get("bot")}
-    change = advance(None, loaded.version, loaded.version, to_act, humans, turn=turn)
+    change = advance(None, loaded.version, loaded.version, _acting(runtime, loaded.state), _humans(loaded), turn=turn)
     if jobs is not None:
         jobs.mark(game_id, change)
     _, meta_key, _, _ = runtime.store.keys(game_id)
