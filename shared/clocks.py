@@ -73,6 +73,12 @@ redis.call('HSET', KEYS[1], 'clock', ARGV[2])
 return 1
 """
 
+# KEYS[1] the queue's scheduled-job registry, KEYS[2] a job's hash; ARGV[1] the job's id.
+_DROP_IF_SCHEDULED = """
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.call('DEL', KEYS[2]) return 1 end
+return 0
+"""
+
 # Set a game's score to ARGV[3] (or drop it when ARGV[3] is empty) only if nobody changed it since
 # the sweeper read ARGV[2]: a move in between wrote a score of its own.
 _RESCORE_IF_UNCHANGED = """
@@ -146,6 +152,7 @@ class ClockChange:
     """The clock after an append: its meta field, and the deadlines set by this very append."""
     clock: dict[str, Any]
     new: list[tuple[int, int, int]] = field(default_factory=list)    # (seat, deadline_ms, set_at)
+    gone: list[tuple[int, int, int]] = field(default_factory=list)   # deadlines this append ended
     waiting: bool = False            # a game waiting for players: the sweeper starts its clock later
 
     @property
@@ -178,7 +185,8 @@ def advance(before: dict[str, Any] | None, before_version: int, version: int, to
         deadline = now if (expired and seat == mover) else now + turn * 1000
         seats[str(seat)] = [deadline, version]
         new.append((seat, deadline, version))
-    return ClockChange({"v": version, "seats": seats}, new)
+    gone = [(int(seat), entry[0], entry[1]) for seat, entry in known.items() if seats.get(seat) != entry]
+    return ClockChange({"v": version, "seats": seats}, new, gone)
 
 
 def after_append(runtime: "GameRuntime", loaded: "LoadedGame", state: Any, version: int,
@@ -228,8 +236,19 @@ class ClockJobs:
             self.bot_queue.connection.zadd(clocks_key(self.game_name), {game_id: earliest / 1000}, lt=True)
 
     def schedule(self, game_id: str, change: ClockChange) -> None:
+        """Schedule the new deadlines' jobs, and drop the scheduled jobs of the deadlines the append
+        ended (they would do nothing, but a 7-day clock would keep each in Redis for a week)."""
         for seat, deadline, set_at in change.new:
             self.schedule_one(game_id, seat, deadline, set_at)
+        if change.gone:
+            from rq.job import Job
+            registry = self.bot_queue.queue.scheduled_job_registry.key
+            with self.bot_queue.connection.pipeline(transaction=False) as pipe:
+                for seat, deadline, set_at in change.gone:
+                    jid = job_id(self.game_name, game_id, seat, deadline, set_at)
+                    # Only a job still waiting for its time: one that runs (or ran) is left alone.
+                    pipe.eval(_DROP_IF_SCHEDULED, 2, registry, Job.key_for(jid), jid)
+                pipe.execute()
 
     def schedule_one(self, game_id: str, seat: int, deadline: int, set_at: int) -> bool:
         """One expiry job at the deadline (at once when it has passed); False if it exists already."""

@@ -136,8 +136,14 @@ def test_a_seat_that_moves_in_time_gets_no_expiry(client: FlaskClient, redis_url
     seat = view["to_act"][0]
     clock = clocks.parse(client.application.extensions["runtime"].meta(gid))
     deadline, set_at = clock["seats"][str(seat)]
+    scheduled = ScheduledJobRegistry(queue=bots.BotQueue(redis.Redis.from_url(redis_url), "race").queue)
+    assert scheduled.get_job_ids() == [clocks.job_id("race", gid, seat, deadline, set_at)]
     resp = client.post(f"/games/{gid}/moves", json={"type": "hold"}, headers=auth(game["players"][seat]["token"]))
     assert resp.status_code == 201
+    # Its job is dropped (a week's clock would keep it for a week); the next seat's is scheduled.
+    [other] = client.get(f"/games/{gid}").get_json()["to_act"]
+    other_deadline, other_set_at = clocks.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(other)]
+    assert scheduled.get_job_ids() == [clocks.job_id("race", gid, other, other_deadline, other_set_at)]
     wait_past(view)
     runtime = client.application.extensions["runtime"]
     assert clocks.expire_with(runtime, PLUGIN.strategies, "roller", gid, seat, deadline, set_at)["why"] == "moved"
