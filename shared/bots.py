@@ -25,9 +25,9 @@ from rq.serializers import JSONSerializer
 
 from shared import registry
 from shared.config import Settings
-from shared.engine import IllegalMove, Strategy, random_strategy
+from shared.engine import Event, IllegalMove, Strategy, random_strategy
 from shared.problems import Problem
-from shared.runtime import GameRuntime, derive_seed
+from shared.runtime import GameRuntime, LoadedGame, derive_seed
 
 log = logging.getLogger("bots")
 
@@ -87,9 +87,12 @@ def _runtime(game_name: str) -> GameRuntime:
 
     settings = Settings.from_env()
     plugin = registry.plugin(game_name)
+    from shared.clocks import ClockJobs
     bot_queue = BotQueue(connect_queue(settings), game_name)
-    return GameRuntime(plugin.game, connect_event_store(settings), settings.snapshot_every,
-                       notify_bots=bot_queue.enqueue_turns, before_bot_turn=bot_queue.mark_pending)
+    runtime = GameRuntime(plugin.game, connect_event_store(settings), settings.snapshot_every,
+                          notify_bots=bot_queue.enqueue_turns, before_bot_turn=bot_queue.mark_pending)
+    runtime.clock_jobs = ClockJobs(bot_queue)
+    return runtime
 
 
 def play_bot_turn(game_name: str, game_id: str, version: int, seat: int) -> dict[str, Any]:
@@ -99,14 +102,21 @@ def play_bot_turn(game_name: str, game_id: str, version: int, seat: int) -> dict
 
 
 def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], game_id: str,
-                       version: int, seat: int) -> dict[str, Any]:
+                       version: int, seat: int, strategy_name: str | None = None,
+                       platform_events: list[Event] | None = None,
+                       loaded: LoadedGame | None = None) -> dict[str, Any]:
+    """Play one move for ``seat`` at ``version`` with its bot (or ``strategy_name``: a clock's
+    fallback bot, whose ``platform_events`` go into the same append, see shared.clocks)."""
     game = runtime.game
-    loaded = runtime.load(game_id)
+    loaded = loaded if loaded is not None else runtime.load(game_id)
     if loaded.version != version:
         return {"played": False, "why": "moved-on", "version": loaded.version}
     if game.result(loaded.state) is not None or seat not in game.to_act(loaded.state):
         return {"played": False, "why": "not-to-act", "version": loaded.version}
-    strategy_name = loaded.players[seat].get("bot") or "random"
+    # A clock's move is keyed where no client's Idempotency-Key can be ('/' is outside its pattern):
+    # a human's own key must never pass for the move the clock plays for that seat.
+    key = f"bot-{version}" if platform_events is None else f"clock/{version}"
+    strategy_name = strategy_name or loaded.players[seat].get("bot") or "random"
     strategy = strategies.get(strategy_name, random_strategy)
     rng = random.Random(derive_seed(loaded.seed, version, "bot", seat))
     try:
@@ -119,7 +129,8 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         move = random_strategy(game, loaded.state, seat, rng)
     try:
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
-                                 idempotency_key=f"bot-{version}", loaded=loaded)
+                                 idempotency_key=key, loaded=loaded,
+                                 platform_events=platform_events)
     except IllegalMove as exc:
         # A strategy bug must not stall the game: log it and play a random legal move instead.
         log.error("bot %s chose an illegal move %s in %s: %s", strategy_name, move, game_id, exc.reason)
@@ -127,7 +138,8 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         reloaded = runtime.load(game_id)
         move = random_strategy(game, reloaded.state, seat, rng)
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
-                                 idempotency_key=f"bot-{version}-fallback", loaded=reloaded)
+                                 idempotency_key=f"{key}-fallback", loaded=reloaded,
+                                 platform_events=platform_events)
     except Problem as exc:
         if exc.kind in ("stale-version", "not-your-turn", "game-over"):
             return {"played": False, "why": exc.kind, "version": loaded.version}
@@ -176,7 +188,8 @@ class Sweeper:
 
     def sweep(self) -> int:
         """One pass; returns how many bot turns it enqueued."""
-        return self.sweep_index() + self.scan_active()
+        from shared.clocks import sweep_due      # late: shared.clocks imports this module
+        return self.sweep_index() + self.scan_active() + sweep_due(self.runtime, self.bot_queue)
 
     def sweep_index(self) -> int:
         conn = self.bot_queue.connection
@@ -233,8 +246,9 @@ class Sweeper:
 
 def sweep(runtime: GameRuntime, bot_queue: BotQueue) -> int:
     """A whole pass at once: every due index entry and every active game (tests, one-off repairs)."""
+    from shared.clocks import sweep_due
     sweeper = Sweeper(runtime, bot_queue)
-    enqueued = sweeper.sweep_index()
+    enqueued = sweeper.sweep_index() + sweep_due(runtime, bot_queue)
     while True:
         enqueued += sweeper.scan_active()
         if sweeper.cursor == 0:

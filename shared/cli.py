@@ -89,6 +89,8 @@ def build_parser(out: IO[str]) -> argparse.ArgumentParser:
     play.add_argument("--options", default=None, help='game options as JSON, e.g. \'{"board": "variable"}\'')
     play.add_argument("--seed", type=int, default=None, help="make the game reproducible (where the service "
                       "allows a client seed: ALLOW_CLIENT_SEED)")
+    play.add_argument("--turn-seconds", type=int, default=None, help="a turn clock: a seat that lets it run "
+                      "out is played by the game's strongest bot (1 to 604800; default none)")
     play.add_argument("--name", default=None, help="your name at the table (default $USER)")
     play.add_argument("--game", dest="game_id", default=None, help="resume this game (with --token)")
     play.add_argument("--token", default=None, help="your seat's token, to resume a game")
@@ -274,7 +276,7 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
         bots = [b.strip() for b in args.bot.split(",") if b.strip()] or ["random"]
         players = [{"name": args.name or env.get("USER") or "player", "bot": None}]
         players += [{"name": f"{bots[i % len(bots)]}-{i + 1}", "bot": bots[i % len(bots)]} for i in range(args.players - 1)]
-        created = lobby.create_game(players, options, args.seed)
+        created = lobby.create_game(players, options, args.seed, turn_seconds=args.turn_seconds)
         gid, token = created["id"], created["players"][0]["token"]
         term.say(f"Created {args.game} game {gid}; you are seat 0.")
     resume = f"boardgames play {args.game} --game {gid} --token {token}" + (f" --url {args.url}" if args.url else "")

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from shared import jsonout
+from shared.clocks import default_fallback
 from shared.eventstore import GENESIS_HASH, event_hash
 from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.replay import served_record
 from shared.runtime import derive_seed
-from shared.seats import strongest_bot
 
 SEED = 20261125
 GAME_ID = "x7Kq2RmV9pLa"
@@ -147,6 +147,7 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
     move = legal[0]
     view = {"id": GAME_ID, "game": game.name, "version": version, "status": "active", "seeded_by_client": False,
             "to_act": game.to_act(state), "result": None, "you": seat, "players": players,
+            "turn_seconds": None, "deadlines": {},
             "state": _json(game.view(state, seat))}
     replay = {"version": version, "status": "active", "to_act": game.to_act(state), "result": None,
               "state": _json(game.view(state, None))}
@@ -162,7 +163,7 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
                         "201": {"id": GAME_ID, "version": version,
                                 "players": [{**p, "token": t} for p, t in zip(players, tokens)]}},
         "get_game": {"200": view},
-        "legal_moves": {"200": {"version": version, "seat": seat, "moves": legal[:6]}},
+        "legal_moves": {"200": {"version": version, "seat": seat, "moves": legal[:6], "deadlines": {}}},
         "post_move": {"request": move,
                       "201": {"version": log[-1]["seq"],
                               "events": [served_record(game, r, seat, False) for r in played]}},
@@ -181,7 +182,7 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
                               "token": tokens[1], "started": True}},
         "leave_seat": {"200": {"version": version + 2, "status": "waiting"}},
         "cancel_game": {"200": {"version": version + 1, "status": "cancelled"}},
-        "resign": {"200": {"version": log[-1]["seq"] + 1, "seat": seat, "bot": strongest_bot(plugin.strategies)}},
+        "resign": {"200": {"version": log[-1]["seq"] + 1, "seat": seat, "bot": default_fallback(plugin)}},
         "rematch": {"201": {"id": "N3xtGameId42", "rematch_of": GAME_ID}},
     })
     examples["events"]["200 text/event-stream"] = "".join(

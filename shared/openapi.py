@@ -8,6 +8,7 @@ from typing import Any
 from apispec import BasePlugin
 from marshmallow import Schema, fields, validate
 
+from shared.clocks import MAX_TURN_SECONDS, default_fallback
 from shared.plugin import GamePlugin
 from shared.problems import PROBLEM_MEDIA_TYPE
 from shared.schemas import PlayerInSchema, strict_int
@@ -37,6 +38,13 @@ def create_game_schema(plugin: GamePlugin) -> type[Schema]:
 
     name = "".join(p.capitalize() for p in game.name.split("-"))
     return type(name + "CreateGameSchema", (Schema,), {
+        "turn_seconds": strict_int(1, MAX_TURN_SECONDS, load_default=None, allow_none=True, metadata={
+            "description": "A turn clock: each human seat to act has this many seconds (1 to 604800, "
+                           "7 days) from when it became to act, or from its own last move; then the "
+                           "fallback bot plays for it. None by default."}),
+        "fallback_bot": fields.Str(load_default=None, allow_none=True, validate=validate.OneOf(bots), metadata={
+            "description": "The bot that plays for a seat whose clock ran out (default: "
+                           f"{default_fallback(plugin)}, this game's strongest): " + ", ".join(bots)}),
         "players": fields.List(fields.Nested(type(name + "PlayerSchema", (Player,), {})), required=True,
                                validate=validate.Length(min=game.min_players, max=game.max_players)),
         "options": fields.Nested(plugin.options_schema, load_default=dict),

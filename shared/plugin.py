@@ -29,3 +29,6 @@ class GamePlugin:
     # The board as SVG, drawn from the spectator's view and the public seats ({name, bot}): a pure
     # function in the game's own package (``services/<game>/pictures.py``), see shared.pictures.
     board_svg: Callable[[dict[str, Any], list[dict[str, Any]]], str] | None = None
+    # The bot that plays for a seat whose turn clock ran out, unless a game names another at
+    # creation; None: the last strategy listed other than "random" (see shared.clocks).
+    fallback_bot: str | None = None

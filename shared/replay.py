@@ -36,6 +36,8 @@ def served_record(game: Game, record: dict[str, Any], viewer: int | None,
         if cause["kind"] == "setup":
             out["cause"] = {"kind": "setup", "players": cause["players"], "options": cause["options"],
                             "seeded_by_client": bool(cause.get("seeded_by_client"))}
+            if "clock" in cause:
+                out["cause"]["clock"] = cause["clock"]
         elif cause.get("seat") == viewer or game.move_is_public(cause["move"]):
             out["cause"] = {"kind": "move", "seat": cause["seat"], "move": cause["move"]}
         else:

@@ -25,6 +25,7 @@ from typing import Any, Callable, cast
 
 import redis
 
+from shared import clocks
 from shared.auth import hash_token, new_token
 from shared.engine import Event, Game, IllegalMove, Move
 from shared.eventstore import (GENESIS_HASH, AppendResult, EventStore, canonical, event_hash,
@@ -228,14 +229,17 @@ class GameRuntime:
         self.notify_bots = notify_bots
         self.cache = cache if cache is not None else StateCache()
         self.checkpoints = StateCache(size=256)     # (game, version) -> state, for time travel
+        self.clock_jobs: clocks.ClockJobs | None = None   # schedules turn-clock deadlines (shared.clocks)
 
     # -- creating a game ------------------------------------------------------------------------
     def create(self, players: list[dict[str, Any]], options: dict[str, Any],
                seed: int | None = None, *, listed: bool = True, extra_meta: dict[str, str] | None = None,
-               game_id: str | None = None) -> tuple[str, int, list[dict[str, Any]]]:
+               game_id: str | None = None, turn_seconds: int | None = None,
+               fallback_bot: str | None = None) -> tuple[str, int, list[dict[str, Any]]]:
         """Set the game up and append its first events.  A seat ``{"open": true}`` is left for
         whoever takes it (shared.seats): the game is then ``waiting``, and starts when the last
-        one is taken.  ``extra_meta`` (rematch links, reservations) goes into the meta as is."""
+        one is taken.  ``extra_meta`` (rematch links, reservations) goes into the meta as is.
+        ``turn_seconds``: a turn clock (shared.clocks), played out by ``fallback_bot``."""
         game = self.game
         if not game.min_players <= len(players) <= game.max_players:
             raise Problem("invalid-options",
@@ -268,6 +272,10 @@ class GameRuntime:
         # and can so predict the game; in the hashed log, so the claim cannot be quietly changed.
         cause = {"kind": "setup", "players": len(players), "options": options, "seed": setup_seed,
                  "seeded_by_client": seed is not None}
+        clock_fields = clocks.creation_fields(turn_seconds, fallback_bot)
+        if clock_fields:
+            # In the hashed log too, so replay and audit know the clock the game was played with.
+            cause["clock"] = {"turn_seconds": turn_seconds, "fallback_bot": clock_fields["fallback_bot"]}
         records = self._records(events, 0, GENESIS_HASH, cause)
         state = game.replay(events)
         meta = {
@@ -300,6 +308,11 @@ class GameRuntime:
         bots = [] if waiting else self._bots_to_notify(state, _bot_seats(meta["players"]))
         if bots and self.before_bot_turn is not None:
             self._best_effort(self.before_bot_turn, game_id)
+        meta.update(clock_fields)
+        clock = self._clock_after(LoadedGame(game_id, 0, None, meta, GENESIS_HASH), state, records[-1]["seq"],
+                                  None, False)
+        if clock is not None:
+            meta.update(clock.fields)
         result = self.store.append(game_id, 0, records, meta=meta)
         if result.status != "OK":   # a random 12-character id collided: practically impossible
             raise Problem("internal-error", "Could not create the game; try again.")
@@ -315,6 +328,8 @@ class GameRuntime:
         self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
         if bots and self.notify_bots is not None:
             self._best_effort(self.notify_bots, game_id, result.version, bots)
+        if clock is not None and self.clock_jobs is not None:
+            self._best_effort(self.clock_jobs.schedule, game_id, clock)
         return game_id, result.version, seats
 
     # -- loading --------------------------------------------------------------------------------
@@ -458,7 +473,8 @@ class GameRuntime:
     # -- moves ----------------------------------------------------------------------------------
     def submit(self, game_id: str, seat: int, move: Move, expected_version: int | None = None,
                idempotency_key: str | None = None, attempts: int = 5,
-               loaded: LoadedGame | None = None, holder: bool = False) -> MoveOutcome:
+               loaded: LoadedGame | None = None, holder: bool = False,
+               platform_events: list[Event] | None = None) -> MoveOutcome:
         """Decide and append ``move``; after a conflict, catch up and decide again (unless the
         caller pinned ``expected_version``: then the conflict is the caller's 409).
 
@@ -469,6 +485,8 @@ class GameRuntime:
         round trip, and an idempotency key costs nothing extra.
 
         ``holder``: the move comes from the seat's token (not its bot), refused once it resigned.
+        ``platform_events`` (e.g. a clock that ran out, see shared.clocks) are appended just before
+        the move's events, in the same append, with a cause of kind ``platform``.
         """
         idem_field = f"{seat}:{idempotency_key}" if idempotency_key else ""
         # What a retry must repeat to be the same request; only kept with an idempotency key.
@@ -499,7 +517,10 @@ class GameRuntime:
                 # first event).  Refuse before Redis is touched.
                 raise RuntimeError(f"{self.game.name}: decide returned no events for {move.get('type')!r}")
             cause = {"kind": "move", "seat": seat, "move": move, "seed": move_seed}
-            records = self._records(events, loaded.version, loaded.head, cause)
+            records = self._records(platform_events, loaded.version, loaded.head, {"kind": "platform", "seat": seat}) \
+                if platform_events else []
+            records += self._records(events, loaded.version + len(records),
+                                     records[-1]["hash"] if records else loaded.head, cause)
             before_version, before_head = loaded.version, loaded.head
             state = loaded.state
             for e in events:
@@ -508,8 +529,11 @@ class GameRuntime:
             if bots and self.before_bot_turn is not None:
                 self._best_effort(self.before_bot_turn, game_id)
             # ``moved_at``: the game list's last-move time.
-            result = self.store.append(game_id, before_version, records,
-                                       meta={**self._status_fields(state), "moved_at": str(records[0]["at"])},
+            meta_fields = {**self._status_fields(state), "moved_at": str(records[0]["at"])}
+            clock = self._clock_after(loaded, state, records[-1]["seq"], seat, bool(platform_events))
+            if clock is not None:
+                meta_fields.update(clock.fields)
+            result = self.store.append(game_id, before_version, records, meta=meta_fields,
                                        idempotency_field=idem_field, fingerprint=fingerprint,
                                        expected_head=before_head if before_version else "")
             if result.status == "OK":
@@ -517,7 +541,8 @@ class GameRuntime:
                 finished = self.game.result(state) is not None
                 snapshot = self._snapshot_if_due(before_version, result.version, head, state)
                 # Handed to the cache last: from then on the next move may take it and evolve it.
-                self.cache.give(game_id, result.version, head, state, loaded.meta)
+                self.cache.give(game_id, result.version, head, state,
+                                loaded.meta if clock is None else {**loaded.meta, **meta_fields})
                 if finished:
                     self._best_effort(self.store.index_active, self.game.name, game_id, False)
                     if loaded.meta.get("listed") == "1":
@@ -530,6 +555,8 @@ class GameRuntime:
                     self._best_effort(self.store.save_snapshot, game_id, snapshot)
                 if bots and self.notify_bots is not None:
                     self._best_effort(self.notify_bots, game_id, result.version, bots)
+                if clock is not None and self.clock_jobs is not None:
+                    self._best_effort(self.clock_jobs.schedule, game_id, clock)
                 return MoveOutcome(result.version, records, finished=finished)
             if result.status == "DUPLICATE":
                 return self._duplicate(game_id, result, fingerprint)
@@ -617,9 +644,17 @@ class GameRuntime:
         if loaded.meta.get("persist_at_version") == str(loaded.version):
             # Nobody moved yet: the first MOVE still makes the game permanent, not a seat taken.
             meta["persist_at_version"] = str(records[-1]["seq"])
+        # The clock follows what these events change (a start sets the first deadlines, a
+        # resignation drops the seat's): judged on the meta as it will be after the append.
+        after = LoadedGame(loaded.game_id, loaded.version, loaded.state, {**loaded.meta, **meta}, loaded.head)
+        clock = self._clock_after(after, loaded.state, records[-1]["seq"], None, False)
+        if clock is not None:
+            meta.update(clock.fields)
         result = self.store.append(loaded.game_id, loaded.version, records, meta=meta,
                                    expected_head=loaded.head)
         if result.status == "OK":
+            if clock is not None and self.clock_jobs is not None:
+                self._best_effort(self.clock_jobs.schedule, loaded.game_id, clock)
             # The state is unchanged (the engine never sees these events); the meta is new.
             self.cache.put(loaded.game_id, result.version, records[-1]["hash"], loaded.state,
                            {**loaded.meta, **meta, "version": str(result.version)}, replace=True)
@@ -675,6 +710,15 @@ class GameRuntime:
         if meta.get("persist_at_version") == str(before_version):
             return 0
         return None
+
+    def _clock_after(self, loaded: LoadedGame, state: Any, version: int, mover: int | None,
+                     expired: bool) -> clocks.ClockChange | None:
+        """The turn clock to append with (None: the game has none); noted in the sweeper's index
+        of deadlines before the append, like a bot turn."""
+        clock = clocks.after_append(self, loaded, state, version, mover, expired)
+        if clock is not None and self.clock_jobs is not None:
+            self._best_effort(self.clock_jobs.mark, loaded.game_id, clock)
+        return clock
 
     def _bots_to_notify(self, state: Any, bots: frozenset[int]) -> list[int]:
         """The bot seats to act now, when bots are to be told."""

@@ -98,6 +98,14 @@ class GameCreatedSchema(Schema):
 GAME_STATUSES = ["waiting", "active", "finished", "cancelled"]
 
 
+def deadlines_field() -> fields.Dict:
+    return fields.Dict(keys=fields.Str(), values=fields.DateTime(), required=True, metadata={
+        "description": "Turn clocks: each human seat to act (its number as a string) -> its deadline, "
+                       "ISO 8601 UTC with milliseconds (2026-11-25T14:30:00.250Z). A seat's clock "
+                       "starts when it becomes to act and again after each of its moves; seats acting "
+                       "at once each have their own. Empty without a clock, or when no human is to act."})
+
+
 class GameViewSchema(Schema):
     id = fields.Str(required=True)
     game = fields.Str(required=True)
@@ -114,6 +122,9 @@ class GameViewSchema(Schema):
     you = fields.Int(allow_none=True, required=True, metadata={"description": "Your seat, or null for a spectator."})
     players = fields.List(fields.Nested(PlayerOutSchema), required=True)
     state = fields.Dict(required=True, metadata={"description": "The game's own view for this viewer."})
+    turn_seconds = fields.Int(allow_none=True, required=True, metadata={
+        "description": "The game's turn clock in seconds (POST /games `turn_seconds`), or null for none."})
+    deadlines = deadlines_field()
 
 
 class LegalMovesSchema(Schema):
@@ -121,6 +132,7 @@ class LegalMovesSchema(Schema):
     seat = fields.Int(required=True)
     moves = fields.List(fields.Dict(), required=True, metadata={
         "description": "Every move this seat may make now, each postable as-is to /moves."})
+    deadlines = deadlines_field()
 
 
 class EventSchema(Schema):
@@ -130,8 +142,11 @@ class EventSchema(Schema):
     at = fields.Int(required=True, metadata={"description": "Milliseconds since the epoch."})
     hash = fields.Str(required=True)
     cause = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, "
-                                  "the move and seed). On the game's first event: kind setup, players, options "
-                                  "and seeded_by_client (the creator chose the seed)."})
+                                  "the move and seed). On the game's first event: kind setup, players, options, "
+                                  "seeded_by_client (the creator chose the seed) and, with a turn clock, clock "
+                                  "{turn_seconds, fallback_bot}. On a platform event (type platform.*, e.g. "
+                                  "platform.clock_expired {seat, deadline, bot}, followed by the bot's move for "
+                                  "that seat): kind platform."})
     salt = fields.Str(metadata={"description": "Hash salt, public once the game is over."})
 
 

@@ -17,19 +17,13 @@ import hmac
 import json
 from typing import Any
 
-from shared import platform_events as pe
+from shared import clocks, platform_events as pe
 from shared.auth import hash_token, new_token
 from shared.eventstore import AppendResult
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame, new_game_id
 
 ATTEMPTS = 64      # each conflict is somebody else's accepted append: the loop always ends
-
-
-def strongest_bot(strategies: dict[str, Any]) -> str:
-    """The bot that takes over a resigned seat: plugins list their strategies weakest first
-    ("random" first), so the last one."""
-    return list(strategies)[-1] if strategies else "random"
 
 
 def _same_hash(token: str | None, stored: str | None) -> bool:
@@ -44,13 +38,14 @@ class Seats:
 
     # -- creating -------------------------------------------------------------------------------
     def create(self, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
-               listed: bool) -> dict[str, Any]:
+               listed: bool, turn_seconds: int | None = None, fallback_bot: str | None = None) -> dict[str, Any]:
         """``POST /games``: the game, and a host token when seats are open (it may cancel)."""
         game_id = new_game_id()
         host = f"{game_id}.{new_token()}" if any(p.get("open") for p in players) else None
         extra = {"host": hash_token(host)} if host else {}
         game_id, version, seats = self.runtime.create(players, options, seed, listed=listed,
-                                                      extra_meta=extra, game_id=game_id)
+                                                      extra_meta=extra, game_id=game_id,
+                                                      turn_seconds=turn_seconds, fallback_bot=fallback_bot)
         body: dict[str, Any] = {"id": game_id, "version": version, "players": seats}
         if host:
             body["host_token"] = host
@@ -195,8 +190,9 @@ class Seats:
                     players.append({"name": p["name"], "open": True, "reserved": True})
             extra = {"rematch_of": game_id, "host": hash_token(token),
                      "reserved": json.dumps([h if p.get("open") else None for h, p in zip(old_tokens, players)])}
+            clock = clocks.settings(meta)           # the rematch keeps the turn clock
             self.runtime.create(players, self.options_of(game_id, meta), None, listed=meta.get("listed", "1") == "1",
-                                extra_meta=extra, game_id=new_id)
+                                extra_meta=extra, game_id=new_id, **clock)
             return {"id": new_id, "rematch_of": game_id}, True
         raise self._busy()
 

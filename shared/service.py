@@ -35,6 +35,7 @@ from werkzeug.exceptions import HTTPException
 
 from shared import examples, limits, metrics
 from shared.bots import BotQueue
+from shared.clocks import ClockJobs, default_fallback
 from shared.config import Settings
 from shared.engine import IllegalMove
 from shared.eventstore import EventStore
@@ -51,7 +52,7 @@ from shared.routes import feed as feed_routes
 from shared.routes import games, history, moves, ops, pages, pictures, seats
 from shared.routes.context import Service
 from shared.runtime import GameRuntime
-from shared.seats import Seats, strongest_bot
+from shared.seats import Seats
 
 log = logging.getLogger("service")
 CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Last-Event-ID", "Accept",
@@ -90,6 +91,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots,
                           idle_ttl=settings.idle_game_ttl, finished_ttl=settings.finished_game_ttl,
                           before_bot_turn=before_bot_turn)
+    if before_bot_turn is not None:
+        runtime.clock_jobs = ClockJobs(bot_queue)     # turn clocks' deadlines, on the same queue
     app.extensions["runtime"] = runtime
     news = LogNews(connect_news(settings), game.name,
                    read_log=lambda game_id, after, limit: store.read(game_id, after=after, limit=limit))
@@ -155,7 +158,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
 
     service = Service(plugin=plugin, settings=settings, store=store, runtime=runtime, feed=feed, guard=guard,
                       create_schema=create_schema, move_refs=move_refs, move_loaders=move_loaders,
-                      seats=Seats(runtime, strongest_bot(plugin.strategies)))
+                      seats=Seats(runtime, default_fallback(plugin)))
     api.spec.components.schema(create_schema.__name__[:-6], schema=create_schema)
     for schema in (TakeSeatSchema,):
         api.spec.components.schema(schema.__name__[:-6], schema=schema)

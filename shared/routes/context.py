@@ -7,7 +7,7 @@ from typing import Any, Literal, overload
 from flask import request
 from marshmallow import Schema
 
-from shared import limits
+from shared import clocks, limits
 from shared.auth import bearer_token, seat_for_token, stored_token_hashes, valid_for_another_game
 from shared.config import Settings
 from shared.engine import Game
@@ -76,4 +76,5 @@ class Service:
             "to_act": [] if status in ("waiting", "cancelled") else game.to_act(loaded.state),
             "result": result, "you": seat,
             "players": loaded.players, "state": game.view(loaded.state, seat),
+            "turn_seconds": clocks.turn_seconds(loaded.meta), "deadlines": clocks.deadlines(loaded.meta),
         }

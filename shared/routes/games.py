@@ -7,7 +7,7 @@ from typing import Any, Callable
 from flask import Response
 from flask_smorest import Blueprint
 
-from shared import limits, metrics
+from shared import clocks, limits, metrics
 from shared.http import entity_tag, json_response, load_with, not_modified, read_json_body
 from shared.openapi import BEARER, CACHE_HEADERS, IF_NONE_MATCH, NOT_MODIFIED, OPTIONAL_BEARER, problems
 from shared.problems import Problem
@@ -38,7 +38,9 @@ def blueprint(service: Service) -> Blueprint:
                           "chooses it can predict the game): leave out \"seed\".",
                           errors=[{"detail": "Not allowed here.", "pointer": "/seed"}])
         guard.capacity.check()
-        created = service.seats.create(body["players"], body["options"], body["seed"], body["listed"])
+        fallback = body["fallback_bot"] or (clocks.default_fallback(service.plugin) if body["turn_seconds"] else None)
+        created = service.seats.create(body["players"], body["options"], body["seed"], body["listed"],
+                                       turn_seconds=body["turn_seconds"], fallback_bot=fallback)
         metrics.GAMES_CREATED.labels(game.name).inc()
         return created, 201, {"Location": f"/games/{created['id']}"}
 
@@ -83,7 +85,8 @@ def blueprint(service: Service) -> Blueprint:
         acting = playing and game.result(loaded.state) is None and seat in game.to_act(loaded.state)
         return cached_json(loaded.version, lambda: {
             "version": loaded.version, "seat": seat,
-            "moves": game.legal_moves(loaded.state, seat) if acting else []})
+            "moves": game.legal_moves(loaded.state, seat) if acting else [],
+            "deadlines": clocks.deadlines(loaded.meta)})
 
     return games
 

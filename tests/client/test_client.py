@@ -1,12 +1,14 @@
 """The whole HTTP contract through :class:`shared.client.GameClient`, against real gunicorn + RQ."""
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 import requests
 from requests.adapters import HTTPAdapter
 
+from shared import clocks
 from shared.client import GameClient, ProblemError
 
 pytestmark = pytest.mark.e2e
@@ -180,3 +182,14 @@ def test_unreachable_service_raises_after_retries() -> None:
     assert not client.healthy()
     with pytest.raises(requests.ConnectionError):
         client.game("x")
+
+
+def test_a_turn_clock_is_set_through_the_client(catan: str) -> None:
+    lobby = GameClient(catan)
+    created = lobby.create_game([{"name": n} for n in "abc"], seed=5, turn_seconds=90, fallback_bot="random")
+    view = lobby.with_token(created["players"][0]["token"]).game(created["id"])
+    assert view["turn_seconds"] == 90
+    [first] = view["to_act"]                                # one seat places first; only it has a clock
+    [(seat, deadline)] = view["deadlines"].items()
+    assert seat == str(first)
+    assert 80 <= (clocks.iso_to_ms(deadline) / 1000 - time.time()) <= 91

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from shared.config import Settings
 from shared.service import create_app
 from shared.bots import play_bot_turn_with
-from shared.seats import strongest_bot
+from shared.clocks import default_fallback
 from tests.shared.conftest import auth
 from tests.shared.toygame import PLUGIN
 
@@ -103,7 +103,7 @@ def test_a_resigned_seat_is_played_by_the_strongest_bot_and_its_token_only_reads
     created = create(client, [{"name": "a"}, {"name": "b"}])
     gid, token = created["id"], created["players"][0]["token"]
     resigned = client.post(f"/games/{gid}/resign", headers=auth(token))
-    bot = strongest_bot(PLUGIN.strategies)
+    bot = default_fallback(PLUGIN)
     assert resigned.get_json() == {"version": resigned.get_json()["version"], "seat": 0, "bot": bot}
     view = client.get(f"/games/{gid}", headers=auth(token)).get_json()
     assert view["you"] == 0 and view["players"][0]["resigned"] is True and view["players"][0]["bot"] == bot

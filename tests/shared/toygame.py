@@ -34,6 +34,8 @@ class RaceGame(Game):
                 *[event("card_dealt", seat=s, card=c) for s, c in enumerate(cards)]]
 
     def evolve(self, state: Any, e: Event) -> Any:
+        # The platform folds its own records (shared.platform_events) past the engine.
+        assert not e["type"].startswith("platform."), f"the engine was shown {e['type']}"
         d = e["data"]
         if e["type"] == "game_started":
             return {"players": d["players"], "target": d["target"], "turn": 0, "scores": [0] * d["players"],
@@ -94,6 +96,7 @@ class RaceGame(Game):
                 "your_card": state["cards"][seat] if seat is not None else None}
 
     def redact(self, e: Event, seat: int | None) -> Event:
+        assert not e["type"].startswith("platform."), f"the engine was asked to redact {e['type']}"
         if e["type"] == "card_dealt" and e["data"]["seat"] != seat:
             return {"type": e["type"], "data": {"seat": e["data"]["seat"], "card": None}}
         return e
@@ -113,7 +116,8 @@ def hold_then_roll(game: Game, state: Any, seat: int, rng: random.Random) -> Mov
 
 PLUGIN = GamePlugin(game=RaceGame(), options_schema=RaceOptions,
                     move_schemas={"roll": Empty, "hold": Empty, "ack": Empty},
-                    strategies={"random": random_strategy, "roller": hold_then_roll}, port=8999)
+                    strategies={"random": random_strategy, "roller": hold_then_roll}, port=8999,
+                    fallback_bot="roller")
 
 
 def slow_roller(game: Game, state: Any, seat: int, rng: random.Random) -> Move:

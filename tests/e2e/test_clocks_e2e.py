@@ -1,0 +1,50 @@
+"""A turn clock through real processes: gunicorn serving the toy game, a real RQ worker whose
+scheduler keeps the deadlines, started only after the human's deadline has passed."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+import requests
+
+from shared.clocks import EXPIRED, iso_to_ms
+from tests.e2e.conftest import Stack, wait_until
+from tests.e2e.test_reliability import assert_log_is_whole
+
+pytestmark = [pytest.mark.e2e]
+
+
+def test_the_fallback_bot_plays_for_a_human_who_walked_away(make_stack: Any) -> None:
+    stack: Stack = make_stack("race")
+    base = stack.start_web()
+    players = [{"name": "walked away"}, {"name": "bot", "bot": "roller"}]
+    game = requests.post(f"{base}/games", json={"players": players, "turn_seconds": 1,
+                                                "options": {"target": 30}}, timeout=5).json()
+    gid, token = game["id"], game["players"][0]["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    view = requests.get(f"{base}/games/{gid}", headers=headers, timeout=5).json()
+    assert view["to_act"] == [0] and view["turn_seconds"] == 1 and list(view["deadlines"]) == ["0"]
+    # The deadline passes while no worker runs: RQ's scheduler of the worker that starts later
+    # finds the overdue job in Redis and runs it.
+    time.sleep(max(0.0, iso_to_ms(view["deadlines"]["0"]) / 1000 - time.time()) + 0.2)
+    stack.start_worker()
+    # The seat's own feed (a long-poll page) shows the clock running out and the bot's move for it.
+    seen: list[dict[str, Any]] = []
+
+    def expired_in_feed() -> bool:
+        page = requests.get(f"{base}/games/{gid}/events", params={"after": len(seen), "wait": 2},
+                            headers=headers, timeout=10).json()
+        seen.extend(page["events"])
+        return any(e["type"] == EXPIRED for e in seen)
+
+    wait_until(expired_in_feed, "the clock of seat 0 to run out", timeout=15)
+    expired = next(e for e in seen if e["type"] == EXPIRED)
+    assert expired["data"]["seat"] == 0 and expired["data"]["bot"] == "roller"
+    events = assert_log_is_whole(base, gid)
+    played = events[expired["seq"]]              # the record right after it (seqs start at 1)
+    assert played["cause"]["kind"] == "move" and played["cause"]["seat"] == 0
+    # The view shows whose clock runs now: the human's whenever it is to act, never the bot's.
+    after = requests.get(f"{base}/games/{gid}", timeout=5).json()
+    assert after["version"] >= played["seq"]
+    assert list(after["deadlines"]) == (["0"] if 0 in after["to_act"] else [])

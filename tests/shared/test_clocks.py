@@ -1,0 +1,267 @@
+"""Turn clocks (shared.clocks) on the toy game: a real Redis, a real RQ queue and its scheduler,
+run by an in-process burst worker."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+from rq import SimpleWorker
+from rq.registry import ScheduledJobRegistry
+from rq.serializers import JSONSerializer
+
+from services.catan.api import PLUGIN as CATAN
+from shared import bots, clocks, registry
+from shared.config import Settings
+from shared.plugin import GamePlugin
+from shared.runtime import derive_seed
+from shared.service import create_app
+from tests.shared.conftest import auth
+from tests.shared.toygame import PLUGIN, RaceGame
+
+
+@pytest.fixture()
+def client(redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    yield from clocked_client(PLUGIN, redis_url, monkeypatch)
+
+
+def clocked_client(plugin: GamePlugin, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("RQ_REDIS_URL", redis_url)
+    monkeypatch.setenv("GAME_SERVICES_EXTRA", "race=tests.shared.toygame")
+    monkeypatch.setenv("ALLOW_CLIENT_SEED", "1")
+    bots._runtime.cache_clear()
+    app = create_app(plugin, dataclasses.replace(Settings.from_env(), enqueue_bots=True))
+    with app.test_client() as c:
+        c.application = app
+        yield c
+
+
+def run_worker(redis_url: str, game: str = "race") -> None:
+    """One burst: RQ's scheduler moves the due deadlines to the queue, then the jobs run."""
+    conn = redis.Redis.from_url(redis_url)
+    queue = bots.BotQueue(conn, game).queue
+    SimpleWorker([queue], connection=conn, serializer=JSONSerializer).work(burst=True, with_scheduler=True)
+
+
+def create(client: FlaskClient, humans: int, seed: int, **clock: Any) -> dict[str, Any]:
+    players = [{"name": f"human{i}"} for i in range(humans)]
+    resp = client.post("/games", json={"players": players, "seed": seed, "turn_seconds": 1, **clock})
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()
+
+
+def wait_past(view: dict[str, Any]) -> None:
+    """Sleep until every deadline in the view has passed."""
+    latest = max(clocks.iso_to_ms(d) for d in view["deadlines"].values())
+    time.sleep(max(0.0, latest / 1000 - time.time()) + 0.05)
+
+
+def log_of(client: FlaskClient, gid: str) -> list[dict[str, Any]]:
+    return client.get(f"/games/{gid}/events?limit=1000").get_json()["events"]      # the whole log
+
+
+def expiries(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for e in events if e["type"] == clocks.EXPIRED]
+
+
+def seed_with_a_six(players: int) -> int:
+    """A seed whose first roll is a 6: every other seat is then to acknowledge it at once."""
+    game = RaceGame()
+    for seed in range(1000):
+        state = game.replay(game.setup(players, {"target": 10}, random.Random(derive_seed(seed, 0))))
+        seat = game.to_act(state)[0]
+        events = game.decide(state, seat, {"type": "roll"}, random.Random(derive_seed(seed, players + 1, seat)))
+        if events[0]["data"]["die"] == 6:
+            return seed
+    raise AssertionError("no seed rolls a 6 first")
+
+
+def test_each_game_falls_back_on_its_strongest_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GAME_SERVICES_EXTRA", "race=tests.shared.toygame")
+    strongest = {"catan": "greedy", "elasund": "heuristic", "elfenland": "planner", "elastium": "greedy",
+                 "race": "roller"}
+    assert {name: clocks.default_fallback(registry.plugin(name)) for name in strongest} == strongest
+
+
+def test_turn_seconds_and_fallback_bot_are_validated(client: FlaskClient) -> None:
+    players = [{"name": "a"}, {"name": "b"}]
+    for bad in (0, 604_801, "5", 5.5, True):
+        resp = client.post("/games", json={"players": players, "turn_seconds": bad})
+        assert resp.status_code == 422 and resp.get_json()["errors"][0]["pointer"] == "/turn_seconds", bad
+    resp = client.post("/games", json={"players": players, "turn_seconds": 60, "fallback_bot": "nobody"})
+    assert resp.status_code == 422 and resp.get_json()["errors"][0]["pointer"] == "/fallback_bot"
+    week = client.post("/games", json={"players": players, "turn_seconds": 604_800}).get_json()
+    view = client.get(f"/games/{week['id']}").get_json()
+    assert view["turn_seconds"] == 604_800 and list(view["deadlines"]) == [str(view["to_act"][0])]
+    setup = log_of(client, week["id"])[0]["cause"]
+    assert setup["clock"] == {"turn_seconds": 604_800, "fallback_bot": "roller"}   # the game's strongest
+    plain = client.post("/games", json={"players": players}).get_json()
+    assert client.get(f"/games/{plain['id']}").get_json()["deadlines"] == {}
+
+
+def test_the_fallback_bot_plays_for_a_seat_whose_time_ran_out(client: FlaskClient, redis_url: str) -> None:
+    game = create(client, humans=2, seed=3, fallback_bot="random")
+    gid = game["id"]
+    view = client.get(f"/games/{gid}").get_json()
+    seat = view["to_act"][0]
+    token = game["players"][seat]["token"]
+    legal = client.get(f"/games/{gid}/legal-moves", headers=auth(token)).get_json()
+    assert list(view["deadlines"]) == [str(seat)] and legal["deadlines"] == view["deadlines"]
+    wait_past(view)
+    run_worker(redis_url)
+    events = log_of(client, gid)
+    [expired] = expiries(events)
+    assert expired["data"] == {"seat": seat, "deadline": view["deadlines"][str(seat)], "bot": "random"}
+    assert expired["cause"] == {"kind": "platform", "seat": seat}
+    move = events[events.index(expired) + 1]
+    assert move["cause"]["kind"] == "move" and move["cause"]["seat"] == seat
+    after = client.get(f"/games/{gid}").get_json()
+    assert seat not in after["to_act"] and list(after["deadlines"]) == [str(s) for s in after["to_act"]]
+    assert client.get(f"/games/{gid}/audit").get_json()["ok"]
+    # Time travel folds past the platform's record (the engine never sees it).
+    at_expiry = client.get(f"/games/{gid}/replay?version={expired['seq']}").get_json()
+    assert at_expiry["to_act"] == view["to_act"]
+
+
+def test_a_seat_that_moves_in_time_gets_no_expiry(client: FlaskClient, redis_url: str) -> None:
+    game = create(client, humans=2, seed=3)
+    gid = game["id"]
+    view = client.get(f"/games/{gid}").get_json()
+    seat = view["to_act"][0]
+    clock = clocks.parse(client.application.extensions["runtime"].meta(gid))
+    deadline, set_at = clock["seats"][str(seat)]
+    scheduled = ScheduledJobRegistry(queue=bots.BotQueue(redis.Redis.from_url(redis_url), "race").queue)
+    assert scheduled.get_job_ids() == [clocks.job_id("race", gid, seat, deadline, set_at)]
+    resp = client.post(f"/games/{gid}/moves", json={"type": "hold"}, headers=auth(game["players"][seat]["token"]))
+    assert resp.status_code == 201
+    # Its job is dropped (a week's clock would keep it for a week); the next seat's is scheduled.
+    [other] = client.get(f"/games/{gid}").get_json()["to_act"]
+    other_deadline, other_set_at = clocks.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(other)]
+    assert scheduled.get_job_ids() == [clocks.job_id("race", gid, other, other_deadline, other_set_at)]
+    wait_past(view)
+    runtime = client.application.extensions["runtime"]
+    assert clocks.expire_with(runtime, PLUGIN.strategies, "roller", gid, seat, deadline, set_at)["why"] == "moved"
+    assert [e["data"]["seat"] for e in expiries(log_of(client, gid))] == []
+
+
+def test_seats_acting_at_once_each_have_their_own_clock(client: FlaskClient, redis_url: str) -> None:
+    game = create(client, humans=4, seed=seed_with_a_six(4))
+    gid = game["id"]
+    roller = client.get(f"/games/{gid}").get_json()["to_act"][0]
+    resp = client.post(f"/games/{gid}/moves", json={"type": "roll"}, headers=auth(game["players"][roller]["token"]))
+    assert resp.status_code == 201
+    view = client.get(f"/games/{gid}").get_json()
+    first, *others = pending = view["to_act"]
+    assert len(pending) == 3 and sorted(view["deadlines"]) == sorted(map(str, pending))
+    # One seat acknowledges in time: the others keep their own deadlines, unchanged.
+    client.post(f"/games/{gid}/moves", json={"type": "ack"}, headers=auth(game["players"][first]["token"]))
+    after_ack = client.get(f"/games/{gid}").get_json()["deadlines"]
+    assert after_ack == {str(s): view["deadlines"][str(s)] for s in others}
+    wait_past(view)
+    run_worker(redis_url)
+    events = log_of(client, gid)
+    assert sorted(e["data"]["seat"] for e in expiries(events)) == sorted(others)
+    for expired in expiries(events):
+        ack = events[events.index(expired) + 1]
+        assert ack["type"] == "acknowledged" and ack["cause"]["seat"] == expired["data"]["seat"]
+    assert client.get(f"/games/{gid}/audit").get_json()["ok"]
+
+
+def test_an_expiry_run_twice_acts_once_and_never_for_a_bot(client: FlaskClient, redis_client: Any) -> None:
+    game = create(client, humans=2, seed=3)
+    gid = game["id"]
+    runtime = client.application.extensions["runtime"]
+    seat = client.get(f"/games/{gid}").get_json()["to_act"][0]
+    deadline, set_at = clocks.parse(runtime.meta(gid))["seats"][str(seat)]
+    time.sleep(max(0.0, deadline / 1000 - time.time()) + 0.05)
+    first = clocks.expire_with(runtime, PLUGIN.strategies, "roller", gid, seat, deadline, set_at)
+    again = clocks.expire_with(runtime, PLUGIN.strategies, "roller", gid, seat, deadline, set_at)
+    assert first["played"] and first["bot"] == "roller"
+    assert again == {"played": False, "why": "moved", "version": first["version"]}
+    assert len(expiries(log_of(client, gid))) == 1
+    # A seat a bot took over (a resignation) is the bot queue's: its clock does nothing.
+    other = client.get(f"/games/{gid}").get_json()["to_act"][0]
+    deadline, set_at = clocks.parse(runtime.meta(gid))["seats"][str(other)]
+    players = client.get(f"/games/{gid}").get_json()["players"]
+    players[other]["bot"] = "random"
+    redis_client.hset("{g:" + gid + "}:meta", "players", json.dumps(players))
+    time.sleep(max(0.0, deadline / 1000 - time.time()) + 0.05)
+    assert clocks.expire_with(runtime, PLUGIN.strategies, "roller", gid, other, deadline, set_at)["why"] == "not-to-act"
+
+
+def test_the_sweeper_catches_a_deadline_whose_job_was_lost(client: FlaskClient, redis_url: str,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bots, "STUCK_AFTER_SECONDS", 0.5)
+    game = create(client, humans=2, seed=3)
+    gid = game["id"]
+    conn = redis.Redis.from_url(redis_url)
+    bot_queue = bots.BotQueue(conn, "race")
+    scheduled = ScheduledJobRegistry(queue=bot_queue.queue)
+    assert len(scheduled.get_job_ids()) == 1
+    for jid in scheduled.get_job_ids():          # lost: a crash between the append and enqueue_at
+        scheduled.remove(jid, delete_job=True)
+    view = client.get(f"/games/{gid}").get_json()
+    wait_past(view)
+    time.sleep(0.5)                              # and no worker ran for a while
+    runtime = client.application.extensions["runtime"]
+    assert bots.sweep(runtime, bot_queue) == 1
+    assert bots.sweep(runtime, bot_queue) == 0   # queued now: not twice
+    run_worker(redis_url)
+    [expired] = expiries(log_of(client, gid))
+    assert expired["data"]["seat"] == view["to_act"][0]
+    # The other seat is to act now, with a deadline of its own: the game stays in the sweeper's index.
+    assert conn.zscore(clocks.clocks_key("race"), gid) is not None
+
+
+@pytest.fixture()
+def catan_client(redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    yield from clocked_client(CATAN, redis_url, monkeypatch)
+
+
+def test_catan_discards_after_a_seven_each_expire_on_their_own(catan_client: FlaskClient, redis_url: str) -> None:
+    client = catan_client
+    runtime = client.application.extensions["runtime"]
+    # Seed 24 with these moves reaches a 7 that two seats must answer by discarding, at once.
+    gid, _, _ = runtime.create([{"name": name} for name in "abc"], {}, seed=24, turn_seconds=1)
+    loaded = runtime.load(gid)
+    while len(CATAN.game.to_act(loaded.state)) < 2:
+        seat = CATAN.game.to_act(loaded.state)[0]
+        runtime.submit(gid, seat, random.Random(loaded.version).choice(CATAN.game.legal_moves(loaded.state, seat)))
+        loaded = runtime.load(gid)
+    view = client.get(f"/games/{gid}").get_json()
+    discarding = view["to_act"]
+    assert len(discarding) == 2 and sorted(view["deadlines"]) == sorted(map(str, discarding))
+    wait_past(view)
+    run_worker(redis_url, "catan")
+    events = log_of(client, gid)
+    expired = expiries(events)
+    assert sorted(e["data"]["seat"] for e in expired) == sorted(discarding)
+    assert {e["data"]["bot"] for e in expired} == {"greedy"}               # Catan's strongest
+    for record in expired:
+        move = events[events.index(record) + 1]["cause"]
+        assert move["seat"] == record["data"]["seat"] and move["move"]["type"] == "discard"
+    assert client.get(f"/games/{gid}/audit").get_json()["ok"]
+
+
+def test_the_sweeper_starts_a_clock_an_append_left_behind(client: FlaskClient, redis_url: str,
+                                                           redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An append that was no move (a waiting game that started) leaves the clock behind the log:
+    the view shows no deadline, and the next sweep starts the clock, a full turn for each seat."""
+    game = create(client, humans=2, seed=3)
+    gid = game["id"]
+    redis_client.hdel("{g:" + gid + "}:meta", clocks.FIELD)
+    assert client.get(f"/games/{gid}").get_json()["deadlines"] == {}
+    monkeypatch.setattr(bots, "STUCK_AFTER_SECONDS", -5)      # the game's first deadline counts as passed
+    runtime = client.application.extensions["runtime"]
+    bots.sweep(runtime, bots.BotQueue(redis.Redis.from_url(redis_url), "race"))
+    view = client.get(f"/games/{gid}").get_json()
+    assert list(view["deadlines"]) == [str(view["to_act"][0])]
+    wait_past(view)
+    run_worker(redis_url)
+    assert [e["data"]["seat"] for e in expiries(log_of(client, gid))] == view["to_act"]
