@@ -6,6 +6,7 @@ Each ``services/<game>/api.py`` builds one :class:`GamePlugin`; ``services/<game
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from marshmallow import Schema
@@ -29,3 +30,7 @@ class GamePlugin:
     # The board as SVG, drawn from the spectator's view and the public seats ({name, bot}): a pure
     # function in the game's own package (``services/<game>/pictures.py``), see shared.pictures.
     board_svg: Callable[[dict[str, Any], list[dict[str, Any]]], str] | None = None
+    # The game's own small ES module of move widgets for the web table (forms for moves that
+    # legal-moves cannot list, such as an open trade offer): ``<web_dir>/moves.js``, served at
+    # ``/web/game/moves.js``.  None: the table's generic lists and forms only.
+    web_dir: Path | None = None

@@ -74,7 +74,8 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     lines.append(f"Catan: turn {state.get('turn', '?')}, phase {state.get('phase', '?')}{dice_text}"
                  + (f", current {ctx.name(state['current'])}" if isinstance(state.get("current"), int) else ""))
     board = state.get("board") or {}
-    lines += render_board(board, board.get("robber"))
+    if ctx.board:
+        lines += render_board(board, board.get("robber"))
     if state.get("bank") is not None:
         lines.append(f"Bank: {counts(state.get('bank'))}; development cards left: {state.get('dev_deck_size', '?')}")
     awards = []

@@ -56,7 +56,8 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     if state.get("market") is not None:
         lines.append(f"Market: {counts(state.get('market'), 'empty')}; deck {state.get('deck_count', '?')}, "
                      f"energy supply {state.get('energy_supply', '?')}")
-    lines += render_pegs(state)
+    if ctx.board:
+        lines += render_pegs(state)
     if state.get("end_triggered") is not None:
         lines.append(f"End triggered: {state['end_triggered']}")
     bands = Counter(b.get("seat") for b in state.get("bands") or [] if isinstance(b, dict))

@@ -39,6 +39,8 @@ class Context:
     you: int | None = None
     to_act: list[int] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    # False where a picture shows the board (the web table): the text then leaves out its own drawing.
+    board: bool = True
 
     def name(self, seat: Any) -> str:
         """``"seat 1 (greedy)"``, ``"seat 0 (me, you)"``; tolerant of unknown seats."""
