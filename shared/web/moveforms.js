@@ -44,13 +44,21 @@ function matches(f, m, chosen) {
 }
 
 function countInputs(prefix, f) {
-  const box = el("fieldset", { className: "counts" }, el("legend", { textContent: words(f.name) }));
+  // Each at most once (the pegs of a band...): a checkbox each, else a number each.
+  const once = f.keys.every((k) => f.max[k] <= 1);
+  const box = el("fieldset", { className: once ? "counts once" : "counts" }, el("legend", { textContent: words(f.name) }));
   for (const k of f.keys) {
+    if (once) {
+      box.append(el("label", {}, el("input", { type: "checkbox", id: `${prefix}-${f.name}-${k}`, name: k }), words(k)));
+      continue;
+    }
     const input = el("input", { type: "number", min: "0", max: String(f.max[k]), value: "0", id: `${prefix}-${f.name}-${k}`, name: k });
     box.append(el("label", { htmlFor: input.id, textContent: words(k) }), input);
   }
   return box;
 }
+
+const countOf = (input) => (input.type === "checkbox" ? Number(input.checked) : Number(input.value) || 0);
 
 /** A form for the legal moves of one type; ``play`` gets the legal move chosen (or, if the
  * choice is none of them, the move as filled in: the server's refusal then says why). */
@@ -68,7 +76,7 @@ function moveForm(type, moves, play) {
     }
     const box = countInputs(prefix, f);
     form.append(box);
-    return { f, read: () => Object.fromEntries(f.keys.map((k) => [k, Number(box.querySelector(`[name="${CSS.escape(String(k))}"]`).value) || 0])) };
+    return { f, read: () => Object.fromEntries(f.keys.map((k) => [k, countOf(box.querySelector(`[name="${CSS.escape(String(k))}"]`))])) };
   });
   // Keep the choices consistent: an option no legal move pairs with the other choices is greyed.
   const narrow = () => {

@@ -71,7 +71,10 @@ async function go(version) {
   $("log").scrollTop = $("log").scrollHeight;
   const wanted = at;
   const svg = config.has_picture ? await boardSvg(id, wanted) : null;
-  if (wanted === at) showBoard($("board"), svg);
+  if (wanted === at) {
+    showBoard($("board"), svg);
+    $("board").dataset.version = String(wanted);     // which version the board shows (tests wait on it)
+  }
 }
 
 async function main() {

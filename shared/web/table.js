@@ -55,7 +55,11 @@ function show(v, summary) {
   $("view").textContent = JSON.stringify(v.state, null, 1);
 }
 
+let shownVersion = -1;
 async function showMoves(labels) {
+  // Same version, same moves: keep the forms as they are (a refused move must not wipe them).
+  if (legal.version === shownVersion && view.status !== "finished") return;
+  shownVersion = legal.version;
   const box = $("moves");
   if (!legal.moves.length) {
     box.replaceChildren(Object.assign(document.createElement("p"), {

@@ -265,12 +265,12 @@ def replay_steps(page: Any, base: str, game_id: str) -> None:
     last = int(page.locator("#last").inner_text())
     assert last > 2
     page.get_by_role("button", name="First version").click()
-    page.wait_for_function("document.getElementById('at').textContent === '1'")
+    page.locator('#board[data-version="1"] svg').wait_for()
     first_board = page.locator("#board").inner_html()
     assert log_lines(page) == 1
     page.get_by_role("button", name="Last version").click()
-    page.wait_for_function(f"document.getElementById('at').textContent === '{last}'")
-    page.wait_for_function("(b) => document.getElementById('board').innerHTML !== b", arg=first_board)
+    page.locator(f'#board[data-version="{last}"] svg').wait_for()
+    assert page.locator("#board").inner_html() != first_board
     assert log_lines(page) == last
     page.get_by_role("button", name="Previous version").click()
     assert page.locator("#at").inner_text() == str(last - 1)
@@ -385,7 +385,7 @@ def test_a_trade_offer_and_a_discard_are_made_with_forms(stacks: Any, page: Any)
     form.get_by_label(have).first.fill("1")
     form.get_by_role("button", name="offer trade").click()
     page.locator("#message").filter(has_text=re.compile("gift|both sides", re.I)).wait_for()
-    want = next(r for r in hand if r != have)
+    want = next(r for r in ("brick", "lumber", "wool", "grain", "ore") if r != have)
     page.locator(f"#offer-get-{want}").fill("1")
     form.get_by_role("button", name="offer trade").click()
     page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('player 1 offers'))")
