@@ -39,7 +39,9 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     if state.get("face_up_cards"):
         lines.append(f"Face-up cards: {counts(state['face_up_cards'])}")
     if state.get("gold_values"):
-        lines.append(f"Gold values: {compact(state['gold_values'])}")
+        values = state["gold_values"]
+        lines.append("Gold values: " + (", ".join(f"{town} {gold}" for town, gold in values.items())
+                                         if isinstance(values, dict) else compact(values)))
     roads = state.get("board") or {}
     if isinstance(roads, dict) and roads:
         parts = []
@@ -85,6 +87,10 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
         return "take the secret counter" + (" and reveal it" if move.get("reveal") else " (keep it hidden)")
     if kind in ("pass", "draw_card", "draw_counter", "take_gold") and len(move) == 1:
         return words(kind)
+    if kind == "reveal_counter":
+        return f"reveal {words(move.get('counter'))} for auction"
+    if kind == "bid" and isinstance(move.get("amount"), int):
+        return f"bid {move['amount']} gold"
     return describe_generic(move)
 
 
@@ -119,7 +125,8 @@ def _ended(d: dict[str, Any], who: str, names: Any) -> str:
 # The words for each event in the log (the CLI's event lines and the web table's log).
 EVENTS: dict[str, Any] = {
     "game_set_up": lambda d, who, names: f"a game of {words(d['edition'])} for {d['players']} players",
-    "home_town_dealt": lambda d, who, names: f"{who}'s home town is {d['town']}",
+    "home_town_dealt": lambda d, who, names: f"{who}'s home town is {d['town']}" if d.get("town")
+                                             else f"{who} is dealt a secret home town",
     "round_started": lambda d, who, names: f"round {d['round']} begins; {seat_name(names, d['first'])} starts",
     "cards_dealt": lambda d, who, names: f"{who} is dealt {_cards(d.get('cards'))}",
     "secret_counter_drawn": lambda d, who, names: f"{who} draws a secret counter ({_cards(d.get('counter'))})",

@@ -127,7 +127,7 @@ def describe_generic(move: dict[str, Any]) -> str:
         elif isinstance(value, list):
             text = "[" + counts(value, empty="") + "]"
         else:
-            text = "-" if value is None else str(value)
+            text = "-" if value is None else words(value) if isinstance(value, str) else str(value)
         args.append(f"{words(key)} {text}")
     head = words(move.get("type", "?"))
     return head + (": " + ", ".join(args) if args else "")
