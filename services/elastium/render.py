@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from shared.render.common import Context, counts, describe_generic, describe_with, seat_name, words
+from shared.render.common import Context, counts, describe_generic, describe_with, game_end_words, words
 
 
 def _at(values: Any, seat: int) -> Any:
@@ -122,12 +122,6 @@ def _band(d: dict[str, Any], who: str, names: Any) -> str:
     return ", ".join(bits)
 
 
-def _ended(d: dict[str, Any], who: str, names: Any) -> str:
-    scores = d.get("scores") or []
-    return ("the game ends: " + ", ".join(f"{seat_name(names, s)} {p}" for s, p in enumerate(scores))
-            + "; winner " + " and ".join(seat_name(names, s) for s in d.get("winners") or []))
-
-
 # The words for each event in the log (the CLI's event lines and the web table's log).
 EVENTS: dict[str, Any] = {
     "game_started": lambda d, who, names: f"a game of {words(d['scenario'])} for {d['players']} players, "
@@ -149,7 +143,7 @@ EVENTS: dict[str, Any] = {
     "action_bought": lambda d, who, names: f"{who} buys an extra action",
     "discards_reshuffled": lambda d, who, names: "the discards are reshuffled into the deck",
     "end_triggered": lambda d, who, names: f"the end is near ({words(d['reason'])}, by {who})",
-    "game_ended": _ended,
+    "game_ended": lambda d, who, names: game_end_words(d.get("scores"), d.get("winners"), names),
 }
 
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.render.common import Context, compact, counts, describe_generic, describe_with, seat_name, words
+from shared.render.common import (Context, compact, counts, describe_generic, describe_with, game_end_words,
+                                  seat_name, words)
 
 
 def _roads() -> dict[int, Any]:
@@ -117,9 +118,7 @@ def _travelled(d: dict[str, Any], who: str, names: Any) -> str:
 
 def _ended(d: dict[str, Any], who: str, names: Any) -> str:
     result = d.get("result") or {}
-    scores = result.get("scores") or []
-    return ("the game ends: " + ", ".join(f"{seat_name(names, s)} {p}" for s, p in enumerate(scores))
-            + "; winner " + " and ".join(seat_name(names, s) for s in result.get("winners") or []))
+    return game_end_words(result.get("scores"), result.get("winners"), names)
 
 
 # The words for each event in the log (the CLI's event lines and the web table's log).

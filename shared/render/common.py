@@ -189,3 +189,9 @@ def describe_with(handlers: dict[str, Any], event: Any, names: Any) -> str:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             pass
     return describe_event_generic(event, names)
+
+
+def game_end_words(scores: Any, winners: Any, names: Any) -> str:
+    """``"the game ends: ann 9, bob 23; winner bob"``."""
+    return ("the game ends: " + ", ".join(f"{seat_name(names, s)} {p}" for s, p in enumerate(scores or []))
+            + "; winner " + " and ".join(seat_name(names, s) for s in winners or []))
