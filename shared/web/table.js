@@ -158,10 +158,12 @@ async function refresh() {
         if (drawn) {
           const playable = new Set();
           for (const place of drawn.querySelectorAll("[data-kind][data-id]")) {
-            place.setAttribute("tabindex", "0");
+            const live = legal.moves.some((m) => names_(m, place));
+            // The Tab key visits only the places a move can be made at (an Elastium board has hundreds).
+            place.setAttribute("tabindex", live ? "0" : "-1");
             place.setAttribute("role", "button");
             place.setAttribute("aria-label", `${place.getAttribute("data-kind")} ${place.getAttribute("data-id")}`);
-            if (legal.moves.some((m) => names_(m, place))) { place.classList.add("playable"); playable.add(place); }
+            if (live) { place.classList.add("playable"); playable.add(place); }
           }
           drawn.classList.toggle("has-playable", playable.size > 0);
         }

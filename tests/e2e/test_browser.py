@@ -115,8 +115,9 @@ def test_race_from_lobby_to_audited_replay(stacks: Any, page: Any) -> None:
     page.get_by_text("You are seat 0").wait_for()
     assert page.locator("#board").inner_text() == "No picture of this board."   # race draws none
     hold = page.get_by_role("button", name="hold")
+    # game_started and both cards, from the live feed, in words
+    page.wait_for_function("document.querySelectorAll('#log > li').length >= 3")
     before = log_lines(page)
-    assert before >= 3                      # game_started and both cards, from the live feed
     hold.click()
     # The bot (always rolls) answers: the log grows past our own move's event, without a reload.
     page.wait_for_function(f"document.querySelectorAll('#log > li').length > {before + 1}")
