@@ -1,6 +1,5 @@
 // The legal moves as buttons, or as a small form when a move type has many: one control per field
 // of the move, built from the values the legal moves hold (a choice, counts per name, a multiset).
-import { plain } from "./common.js";
 
 const FORM_FROM = 7;          // a type with more legal moves than this gets a form, not a row of buttons
 const el = (tag, props = {}, ...children) => {
@@ -12,6 +11,16 @@ const key = (v) => JSON.stringify(v);
 const isCounts = (v) => v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((n) => Number.isInteger(n));
 const isMultiset = (v) => Array.isArray(v) && v.every((x) => typeof x === "string" || typeof x === "number");
 const words = (s) => String(s).replaceAll("_", " ");
+/** A field's value in short words: lists joined, objects as "key value" without the empty parts. */
+function short(v) {
+  if (v === null || v === undefined) return "none";
+  if (Array.isArray(v)) return v.length ? v.map(short).join(v.some((x) => x && typeof x === "object") ? "; " : ", ") : "none";
+  if (typeof v === "object") {
+    return Object.entries(v).filter(([, x]) => x !== null && x !== false && !(Array.isArray(x) && !x.length))
+      .map(([k, x]) => (x === true ? words(k) : `${words(k)} ${short(x)}`)).join(", ");
+  }
+  return words(v);
+}
 
 /** How each field of these moves is chosen: "choice", "counts" or "multiset", with its values. */
 function fieldsOf(moves) {
@@ -70,7 +79,7 @@ function moveForm(type, moves, play) {
   const controls = fields.map((f) => {
     if (f.kind === "choice") {
       const select = el("select", { id: `${prefix}-${f.name}`, name: f.name });
-      for (const v of f.values) select.append(new Option(v === null ? "none" : words(plain(v)), key(v)));
+      for (const v of f.values) select.append(new Option(short(v), key(v)));
       form.append(el("label", { htmlFor: select.id, textContent: words(f.name) }), select);
       return { f, read: () => select.value, select };
     }

@@ -356,9 +356,9 @@ def test_catan_played_by_clicking_then_to_its_end_and_audited_in_the_browser(sta
     shot(page, "catan-end")
 
 
-def test_a_trade_offer_and_a_discard_are_made_with_forms(stacks: Any, page: Any) -> None:
-    """Moves without a place: Catan's open trade offer (the game's own widget) and a form built from
-    the legal moves' fields; a refused offer shows the problem's detail."""
+def test_a_trade_offer_is_made_with_the_games_own_form(stacks: Any, page: Any) -> None:
+    """A move without a place that legal-moves cannot list: Catan's open trade offer, from the game's
+    own widget; a refused offer shows the problem's detail."""
     base = stacks("catan")
     players = [{"name": "player 1"}, {"name": "bob", "bot": "greedy"}, {"name": "cy", "bot": "greedy"}]
     created = requests.post(f"{base}/games", json={"players": players, "seed": 11}, timeout=5).json()
@@ -391,3 +391,30 @@ def test_a_trade_offer_and_a_discard_are_made_with_forms(stacks: Any, page: Any)
     form.get_by_role("button", name="offer trade").click()
     page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('player 1 offers'))")
     shot(page, "catan-trade-offer")
+
+
+def test_a_choice_of_cards_is_made_with_a_form_built_from_the_legal_moves(stacks: Any, page: Any) -> None:
+    """Elastium's "take cards" (which market cards to take) has many legal moves: the table offers a
+    form with a control per kind of card, and submitting it plays the legal move it describes."""
+    base = stacks("elastium")
+    players = [{"name": "player 1"}, {"name": "bot", "bot": "greedy"}]
+    created = requests.post(f"{base}/games", json={"players": players, "seed": 5}, timeout=5).json()
+    token = created["players"][0]["token"]
+    moves = my_moves(base, created["id"], {"Authorization": f"Bearer {token}"})
+    takes = [m for m in moves if m["type"] == "take_cards"]
+    assert len(takes) >= 7, takes                         # enough to be a form, not a row of buttons
+    wanted = max(takes, key=lambda m: len(m["market"]))
+    page.goto(f"{base}/table/{created['id']}#token={token}")
+    form = page.locator("#form-take_cards")
+    form.wait_for()
+    for card in sorted(set(wanted["market"])):
+        box = form.locator(f"#form-take_cards-market-{card}")
+        if box.get_attribute("type") == "checkbox":
+            box.check()
+        else:
+            box.fill(str(wanted["market"].count(card)))
+    form.get_by_role("button", name="take cards").click()
+    first = wanted["market"][0]
+    page.wait_for_function("(c) => [...document.querySelectorAll('#log > li')].some(li => "
+                           "li.textContent.includes('player 1 takes ' + c + ' from the market'))", arg=first)
+    assert page.locator("#message").inner_text() == ""
