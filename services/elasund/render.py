@@ -92,7 +92,7 @@ def _cards(d: dict[str, Any]) -> str:
     if d.get("gold"):
         parts.append(f"{d['gold']} gold")
     influence = d.get("influence")
-    if isinstance(influence, list):
+    if isinstance(influence, list) and influence:
         parts.append(f"{len(influence)} influence ({', '.join(map(str, influence))})" if all(influence)
                      else f"{len(influence)} influence")
     elif isinstance(influence, dict) and counts(influence, ""):

@@ -186,6 +186,7 @@ EVENT_WORDS = [
      "ann places a permit of value 3 at column 2, row 11"),
     ("elasund", {"type": "cards_drawn", "data": {"seat": 2, "gold": 1, "influence": [None, None]}},
      "cy draws 1 gold and 2 influence"),
+    ("elasund", {"type": "cards_drawn", "data": {"seat": 1, "gold": 2, "influence": []}}, "bob draws 2 gold"),
     ("elfenland", {"type": "travelled", "data": {"seat": 1, "road": 3, "to": "Virst", "cards": ["raft", "raft"],
                                                  "coins": 0, "earned": 4}},
      "bob travels to Virst along road 3 (Jxara-Virst, plain) with 2 raft, earning 4 gold"),
