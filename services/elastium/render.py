@@ -126,7 +126,8 @@ def _band(d: dict[str, Any], who: str, names: Any) -> str:
 EVENTS: dict[str, Any] = {
     "game_started": lambda d, who, names: f"a game of {words(d['scenario'])} for {d['players']} players, "
                                           f"at most {d['max_rounds']} rounds",
-    "deck_shuffled": lambda d, who, names: f"the deck of {len(d.get('deck') or [])} cards is shuffled",
+    "deck_shuffled": lambda d, who, names: f"the deck of {len(d['deck'])} cards is shuffled" if d.get("deck")
+                                           else "the deck is shuffled",
     "private_decks_dealt": lambda d, who, names: "each player gets a private deck",
     "cards_dealt": lambda d, who, names: f"{who} is dealt {_hidden(d.get('cards'))}",
     "market_card_revealed": lambda d, who, names: f"{d['card']} is turned up in the market",
