@@ -200,3 +200,12 @@ EVENTS: dict[str, Any] = {
 def describe_event(event: dict[str, Any], names: list[str]) -> str:
     """One event in words, e.g. ``"bob rolls 3+4 = 7"``; ``names`` has one name per seat."""
     return describe_with(EVENTS, event, names)
+
+
+def scores(state: dict[str, Any]) -> list[str]:
+    """Each seat's score as the table shows it: its victory points (the public ones for others)."""
+    out = []
+    for info in state.get("seats") or []:
+        points = info.get("points") if info.get("points") is not None else info.get("public_points")
+        out.append(f"{points} VP" if points is not None else "")
+    return out

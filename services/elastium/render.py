@@ -151,3 +151,8 @@ EVENTS: dict[str, Any] = {
 def describe_event(event: dict[str, Any], names: list[str]) -> str:
     """One event in words, e.g. ``"bob stretches a band over 3 pegs (c0r0, c1r0, c0r1)"``."""
     return describe_with(EVENTS, event, names)
+
+
+def scores(state: dict[str, Any]) -> list[str]:
+    """Each seat's score as the table shows it: its points."""
+    return [f"{n} points" for n in state.get("score") or []]

@@ -148,3 +148,8 @@ def words_of(name: Any) -> str:
 def describe_event(event: dict[str, Any], names: list[str]) -> str:
     """One event in words, e.g. ``"bob builds a house at column 2, row 11"``."""
     return describe_with(EVENTS, event, names)
+
+
+def scores(state: dict[str, Any]) -> list[str]:
+    """Each seat's score as the table shows it: its victory cubes on the board."""
+    return [f"{n} cubes" for n in state.get("cubes_on_board") or []]

@@ -169,3 +169,8 @@ EVENTS: dict[str, Any] = {
 def describe_event(event: dict[str, Any], names: list[str]) -> str:
     """One event in words, e.g. ``"bob travels to Virst along road 43 (...) with 2 unicorn"``."""
     return describe_with(EVENTS, event, names)
+
+
+def scores(state: dict[str, Any]) -> list[str]:
+    """Each seat's score as the table shows it: the towns its elf has visited."""
+    return [f"{len(info.get('visited') or [])} towns" for info in state.get("seats") or [] if isinstance(info, dict)]

@@ -24,7 +24,7 @@ from shared.render.common import (Context, compact, describe_event_generic, desc
                                   terminal_safe)
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
-           "describe_event", "event_words", "generic_state"]
+           "describe_event", "event_words", "seat_scores", "generic_state"]
 
 log = logging.getLogger("render")
 _GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}")
@@ -110,6 +110,18 @@ def _describe_move(move: Any, game: str | None, state: Any) -> str:
         except Exception:  # noqa: BLE001
             log.debug("describe_move for %s failed", game, exc_info=True)
     return describe_generic(move) if isinstance(move, dict) else compact(move)
+
+
+def seat_scores(game: str | None, state: Any) -> list[str] | None:
+    """Each seat's score in short words from the game's ``scores(state)`` (None without one)."""
+    scores = getattr(_module(game), "scores", None)
+    if scores is None or not isinstance(state, dict):
+        return None
+    try:
+        return [terminal_safe(str(s), keep_newlines=False) for s in scores(state)]
+    except Exception:  # noqa: BLE001 - a half-built view must not break the page
+        log.debug("scores for %s failed", game, exc_info=True)
+        return None
 
 
 def event_words(game: str | None, event: Any, names: list[str]) -> str:

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, send_from_directory
 
 from shared.http import json_response, read_json_body
 from shared.problems import Problem
-from shared.render import Context, describe_move, event_words, render_state
+from shared.render import Context, describe_move, event_words, render_state, seat_scores
 from shared.routes.context import Service
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -65,7 +65,7 @@ def blueprint(service: Service) -> Blueprint:
     @pages.post("/web/words")
     def words() -> Response:
         """The game's own words for what a page already holds: ``{"names", "events", "moves", "view"}``
-        in, ``{"events": [line...], "moves": [label...], "summary": text}`` out.
+        in, ``{"events": [line...], "moves": [label...], "summary": text, "scores": [text per seat] | null}`` out.
 
         A pure function of the body (it reads no game, so it can show nothing the page was not
         given): the log's lines and the moves' labels come from the game's package
@@ -89,6 +89,7 @@ def blueprint(service: Service) -> Blueprint:
                           result=view.get("result") if isinstance(view.get("result"), dict) else None,
                           board=False)
             answer["summary"] = render_state(game.name, state, ctx)
+            answer["scores"] = seat_scores(game.name, state)
         return json_response(answer)
 
     @pages.get("/web/game/<path:filename>")

@@ -194,7 +194,7 @@ export function seatNames(players) {
  * server cannot answer, the generic lines below stand in, so the page never goes blank.
  */
 export async function gameWords({ names = [], events = [], moves = [], view } = {}) {
-  const out = { events: [], moves: [], summary: null };
+  const out = { events: [], moves: [], summary: null, scores: null };
   const piece = 200;
   try {
     for (let i = 0; i < Math.max(events.length, moves.length, 1); i += piece) {
@@ -203,10 +203,10 @@ export async function gameWords({ names = [], events = [], moves = [], view } = 
       const got = await api("/web/words", { method: "POST", body });
       out.events.push(...got.events);
       out.moves.push(...got.moves);
-      if (got.summary !== undefined) out.summary = got.summary;
+      if (got.summary !== undefined) { out.summary = got.summary; out.scores = got.scores; }
     }
   } catch {
-    return { events: events.map((e) => eventLine(e).replace(/^\d+\. /, "")), moves: moves.map(moveLabel), summary: null };
+    return { events: events.map((e) => eventLine(e).replace(/^\d+\. /, "")), moves: moves.map(moveLabel), summary: null, scores: null };
   }
   return out;
 }

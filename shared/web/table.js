@@ -29,7 +29,7 @@ function scoreOf(v, seat) {
   return null;
 }
 
-function show(v, summary) {
+function show(v, summary, scores) {
   const seat = v.you;
   $("who").textContent = seat === null ? "You are watching (spectator)." : `You are seat ${seat} (${v.players[seat].name}).`;
   if (v.status === "finished") {
@@ -42,7 +42,8 @@ function show(v, summary) {
   }
   $("turn").classList.toggle("yours", v.to_act.includes(seat) && v.status !== "finished");
   $("players").replaceChildren(...v.players.map((p) => {
-    const score = scoreOf(v, p.seat);
+    // The game's own words for the score ("7 VP", "5 towns"), else a number the view holds.
+    const score = scores && scores[p.seat] ? scores[p.seat] : scoreOf(v, p.seat);
     const li = document.createElement("li");
     li.className = `seat-${p.seat}` + (v.to_act.includes(p.seat) ? " current" : "");
     li.append(Object.assign(document.createElement("span"), { className: "swatch", ariaHidden: "true" }),
@@ -152,7 +153,7 @@ async function refresh() {
         picked = [];
         const words = await gameWords({ names, view: v, moves: moves.moves.length <= 300 ? moves.moves : [] });
         const labels = moves.moves.map((m, i) => words.moves[i] || m.type.replaceAll("_", " "));
-        show(v, words.summary);
+        show(v, words.summary, words.scores);
         await showMoves(labels);
         const drawn = showBoard($("board"), svg);
         if (drawn) {

@@ -226,3 +226,13 @@ def test_every_event_of_a_random_game_reads_in_the_games_own_words(name: str) ->
     generic = {e["type"] for e in records
                if event_words(name, e, NAMES) == event_words("no-such-game", e, NAMES)}
     assert not generic, generic
+
+
+def test_each_game_words_its_scores() -> None:
+    from shared.render import seat_scores
+
+    assert seat_scores("catan", {"seats": [{"points": 7}, {"public_points": 3, "points": None}]}) == ["7 VP", "3 VP"]
+    assert seat_scores("elasund", {"cubes_on_board": [8, 10]}) == ["8 cubes", "10 cubes"]
+    assert seat_scores("elfenland", {"seats": [{"visited": ["Jxara", "Virst"]}, {"visited": []}]}) == ["2 towns", "0 towns"]
+    assert seat_scores("elastium", {"score": [9, 23]}) == ["9 points", "23 points"]
+    assert seat_scores("no-such-game", {"score": [1]}) is None and seat_scores("catan", "odd") is None

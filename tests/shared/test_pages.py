@@ -64,6 +64,7 @@ def test_the_game_words_for_events_moves_and_a_view(settings: Any) -> None:
     # The summary is the game's text without its own drawing of the board (the page shows the picture).
     assert "Your hand:" in words["summary"] and "seat 0 (ann, you)" in words["summary"]
     assert "Board (hex" not in words["summary"]
+    assert words["scores"] == ["0 VP", "0 VP", "0 VP"]          # before anyone builds
     # Catan brings its own move widget; the toy game none.
     assert client.get("/web/game/moves.js").mimetype == "text/javascript"
     assert "offer_trade" in client.get("/web/game/moves.js").get_data(as_text=True)
