@@ -95,12 +95,12 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
     return describe_generic(move)
 
 
-def _cards(cards: Any) -> str:
+def _cards(cards: Any, noun: str = "cards") -> str:
     """Cards or counters by name; hidden ones (null in another seat's view) as a count."""
     if isinstance(cards, list):
         if cards and all(isinstance(c, str) for c in cards):
             return counts(_tally(cards))
-        return f"{len(cards)} hidden" if cards else "nothing"
+        return f"{len(cards)} hidden {noun}" if cards else "nothing"
     return words(cards) if cards else "a hidden one"
 
 
@@ -142,11 +142,11 @@ EVENTS: dict[str, Any] = {
     "travel_finished": lambda d, who, names: f"{who} ends the journey" + (f", takes {d['take']}" if d.get("take") else ""),
     "round_ended": lambda d, who, names: "the round ends",
     "cards_kept": lambda d, who, names: f"{who} keeps {_cards(d.get('kept'))}",
-    "counters_kept": lambda d, who, names: f"{who} keeps {_cards(d.get('kept'))}",
+    "counters_kept": lambda d, who, names: f"{who} keeps {_cards(d.get('kept'), 'counters')}",
     "game_ended": _ended,
     "face_up_card_added": lambda d, who, names: f"{words(d['card'])} is turned face up",
     "gold_cards_added": lambda d, who, names: f"{d['count']} gold cards are shuffled in",
-    "counters_drawn": lambda d, who, names: f"{who} draws {_cards(d.get('counters'))}",
+    "counters_drawn": lambda d, who, names: f"{who} draws {_cards(d.get('counters'), 'counters')}",
     "counter_revealed": lambda d, who, names: f"{who} reveals {words(d['counter'])}",
     "auction_opened": lambda d, who, names: f"the auction opens: {_cards(d['lots'])}",
     "bid_placed": lambda d, who, names: f"{who} bids {d['amount']} gold",
