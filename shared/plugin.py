@@ -6,6 +6,7 @@ Each ``services/<game>/api.py`` builds one :class:`GamePlugin`; ``services/<game
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from marshmallow import Schema
@@ -32,3 +33,7 @@ class GamePlugin:
     # The bot that plays for a seat whose turn clock ran out, unless a game names another at
     # creation; None: the last strategy listed other than "random" (see shared.clocks).
     fallback_bot: str | None = None
+    # The game's own small ES module of move widgets for the web table (forms for moves that
+    # legal-moves cannot list, such as an open trade offer): ``<web_dir>/moves.js``, served at
+    # ``/web/game/moves.js``.  None: the table's generic lists and forms only.
+    web_dir: Path | None = None

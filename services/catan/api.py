@@ -6,6 +6,8 @@ are ids 0..53 and paths (edges) 0..71, numbered from the board topology (see
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from marshmallow import Schema, fields, validate
 
 from services.catan.bots import STRATEGIES
@@ -146,6 +148,7 @@ PLUGIN = GamePlugin(
     strategies=STRATEGIES,
     port=8001,
     board_svg=board_svg,
+    web_dir=Path(__file__).resolve().parent / "web",
     description="The Settlers of Catan (base game, 3-4 players): set-up, production, robber, "
                 "bank and domestic trade, building, development cards, Longest Road and Largest Army.",
 )

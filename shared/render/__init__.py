@@ -4,8 +4,10 @@
     print(render_view(client.game(gid)))          # header, board, scores, your hand, whose turn
     print(describe_move({"type": "build_city", "node": 12}, "catan"))
 
-One module per game (``shared.render.catan`` ...) exposes ``render_state(state, ctx)`` and
-optionally ``describe_move(move, state)`` / ``describe_event(event, ctx)``.  Views of engines
+Each game brings its own module, ``services/<game>/render.py`` (the platform knows no game), with
+``render_state(state, ctx)``, and optionally ``describe_move(move, state)`` and
+``describe_event(event, names)`` (one event in words; the same words the web table's log shows,
+see shared/routes/pages.py).  Views of engines
 still being written may lack keys: a renderer that fails falls back to :func:`generic_state`,
 so rendering never raises.  Every answer is :func:`terminal_safe`: text from the server (player
 names above all) never carries a control character to the terminal.
@@ -14,24 +16,27 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
 from types import ModuleType
 from typing import Any
 
-from shared.render.common import Context, compact, describe_generic, generic_state, terminal_safe, words
+from shared.render.common import (Context, compact, describe_event_generic, describe_generic, generic_state,
+                                  terminal_safe)
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
-           "describe_event", "generic_state", "GAMES"]
+           "describe_event", "event_words", "seat_scores", "generic_state"]
 
-GAMES = ("catan", "elasund", "elfenland", "elastium")
 log = logging.getLogger("render")
+_GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}")
 
 
 def _module(game: str | None) -> ModuleType | None:
-    if game not in GAMES:
+    """The game's own renderers, ``services.<game>.render``, or None (an unknown or odd name)."""
+    if not isinstance(game, str) or not _GAME_NAME.fullmatch(game):
         return None
     try:
-        return importlib.import_module(f"shared.render.{game}")
-    except ImportError:  # pragma: no cover - a renderer module is part of this package
+        return importlib.import_module(f"services.{game}.render")
+    except ImportError:
         return None
 
 
@@ -107,30 +112,35 @@ def _describe_move(move: Any, game: str | None, state: Any) -> str:
     return describe_generic(move) if isinstance(move, dict) else compact(move)
 
 
+def seat_scores(game: str | None, state: Any) -> list[str] | None:
+    """Each seat's score in short words from the game's ``scores(state)`` (None without one)."""
+    scores = getattr(_module(game), "scores", None)
+    if scores is None or not isinstance(state, dict):
+        return None
+    try:
+        return [terminal_safe(str(s), keep_newlines=False) for s in scores(state)]
+    except Exception:  # noqa: BLE001 - a half-built view must not break the page
+        log.debug("scores for %s failed", game, exc_info=True)
+        return None
+
+
+def event_words(game: str | None, event: Any, names: list[str]) -> str:
+    """One event in words, from the game's ``describe_event`` (generic words when it has none or
+    it fails): the text of a CLI event line and of a line of the web table's log."""
+    describe = getattr(_module(game), "describe_event", None)
+    if describe is not None and isinstance(event, dict):
+        try:
+            return str(describe(event, names))
+        except Exception:  # noqa: BLE001 - a log line must never break the page or the terminal
+            log.debug("describe_event for %s failed", game, exc_info=True)
+    return describe_event_generic(event, names)
+
+
 def describe_event(event: dict[str, Any], game: str | None = None, ctx: Context | None = None) -> str:
-    """One served event as ``#seq  who: what`` (the move when the log shows it, else the event)."""
-    return terminal_safe(_describe_event(event, game, ctx), keep_newlines=False)
-
-
-def _describe_event(event: dict[str, Any], game: str | None, ctx: Context | None) -> str:
+    """One served event as ``#seq  words`` (see :func:`event_words`)."""
     ctx = ctx or Context()
     if not isinstance(event, dict):
-        return compact(event)
-    module = _module(game)
+        return terminal_safe(compact(event), keep_newlines=False)
     seq = event.get("seq", "?")
-    cause = event["cause"] if isinstance(event.get("cause"), dict) else {}
     prefix = f"#{seq:<4}" if isinstance(seq, int) else f"#{seq} "
-    who = ""
-    if cause.get("kind") == "move" and "seat" in cause:
-        who = ctx.name(cause["seat"]) + ": "
-        if isinstance(cause.get("move"), dict):
-            who += describe_move(cause["move"], game) + " -> "
-    custom = getattr(module, "describe_event", None)
-    if custom is not None:
-        try:
-            return prefix + " " + who + str(custom(event, ctx))
-        except Exception:  # noqa: BLE001
-            log.debug("describe_event for %s failed", game, exc_info=True)
-    data = event.get("data")
-    detail = compact(data, 80) if data else ""
-    return f"{prefix} {who}{words(event.get('type', '?'))}" + (f" {detail}" if detail else "")
+    return terminal_safe(f"{prefix} {event_words(game, event, ctx.names())}", keep_newlines=False)

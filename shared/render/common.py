@@ -39,6 +39,8 @@ class Context:
     you: int | None = None
     to_act: list[int] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    # False where a picture shows the board (the web table): the text then leaves out its own drawing.
+    board: bool = True
 
     def name(self, seat: Any) -> str:
         """``"seat 1 (greedy)"``, ``"seat 0 (me, you)"``; tolerant of unknown seats."""
@@ -54,6 +56,12 @@ class Context:
         if seat == self.you and "you" not in extras:
             extras.append("you")
         return label + (f" ({', '.join(extras)})" if extras else "")
+
+    def names(self) -> list[str]:
+        """One plain name per seat (``"seat N"`` for a seat without one), as describe_event takes."""
+        known = {p.get("seat"): p.get("name") for p in self.players if isinstance(p, dict)}
+        count = max([s + 1 for s in known if isinstance(s, int)], default=0)
+        return [str(known.get(s) or f"seat {s}") for s in range(count)]
 
     def marker(self, seat: Any) -> str:
         """``>`` for a seat to act, else a blank."""
@@ -119,7 +127,71 @@ def describe_generic(move: dict[str, Any]) -> str:
         elif isinstance(value, list):
             text = "[" + counts(value, empty="") + "]"
         else:
-            text = "-" if value is None else str(value)
+            text = "-" if value is None else words(value) if isinstance(value, str) else str(value)
         args.append(f"{words(key)} {text}")
     head = words(move.get("type", "?"))
     return head + (": " + ", ".join(args) if args else "")
+
+
+def seat_name(names: Any, seat: Any) -> str:
+    """The name of ``seat`` from ``names`` (one per seat), or ``"seat N"`` when there is none."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        return "nobody" if seat is None else str(seat)
+    if isinstance(names, (list, tuple)) and 0 <= seat < len(names) and str(names[seat]).strip():
+        return str(names[seat])
+    return f"seat {seat}"
+
+
+def event_data(event: Any) -> dict[str, Any]:
+    """An event's ``data`` as a dict (empty when missing or odd)."""
+    data = event.get("data") if isinstance(event, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def event_actor(event: Any, names: Any) -> str:
+    """Who an event is about: its ``data.seat``, else the seat whose move caused it, else ''."""
+    data = event_data(event)
+    if isinstance(data.get("seat"), int) and not isinstance(data.get("seat"), bool):
+        return seat_name(names, data["seat"])
+    cause = event.get("cause") if isinstance(event, dict) else None
+    if isinstance(cause, dict) and cause.get("kind") == "move" and isinstance(cause.get("seat"), int):
+        return seat_name(names, cause["seat"])
+    return ""
+
+
+def describe_event_generic(event: Any, names: Any) -> str:
+    """``"bob: dice rolled, dice 3, 4"``: who, the type in words, the other data in short."""
+    if not isinstance(event, dict):
+        return compact(event)
+    who = event_actor(event, names)
+    kind = str(event.get("type", "?"))
+    if kind.startswith("platform."):
+        kind = kind[len("platform."):]
+    parts = []
+    for key, value in event_data(event).items():
+        if key == "seat" or value in (None, [], {}):
+            continue
+        text = counts(value) if isinstance(value, (dict, list)) else ("yes" if value is True else "no"
+                                                                        if value is False else str(value))
+        parts.append(f"{words(key)} {compact(text, 60)}")
+    return (f"{who}: " if who else "") + words(kind) + (", " + "; ".join(parts) if parts else "")
+
+
+def describe_with(handlers: dict[str, Any], event: Any, names: Any) -> str:
+    """A game's ``describe_event``: its handler for the event's type (given the data and the actor's
+    name), else the generic words.  A handler that trips on odd data falls back too."""
+    if not isinstance(event, dict):
+        return compact(event)
+    handler = handlers.get(str(event.get("type")))
+    if handler is not None:
+        try:
+            return str(handler(event_data(event), event_actor(event, names) or "someone", names))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            pass
+    return describe_event_generic(event, names)
+
+
+def game_end_words(scores: Any, winners: Any, names: Any) -> str:
+    """``"the game ends: ann 9, bob 23; winner bob"``."""
+    return ("the game ends: " + ", ".join(f"{seat_name(names, s)} {p}" for s, p in enumerate(scores or []))
+            + "; winner " + " and ".join(seat_name(names, s) for s in winners or []))

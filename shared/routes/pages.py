@@ -12,12 +12,19 @@ import html
 import json
 from pathlib import Path
 
+from typing import Any
+
 from flask import Blueprint, Response, send_from_directory
 
+from shared.http import json_response, read_json_body
+from shared.problems import Problem
+from shared.render import Context, describe_move, event_words, render_state, seat_scores
 from shared.routes.context import Service
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 PAGES = ("lobby", "table", "replay")
+# What one call to /web/words describes at most: the pages send a long log in pieces.
+MAX_WORDS = 500
 
 
 def blueprint(service: Service) -> Blueprint:
@@ -25,7 +32,8 @@ def blueprint(service: Service) -> Blueprint:
     # What the lobby needs to offer a game: given to every page in a JSON script element.
     config = {"game": game.name, "title": game.title or game.name, "min_players": game.min_players,
               "max_players": game.max_players, "strategies": sorted(plugin.strategies),
-              "default_options": game.default_options(), "has_picture": plugin.board_svg is not None}
+              "default_options": game.default_options(), "has_picture": plugin.board_svg is not None,
+              "has_widgets": plugin.web_dir is not None and (plugin.web_dir / "moves.js").is_file()}
     # "</" could end the script element early; JSON allows "<\/" for it.
     config_json = json.dumps(config).replace("</", "<\\/")
     documents = {name: (WEB / f"{name}.html").read_text(encoding="utf-8")
@@ -53,6 +61,46 @@ def blueprint(service: Service) -> Blueprint:
     @pages.get("/replay/<game_id>")
     def replay(game_id: str) -> Response:
         return page("replay")
+
+    @pages.post("/web/words")
+    def words() -> Response:
+        """The game's own words for what a page already holds: ``{"names", "events", "moves", "view"}``
+        in, ``{"events": [line...], "moves": [label...], "summary": text, "scores": [text per seat] | null}`` out.
+
+        A pure function of the body (it reads no game, so it can show nothing the page was not
+        given): the log's lines and the moves' labels come from the game's package
+        (``services/<game>/render.py``), the same words as the CLI's.  Pages only, not the API."""
+        body = read_json_body()
+        if not isinstance(body, dict):
+            raise Problem("validation-error", "Send a JSON object.")
+        events, moves = body.get("events") or [], body.get("moves") or []
+        if not isinstance(events, list) or not isinstance(moves, list) or len(events) + len(moves) > MAX_WORDS:
+            raise Problem("validation-error", f"events and moves are lists of at most {MAX_WORDS} in all.")
+        names = [str(n) for n in body.get("names") or []] if isinstance(body.get("names"), list) else []
+        view = body.get("view") if isinstance(body.get("view"), dict) else None
+        state = view.get("state") if view else None
+        answer: dict[str, Any] = {
+            "events": [event_words(game.name, e, names) for e in events],
+            "moves": [describe_move(m, game.name, state) for m in moves]}
+        if view is not None:
+            ctx = Context(players=[p for p in view.get("players") or [] if isinstance(p, dict)],
+                          you=view.get("you") if isinstance(view.get("you"), int) else None,
+                          to_act=[s for s in view.get("to_act") or [] if isinstance(s, int)],
+                          result=view.get("result") if isinstance(view.get("result"), dict) else None,
+                          board=False)
+            answer["summary"] = render_state(game.name, state, ctx)
+            answer["scores"] = seat_scores(game.name, state)
+        return json_response(answer)
+
+    @pages.get("/web/game/<path:filename>")
+    def game_web_file(filename: str) -> Response:
+        """The game's own web files (``plugin.web_dir``): its move widgets."""
+        if plugin.web_dir is None:
+            raise Problem("not-found", "This game brings no web files.")
+        response = send_from_directory(plugin.web_dir, filename, max_age=0)
+        if filename.endswith(".js"):
+            response.mimetype = "text/javascript"
+        return response
 
     @pages.get("/web/<path:filename>")
     def web_file(filename: str) -> Response:

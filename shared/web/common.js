@@ -182,3 +182,31 @@ export function follow(id, token, onEvent, { onEnd } = {}) {
   })();
   return () => { stopped = true; controller.abort(); };
 }
+
+/** One name per seat, as the game's words take them. */
+export function seatNames(players) {
+  return (players || []).map((p) => p.name || `seat ${p.seat}`);
+}
+
+/**
+ * The game's own words (services/<game>/render.py, through POST /web/words) for events, moves
+ * and a view: {events: [line], moves: [label], summary}.  Long lists go in pieces; if the
+ * server cannot answer, the generic lines below stand in, so the page never goes blank.
+ */
+export async function gameWords({ names = [], events = [], moves = [], view } = {}) {
+  const out = { events: [], moves: [], summary: null, scores: null };
+  const piece = 200;
+  try {
+    for (let i = 0; i < Math.max(events.length, moves.length, 1); i += piece) {
+      const body = { names, events: events.slice(i, i + piece), moves: moves.slice(i, i + piece) };
+      if (i === 0 && view) body.view = view;
+      const got = await api("/web/words", { method: "POST", body });
+      out.events.push(...got.events);
+      out.moves.push(...got.moves);
+      if (got.summary !== undefined) { out.summary = got.summary; out.scores = got.scores; }
+    }
+  } catch {
+    return { events: events.map((e) => eventLine(e).replace(/^\d+\. /, "")), moves: moves.map(moveLabel), summary: null, scores: null };
+  }
+  return out;
+}

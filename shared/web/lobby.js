@@ -11,7 +11,7 @@ function seatRow(index) {
   const li = document.createElement("li");
   li.className = "seat-row";
   const name = Object.assign(document.createElement("input"), {
-    id: `seat-${index}-name`, name: `seat-${index}-name`, value: index === 0 ? "you" : `player ${index + 1}`, required: true });
+    id: `seat-${index}-name`, name: `seat-${index}-name`, value: `player ${index + 1}`, required: true });
   const nameLabel = Object.assign(document.createElement("label"), { htmlFor: name.id, textContent: `Seat ${index} name` });
   const kind = Object.assign(document.createElement("select"), { id: `seat-${index}-kind`, name: `seat-${index}-kind` });
   kind.append(new Option("human", ""));

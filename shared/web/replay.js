@@ -1,10 +1,11 @@
 // A replay: step through every version; the board and the log up to it; and an audit mark.
-import { api, boardSvg, canonical, config, eventLine, gameId, showBoard } from "./common.js";
+import { api, boardSvg, canonical, config, gameId, gameWords, seatNames, showBoard } from "./common.js";
 
 const id = gameId();
 const $ = (name) => document.getElementById(name);
 const path = `/games/${encodeURIComponent(id)}`;
 let events = [];
+let lines = [];             // each event in the game's words
 let at = 1;
 
 $("game-id").textContent = id;
@@ -20,6 +21,8 @@ async function allEvents() {
     if (!page.events.length || out.length >= page.version) return { events: out, status };
   }
 }
+
+const bigints = (k, x) => (typeof x === "bigint" ? x.toString() : x);
 
 async function sha256Hex(text) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -64,15 +67,21 @@ async function go(version) {
   at = Math.max(1, Math.min(events.length, version));
   $("slider").value = String(at);
   $("at").textContent = String(at);
-  $("log").replaceChildren(...events.slice(0, at).map((e) => Object.assign(document.createElement("li"), { textContent: eventLine(e) })));
+  $("log").replaceChildren(...events.slice(0, at).map((e, i) => Object.assign(document.createElement("li"), { textContent: `${e.seq}. ${lines[i]}` })));
+  $("log").scrollTop = $("log").scrollHeight;
   const wanted = at;
   const svg = config.has_picture ? await boardSvg(id, wanted) : null;
-  if (wanted === at) showBoard($("board"), svg);
+  if (wanted === at) {
+    showBoard($("board"), svg);
+    $("board").dataset.version = String(wanted);     // which version the board shows (tests wait on it)
+  }
 }
 
 async function main() {
   const loaded = await allEvents();
   events = loaded.events;
+  const game = await api(path);
+  lines = (await gameWords({ names: seatNames(game.players), events: JSON.parse(JSON.stringify(events, bigints)) })).events;
   $("slider").max = String(Math.max(1, events.length));
   $("last").textContent = String(events.length);
   $("slider").addEventListener("input", () => go(Number($("slider").value)));

@@ -1,78 +1,119 @@
-// A table: the board, players, whose turn, one's hand, the log, and one's legal moves, live.
-import { api, boardSvg, config, eventLine, follow, gameId, moveLabel, newKey, showBoard, tokenFromFragment } from "./common.js";
+// A table: the board, players and scores, whose turn, one's hand, the log in words, and one's legal
+// moves (clicked on the board, or from a list or a small form), live from the event feed.
+import { api, boardSvg, config, follow, gameId, gameWords, newKey, seatNames, showBoard, tokenFromFragment } from "./common.js";
+import { renderMoves } from "./moveforms.js";
 
 const id = gameId();
 const token = tokenFromFragment();
 const $ = (name) => document.getElementById(name);
 const message = $("message");
 let legal = { version: 0, moves: [] };
+let view = null;
+let names = [];
 let busy = false;
+let picked = [];            // the places clicked so far, while more than one move names them all
+// The game's own move widgets (services/<game>/web/moves.js), if it brings any.
+const widgets = config.has_widgets ? import("/web/game/moves.js").catch(() => null) : Promise.resolve(null);
 
 $("game-id").textContent = id;
 $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
 
-function show(view) {
-  const seat = view.you;
-  $("who").textContent = seat === null ? "You are watching (spectator)." : `You are seat ${seat} (${view.players[seat].name}).`;
-  if (view.status === "finished") {
-    const winners = (view.result && view.result.winners) || [];
-    $("turn").textContent = `The game is over. Winner: ${winners.map((s) => view.players[s].name).join(", ") || "none"}.`;
+function scoreOf(v, seat) {
+  const scores = Array.isArray(v.state.scores) ? v.state.scores : Array.isArray(v.state.score) ? v.state.score
+    : (v.result && v.result.scores) || null;
+  if (scores && scores[seat] !== undefined && scores[seat] !== null) return scores[seat];
+  const info = Array.isArray(v.state.seats) ? v.state.seats[seat] : null;
+  if (info && typeof info === "object") {
+    for (const k of ["points", "public_points", "score", "victory_points"]) if (info[k] !== undefined && info[k] !== null) return info[k];
+  }
+  return null;
+}
+
+function show(v, summary, scores) {
+  const seat = v.you;
+  $("who").textContent = seat === null ? "You are watching (spectator)." : `You are seat ${seat} (${v.players[seat].name}).`;
+  if (v.status === "finished") {
+    const winners = (v.result && v.result.winners) || [];
+    $("turn").textContent = `The game is over. Winner: ${winners.map((s) => v.players[s].name).join(", ") || "none"}.`;
   } else {
-    const names = view.to_act.map((s) => (s === seat ? "you" : view.players[s].name));
-    $("turn").textContent = `To act: ${names.join(", ")} (version ${view.version}).`;
+    const acting = v.to_act.map((s) => (s === seat ? "you" : v.players[s].name));
+    $("turn").textContent = v.to_act.includes(seat) ? `Your turn${acting.length > 1 ? ` (with ${acting.filter((n) => n !== "you").join(", ")})` : ""}.`
+      : `Waiting for ${acting.join(", ") || "nobody"}.`;
   }
-  const scores = Array.isArray(view.state.scores) ? view.state.scores : (view.result && view.result.scores) || null;
-  $("players").replaceChildren(...view.players.map((p) => {
+  $("turn").classList.toggle("yours", v.to_act.includes(seat) && v.status !== "finished");
+  $("players").replaceChildren(...v.players.map((p) => {
+    // The game's own words for the score ("7 VP", "5 towns"), else a number the view holds.
+    const score = scores && scores[p.seat] ? scores[p.seat] : scoreOf(v, p.seat);
     const li = document.createElement("li");
-    const score = scores && scores[p.seat] !== undefined ? `: ${typeof scores[p.seat] === "object" ? JSON.stringify(scores[p.seat]) : scores[p.seat]}` : "";
-    li.textContent = `${p.name}${p.bot ? ` (bot ${p.bot})` : ""}${score}`;
-    if (view.to_act.includes(p.seat)) li.className = "current";
+    li.className = `seat-${p.seat}` + (v.to_act.includes(p.seat) ? " current" : "");
+    li.append(Object.assign(document.createElement("span"), { className: "swatch", ariaHidden: "true" }),
+      `${p.name}${p.seat === seat ? " (you)" : ""}${p.bot ? ` · bot ${p.bot}` : ""}`);
+    if (score !== null) li.append(Object.assign(document.createElement("b"), { className: "score", textContent: ` ${typeof score === "object" ? JSON.stringify(score) : score}` }));
     return li;
   }));
-  // One's own hand: the view's fields about "you", else the whole view of the state.
-  const own = Object.fromEntries(Object.entries(view.state).filter(([k]) => /^(your|you_|hand|own)/.test(k)));
-  $("hand").textContent = seat === null ? "(a spectator has none)"
-    : Object.keys(own).length ? JSON.stringify(own, null, 1) : "(in the whole view below)";
-  $("view").textContent = JSON.stringify(view.state);
+  // The game's own words: scores, one's own hand, the others' counts (services/<game>/render.py).
+  $("summary").textContent = summary || "";
+  $("view").textContent = JSON.stringify(v.state, null, 1);
 }
 
-function showMoves() {
-  $("moves").replaceChildren(...legal.moves.map((move) => {
-    const li = document.createElement("li");
-    const button = Object.assign(document.createElement("button"), { type: "button", textContent: moveLabel(move) });
-    button.addEventListener("click", () => play(move));
-    li.append(button);
-    return li;
-  }));
+let shownVersion = -1;
+async function showMoves(labels) {
+  // Same version, same moves: keep the forms as they are (a refused move must not wipe them).
+  if (legal.version === shownVersion && view.status !== "finished") return;
+  shownVersion = legal.version;
+  const box = $("moves");
   if (!legal.moves.length) {
-    $("moves").append(Object.assign(document.createElement("li"), {
-      textContent: token ? "None now." : "Open your seat's link to play." }));
+    box.replaceChildren(Object.assign(document.createElement("p"), {
+      textContent: !token ? "Open your seat's link to play." : view && view.status === "finished" ? "The game is over." : "None now: waiting for the others." }));
+  } else {
+    box.replaceChildren(...renderMoves(legal.moves, labels, play));
   }
+  const module = await widgets;
+  const extra = module && token && view ? module.widgets({ view, legal, play }) : [];
+  $("widgets").replaceChildren(...extra);
 }
 
-/** Does the move name this place (any field equal to its id, or a list holding it)? */
-function names(move, placeId) {
-  return Object.entries(move).some(([k, v]) => k !== "type" &&
-    (String(v) === placeId || (Array.isArray(v) && v.some((x) => String(x) === placeId))));
-}
-
-function placeClicked(place) {
-  $("choice").hidden = true;
+/** The place's own fields on a move: its id in any field (or a list), or all its coordinates. */
+function names_(move, place) {
   const placeId = place.getAttribute("data-id");
+  const byId = Object.entries(move).some(([k, v]) => k !== "type" &&
+    (String(v) === placeId || (Array.isArray(v) && v.some((x) => String(x) === placeId))));
+  if (byId) return true;
+  const coords = Object.entries(place.dataset).filter(([k]) => !["kind", "id", "terrain", "colour", "seat"].includes(k));
+  return coords.length > 0 && coords.every(([k, v]) => k in move && String(move[k]) === v);
+}
+
+function moveButton(move, label) {
+  const button = Object.assign(document.createElement("button"), { type: "button", textContent: label });
+  button.addEventListener("click", () => { $("choice").hidden = true; picked = []; play(move); });
+  const li = document.createElement("li");
+  li.append(button);
+  return li;
+}
+
+async function placeClicked(place) {
+  $("choice").hidden = true;
+  message.textContent = "";
   const kind = place.getAttribute("data-kind");
-  const matching = legal.moves.filter((m) => names(m, placeId));
-  if (matching.length === 1) return play(matching[0]);
+  const placeId = place.getAttribute("data-id");
+  let matching = legal.moves.filter((m) => picked.every((p) => names_(m, p)) && names_(m, place));
+  if (!matching.length && picked.length) {          // a fresh start from this place
+    picked = [];
+    matching = legal.moves.filter((m) => names_(m, place));
+  }
   if (!matching.length) {
     message.textContent = `No move of yours names ${kind} ${placeId} now.`;
     return;
   }
-  $("choice-list").replaceChildren(...matching.map((move) => {
-    const li = document.createElement("li");
-    const button = Object.assign(document.createElement("button"), { type: "button", textContent: moveLabel(move) });
-    button.addEventListener("click", () => { $("choice").hidden = true; play(move); });
-    li.append(button);
-    return li;
-  }));
+  picked.push(place);
+  for (const p of $("board").querySelectorAll(".picked")) p.classList.remove("picked");
+  if (matching.length === 1) { picked = []; return play(matching[0]); }
+  const labels = (await gameWords({ names, moves: matching.slice(0, 40), view })).moves;
+  $("choice").querySelector("p").textContent = matching.length > 40
+    ? `${matching.length} moves name ${picked.map((p) => p.getAttribute("data-id")).join(" + ")}: click another place to narrow them, or choose:`
+    : "Which move?";
+  picked.forEach((p) => p.classList.add("picked"));
+  $("choice-list").replaceChildren(...matching.slice(0, 40).map((m, i) => moveButton(m, labels[i])));
   $("choice").hidden = false;
   $("choice-list").querySelector("button").focus();
 }
@@ -85,7 +126,7 @@ async function play(move) {
     await api(`/games/${encodeURIComponent(id)}/moves`, {
       method: "POST", token, body: move, headers: { "If-Match": `"${legal.version}"`, "Idempotency-Key": newKey() } });
   } catch (err) {
-    message.textContent = err.message;
+    message.textContent = err.message;        // the problem's detail
   } finally {
     busy = false;
   }
@@ -102,20 +143,30 @@ async function refresh() {
       again = false;
       try {
         const path = `/games/${encodeURIComponent(id)}`;
-        const [view, moves, svg] = await Promise.all([
+        const [v, moves, svg] = await Promise.all([
           api(path, { token }),
           token ? api(`${path}/legal-moves`, { token }) : Promise.resolve({ version: 0, moves: [] }),
           config.has_picture ? boardSvg(id) : Promise.resolve(null)]);
-        show(view);
+        view = v;
+        names = seatNames(v.players);
         legal = moves;
-        showMoves();
+        picked = [];
+        const words = await gameWords({ names, view: v, moves: moves.moves.length <= 300 ? moves.moves : [] });
+        const labels = moves.moves.map((m, i) => words.moves[i] || m.type.replaceAll("_", " "));
+        show(v, words.summary, words.scores);
+        await showMoves(labels);
         const drawn = showBoard($("board"), svg);
         if (drawn) {
+          const playable = new Set();
           for (const place of drawn.querySelectorAll("[data-kind][data-id]")) {
-            place.setAttribute("tabindex", "0");
+            const live = legal.moves.some((m) => names_(m, place));
+            // The Tab key visits only the places a move can be made at (an Elastium board has hundreds).
+            place.setAttribute("tabindex", live ? "0" : "-1");
             place.setAttribute("role", "button");
             place.setAttribute("aria-label", `${place.getAttribute("data-kind")} ${place.getAttribute("data-id")}`);
+            if (live) { place.classList.add("playable"); playable.add(place); }
           }
+          drawn.classList.toggle("has-playable", playable.size > 0);
         }
       } catch (err) {
         message.textContent = err.message;
@@ -133,13 +184,25 @@ $("board").addEventListener("click", (ev) => {
 $("board").addEventListener("keydown", (ev) => {
   const place = ev.target.closest && ev.target.closest("[data-kind][data-id]");
   if (place && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); placeClicked(place); }
+  if (ev.key === "Escape") { picked = []; $("choice").hidden = true; }
 });
 
-refresh();
-follow(id, token, (e) => {
-  const li = document.createElement("li");
-  li.textContent = eventLine(e);
-  $("log").append(li);
-  li.scrollIntoView({ block: "nearest" });
+// The log in words: events come one by one from the feed; their words in batches, in order.
+let pending = [];
+let writing = Promise.resolve();
+function logEvents() {
+  const batch = pending;
+  pending = [];
+  writing = writing.then(async () => {
+    const lines = (await gameWords({ names, events: batch })).events;
+    const items = batch.map((e, i) => Object.assign(document.createElement("li"), { textContent: `${e.seq}. ${lines[i]}` }));
+    $("log").append(...items);
+    $("log").scrollTop = $("log").scrollHeight;
+  });
+}
+
+refresh().then(() => follow(id, token, (e) => {
+  if (!pending.length) setTimeout(logEvents, 30);
+  pending.push(e);
   refresh();
-});
+}));

@@ -202,3 +202,19 @@ def test_every_spectator_view_of_a_random_game_draws(players: int, options: dict
     assert len(buildings) == sum(owner >= 0 for owner in state["node_owner"])
     if played.finished:
         assert " wins " in "".join(root.itertext())
+
+
+def test_a_settlement_of_seat_1_at_node_12_is_drawn_at_node_12() -> None:
+    """The issue's own example: the settlement stands at node 12's coordinates, in seat 1's colour,
+    and nowhere else (the view is the spectator's, as the API serves it)."""
+    state = start(3)
+    play(state, 0, {"type": "build_settlement", "node": 0})
+    play(state, 0, {"type": "build_road", "edge": edge(0, next(b for a, b in EDGE_NODES if a == 0))})
+    play(state, 1, {"type": "build_settlement", "node": 12})
+    root = picture(state)
+    [settlement] = find(root, **{"class": "settlement", "data-seat": 1})
+    assert settlement.get("data-node") == "12"
+    assert near(bbox_centre(polygon_points(settlement)), node_xy(12), 2)
+    assert not near(bbox_centre(polygon_points(settlement)), node_xy(13), 10)
+    [seat0] = find(root, **{"class": "settlement", "data-seat": 0})
+    assert seat0.get("fill") != settlement.get("fill")

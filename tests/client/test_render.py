@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 import importlib
+import json
 import random
 from typing import Any
 
 import pytest
 
 from shared.engine import random_strategy
-from shared.render import (GAMES, Context, describe_event, describe_move, render_replay, render_state,
+from shared.render import (Context, describe_event, describe_move, event_words, render_replay, render_state,
                            render_view)
+
+GAMES = ("catan", "elasund", "elfenland", "elastium")
 
 PLAYERS = [{"seat": 0, "name": "me", "bot": None}, {"seat": 1, "name": "bob", "bot": "random"},
            {"seat": 2, "name": "eve", "bot": "random"}]
@@ -70,16 +73,28 @@ def test_renderers_on_real_views_of_a_random_game(name: str) -> None:
 ])
 def test_renderers_never_crash_on_partial_or_odd_views(name: str | None, state: Any) -> None:
     ctx = Context(players=[{"seat": 0}, "odd"], you=0, to_act=[0])
-    assert isinstance(render_state(name, state, ctx), str)
-    assert isinstance(render_view({"game": name, "state": state, "to_act": None, "players": None}), str)
-    assert isinstance(render_replay(name, {"version": 3, "state": state, "result": {"winners": [0]}}), str)
-    for move in ({"type": "build_road", "edge": 999}, {"type": "build_settlement", "node": 3},
-                 {"type": "move_robber", "hex": "x"}, {"type": "place_band"}, {"type": "travel", "cards": None},
-                 {"type": "build", "col": 1}, {}, "roll"):
-        assert isinstance(describe_move(move, name, state), str)
-    assert isinstance(describe_event({"seq": 1, "type": "x", "data": {}, "cause": {"kind": "move", "seat": 0,
-                                                                                   "move": {"type": "roll"}}}, name), str)
-    assert isinstance(describe_event("odd", name), str)
+    text = render_state(name, state, ctx)
+    # The game's own renderer drew it (its heading names the game), or (a view too odd for it) the
+    # generic key: value lines.
+    if isinstance(state, dict):
+        generic = all(f"{key}:" in text for key in state)
+        assert (name in GAMES and text.lower().startswith(name)) or generic, text
+    else:
+        assert text.strip() == (state if isinstance(state, str) else json.dumps(state))
+    view = render_view({"game": name, "state": state, "to_act": None, "players": None})
+    assert view.startswith(f"{name or 'game'}  version ?") or view.startswith(f"{name} ")
+    assert "Game over. Winner: seat 0" in render_replay(name, {"version": 3, "state": state, "result": {"winners": [0]}})
+    assert "road" in describe_move({"type": "build_road", "edge": 999}, name, state)
+    assert "3" in describe_move({"type": "build_settlement", "node": 3}, name, state)
+    assert "band" in describe_move({"type": "place_band"}, name, state)
+    assert "travel" in describe_move({"type": "travel", "cards": None}, name, state)
+    assert describe_move({}, name, state) == "?" and describe_move("roll", name, state) == "roll"
+    # An event the game does not know, or one whose data is odd: generic words, who and what.
+    event = {"seq": 1, "type": "x_happened", "data": {"n": 2}, "cause": {"kind": "move", "seat": 0}}
+    assert describe_event(event, name, ctx) == "#1    seat 0: x happened, n 2"
+    odd = {"seq": 2, "type": "dice_rolled", "data": {"seat": 1, "dice": "x"}}
+    assert describe_event(odd, name, ctx).startswith("#2    seat 1: dice rolled")
+    assert describe_event("odd", name) == "odd"
 
 
 def test_generic_fallback_and_descriptions_read_well() -> None:
@@ -89,10 +104,13 @@ def test_generic_fallback_and_descriptions_read_well() -> None:
     assert describe_move({"type": "discard", "resources": {"grain": 2, "ore": 0}}) == "discard: resources 2 grain"
     assert describe_move({"type": "secret_counter", "reveal": True}) == "secret counter: reveal yes"
     assert describe_move({"type": "roll"}, "catan") == "roll the dice"
-    event = {"seq": 7, "type": "dice_rolled", "data": {"dice": [3, 4]},
+    event = {"seq": 7, "type": "dice_rolled", "data": {"seat": 1, "dice": [3, 4]},
              "cause": {"kind": "move", "seat": 1, "move": {"type": "roll"}}}
     ctx = Context(players=PLAYERS)
-    assert describe_event(event, "catan", ctx) == '#7    seat 1 (bob, bot:random): roll the dice -> dice rolled {"dice":[3,4]}'
+    assert describe_event(event, "catan", ctx) == "#7    bob rolls 3+4 = 7"
+    # Platform events (seats joining...) read in the same generic words for every game.
+    joined = {"seq": 1, "type": "platform.seat_joined", "data": {"seat": 2, "name": "eve"}}
+    assert describe_event(joined, "catan", ctx) == "#1    eve: seat joined, name eve"
 
 
 def test_elastium_shows_the_pegs_with_colours_and_holders() -> None:
@@ -151,3 +169,70 @@ def test_player_text_never_reaches_the_terminal_as_control_characters(name: str)
         assert not any(c in text for c in "\x1b\u202e\u2066\x07\r"), repr(text)
     assert "bob\\x1b[2J\\u202e\\n\\x07" in render_view(view)
     assert "Seeded by its creator" in render_view(view)
+
+
+NAMES = ["ann", "bob", "cy"]
+EVENT_WORDS = [
+    ("catan", {"type": "settlement_built", "data": {"seat": 1, "node": 12, "free": True}},
+     "bob builds a settlement at node 12 (free)"),
+    ("catan", {"type": "resources_produced", "data": {"gains": [{}, {"ore": 2}, {"wool": 1, "brick": 1}],
+                                                      "shortages": []}},
+     "bob gets 2 ore; cy gets 1 wool, 1 brick"),
+    ("catan", {"type": "card_stolen", "data": {"seat": 2, "victim": 0, "resource": None}},
+     "cy steals a card from ann"),
+    ("catan", {"type": "bank_traded", "data": {"seat": 0, "give": "wool", "count": 3, "get": "ore"}},
+     "ann trades 3 wool with the bank for 1 ore"),
+    ("elasund", {"type": "permit_placed", "data": {"seat": 0, "value": 3, "col": 2, "row": 11}},
+     "ann places a permit of value 3 at column 2, row 11"),
+    ("elasund", {"type": "cards_drawn", "data": {"seat": 2, "gold": 1, "influence": [None, None]}},
+     "cy draws 1 gold and 2 influence"),
+    ("elasund", {"type": "cards_drawn", "data": {"seat": 1, "gold": 2, "influence": []}}, "bob draws 2 gold"),
+    ("elfenland", {"type": "travelled", "data": {"seat": 1, "road": 3, "to": "Virst", "cards": ["raft", "raft"],
+                                                 "coins": 0, "earned": 4}},
+     "bob travels to Virst along road 3 (Jxara-Virst, plain) with 2 raft, earning 4 gold"),
+    ("elfenland", {"type": "counter_placed", "data": {"seat": 0, "counter": "giant_pig", "road": 16}},
+     "ann places giant pig on road 16 (Lapphalya-Rivinia, forest)"),
+    ("elfenland", {"type": "bid_placed", "data": {"seat": 2, "amount": 7}}, "cy bids 7 gold"),
+    ("elastium", {"type": "band_placed", "data": {"seat": 1, "pegs": ["c0r0", "c1r0", "c0r1"], "explored": ["a"],
+                                                  "enclosed": []}},
+     "bob stretches a band over 3 pegs (c0r0, c1r0, c0r1), exploring 1"),
+    ("elastium", {"type": "game_ended", "data": {"winners": [1], "scores": [9, 23]}},
+     "the game ends: ann 9, bob 23; winner bob"),
+]
+
+
+@pytest.mark.parametrize("name,event,text", EVENT_WORDS, ids=[f"{g}-{e['type']}" for g, e, _ in EVENT_WORDS])
+def test_each_game_describes_its_events_in_words(name: str, event: dict[str, Any], text: str) -> None:
+    assert event_words(name, event, NAMES) == text
+    # A seat without a name in the list reads as "seat N".
+    assert "seat" in event_words(name, {**event, "data": {**event["data"], "seat": 3}}, NAMES) \
+        or "seat" not in event["data"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_event_of_a_random_game_reads_in_the_games_own_words(name: str) -> None:
+    """No event of a played game falls back to the raw generic words (type name and data dump)."""
+    game = load_game(name)
+    rng = random.Random(5)
+    records = game.setup(3, game.default_options(), rng)
+    state = game.replay(records)
+    for _ in range(400):
+        if game.result(state) is not None:
+            break
+        seat = game.to_act(state)[0]
+        for e in game.decide(state, seat, random_strategy(game, state, seat, rng), rng):
+            records.append(e)
+            state = game.evolve(state, e)
+    generic = {e["type"] for e in records
+               if event_words(name, e, NAMES) == event_words("no-such-game", e, NAMES)}
+    assert not generic, generic
+
+
+def test_each_game_words_its_scores() -> None:
+    from shared.render import seat_scores
+
+    assert seat_scores("catan", {"seats": [{"points": 7}, {"public_points": 3, "points": None}]}) == ["7 VP", "3 VP"]
+    assert seat_scores("elasund", {"cubes_on_board": [8, 10]}) == ["8 cubes", "10 cubes"]
+    assert seat_scores("elfenland", {"seats": [{"visited": ["Jxara", "Virst"]}, {"visited": []}]}) == ["2 towns", "0 towns"]
+    assert seat_scores("elastium", {"score": [9, 23]}) == ["9 points", "23 points"]
+    assert seat_scores("no-such-game", {"score": [1]}) is None and seat_scores("catan", "odd") is None

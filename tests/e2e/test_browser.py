@@ -1,8 +1,14 @@
 """The pages in a real headless Chromium (Debian's, driven by playwright) against gunicorn and a bot
 worker: a person creates a game in the lobby, plays at the table, sees the bot answer live, sees a
-refused move's detail, and replays the finished game with the browser's own audit of the hash chain."""
+refused move's detail, and replays the finished game with the browser's own audit of the hash chain.
+
+Every game, edition and scenario is created from the lobby, one move is made by clicking (a place
+on the board, or a move's button or form), and its replay steps; a bots-only game of each plays to
+its end meanwhile, whose last board is screenshotted too.  One stack per game and one browser
+serve the whole module."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -12,8 +18,10 @@ from typing import Any
 
 import pytest
 import requests
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import ROOT, Stack
+from tests.e2e.conftest import ROOT, Stack, wait_until
+from tests.shared.variants import VARIANTS
 
 pytestmark = pytest.mark.e2e
 
@@ -29,11 +37,33 @@ def browser() -> Iterator[Any]:
         if os.environ.get("CI"):
             pytest.fail("chromium is missing: CI must run the browser tests (apt-get install chromium)")
         pytest.skip("chromium is not installed (make test installs it)")
-    from playwright.sync_api import sync_playwright    # the dev extra: a missing one fails, never skips
+    from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def stacks(redis_url: str) -> Iterator[Any]:
+    """One gunicorn and one bot worker per game, started on first use, shared by the module.
+
+    The module's games never need an empty database, so no test here flushes it (no redis_client)."""
+    env = {**os.environ, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "ACCESS_LOG": "",
+           "WEB_CONCURRENCY": "1", "BOT_STUCK_SECONDS": "3", "CREATE_RATE_LIMIT": "",
+           "GAME_SERVICES_EXTRA": "race=tests.shared.toygame"}
+    started: dict[str, Stack] = {}
+
+    def stack(game: str) -> str:
+        if game not in started:
+            started[game] = Stack(game, dict(env))
+            started[game].start_web()
+            started[game].start_worker()
+        return started[game].base_url
+
+    yield stack
+    for one in started.values():
+        one.stop()
 
 
 @pytest.fixture()
@@ -76,10 +106,8 @@ def log_lines(page: Any) -> int:
     return int(page.locator("#log > li").count())
 
 
-def test_race_from_lobby_to_audited_replay(make_stack: Any, page: Any) -> None:
-    stack: Stack = make_stack("race")
-    base = stack.start_web()
-    stack.start_worker()
+def test_race_from_lobby_to_audited_replay(stacks: Any, page: Any) -> None:
+    base = stacks("race")
     # A far target: the game must still run while the table and the first replay are looked at.
     game_id, href = create_in_lobby(page, base, ["roller"], options='{"target": 40}')
 
@@ -87,8 +115,9 @@ def test_race_from_lobby_to_audited_replay(make_stack: Any, page: Any) -> None:
     page.get_by_text("You are seat 0").wait_for()
     assert page.locator("#board").inner_text() == "No picture of this board."   # race draws none
     hold = page.get_by_role("button", name="hold")
+    # game_started and both cards, from the live feed, in words
+    page.wait_for_function("document.querySelectorAll('#log > li').length >= 3")
     before = log_lines(page)
-    assert before >= 3                      # game_started and both cards, from the live feed
     hold.click()
     # The bot (always rolls) answers: the log grows past our own move's event, without a reload.
     page.wait_for_function(f"document.querySelectorAll('#log > li').length > {before + 1}")
@@ -148,34 +177,251 @@ def test_race_from_lobby_to_audited_replay(make_stack: Any, page: Any) -> None:
     shot(page, "race-replay")
 
 
-def test_catan_table_shows_the_board_and_plays_by_clicking_it(make_stack: Any, page: Any) -> None:
-    stack: Stack = make_stack("catan")
-    base = stack.start_web()
-    stack.start_worker()
-    game_id, href = create_in_lobby(page, base, ["random", "random"])
+# -- every game, edition and scenario ---------------------------------------------------------
+
+def variant_id(game: str, options: dict[str, Any]) -> str:
+    return "-".join([game, *(str(v) for k, v in options.items() if k in ("edition", "lake_rules", "scenario"))])
+
+
+# Elfenland's editions (with both lake rules of plain Elfenland), Elastium's scenarios, Elasund.
+EDITIONS = [("elasund", 2, {}),
+            ("elfenland", 2, {"edition": "elfenland", "lake_rules": "author"}),
+            ("elfenland", 2, {"edition": "elfenland", "lake_rules": "german"}),
+            ("elfenland", 3, {"edition": "elfengold"}),
+            ("elfenland", 2, {"edition": "elfenroads"}),
+            *(("elastium", players, options) for players, options in VARIANTS["elastium"])]
+ALL = [("catan", 3, {}), *EDITIONS]
+BEST_BOT = {"catan": "greedy", "elasund": "heuristic", "elfenland": "planner", "elastium": "greedy"}
+
+
+@pytest.fixture(scope="module")
+def finished_games(stacks: Any) -> dict[str, tuple[str, str]]:
+    """A bots-only game of every edition, created through the API at the start of the module so
+    that they play to their ends while the tests click; {variant: (base url, game id)}."""
+    games = {}
+    for game, players, options in ALL:
+        base = stacks(game)
+        seats = [{"name": f"bot {i}", "bot": BEST_BOT[game]} for i in range(players)]
+        created = requests.post(f"{base}/games", json={"players": seats, "options": options}, timeout=10)
+        assert created.status_code == 201, created.text
+        games[variant_id(game, options)] = (base, created.json()["id"])
+    return games
+
+
+def wait_finished(base: str, game_id: str, timeout: float = 120) -> dict[str, Any]:
+    wait_until(lambda: requests.get(f"{base}/games/{game_id}", timeout=5).json()["status"] == "finished",
+               f"game {game_id} to finish", timeout=timeout)
+    return dict(requests.get(f"{base}/games/{game_id}", timeout=5).json())
+
+
+def auth(href: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {requests.utils.unquote(href.split('#token=')[1])}"}
+
+
+def my_moves(base: str, game_id: str, headers: dict[str, str]) -> list[dict[str, Any]]:
+    """Seat 0's legal moves, once it is to act (a bot may begin)."""
+    moves: list[dict[str, Any]] = []
+
+    def ready() -> bool:
+        moves[:] = requests.get(f"{base}/games/{game_id}/legal-moves", headers=headers, timeout=5).json()["moves"]
+        return bool(moves)
+    wait_until(ready, "seat 0's turn")
+    return moves
+
+
+def click_one_move(page: Any, base: str, game_id: str, href: str) -> str:
+    """Make one legal move of seat 0 with the mouse: on the board where a move names a place, else
+    with its button or form.  Returns how ("board" or "list")."""
+    headers = auth(href)
+    my_moves(base, game_id, headers)
+    before = requests.get(f"{base}/games/{game_id}/legal-moves", headers=headers, timeout=5).json()["version"]
+    page.locator("#moves button, #moves form").first.wait_for()
+    how = "list"
+    places = page.locator("#board .playable")
+    if places.count():
+        how = "board"
+        places.first.click()
+        # A place more than one move names (a peg of many bands...) offers them: take the first.
+        choice = page.locator("#choice-list button").first
+        try:
+            choice.wait_for(timeout=2000)
+            choice.click()
+        except PlaywrightTimeout:
+            pass                                          # one move named it: already played
+    elif page.locator("#moves button").count():
+        page.locator("#moves button").first.click()
+    else:
+        page.locator("#moves form button[type=submit]").first.click()
+    wait_until(lambda: requests.get(f"{base}/games/{game_id}", timeout=5).json()["version"] > before,
+               "the clicked move to land", timeout=10)
+    assert page.locator("#message").inner_text() == ""
+    return how
+
+
+def replay_steps(page: Any, base: str, game_id: str) -> None:
+    """The replay's step buttons and slider move through the versions and change the board."""
+    page.goto(f"{base}/replay/{game_id}")
+    page.locator("#board svg").wait_for()
+    page.wait_for_function("document.getElementById('audit').textContent !== 'Checking…'")
+    last = int(page.locator("#last").inner_text())
+    assert last > 2
+    page.get_by_role("button", name="First version").click()
+    page.locator('#board[data-version="1"] svg').wait_for()
+    first_board = page.locator("#board").inner_html()
+    assert log_lines(page) == 1
+    page.get_by_role("button", name="Last version").click()
+    page.locator(f'#board[data-version="{last}"] svg').wait_for()
+    assert page.locator("#board").inner_html() != first_board
+    assert log_lines(page) == last
+    page.get_by_role("button", name="Previous version").click()
+    assert page.locator("#at").inner_text() == str(last - 1)
+
+
+@pytest.mark.parametrize("game,players,options", EDITIONS, ids=[variant_id(g, o) for g, _, o in EDITIONS])
+def test_every_edition_is_created_in_the_lobby_played_by_a_click_and_replayed(
+        stacks: Any, finished_games: Any, page: Any, game: str, players: int, options: dict[str, Any]) -> None:
+    base = stacks(game)
+    name = variant_id(game, options)
+    bot = BEST_BOT[game]
+    game_id, href = create_in_lobby(page, base, [bot] * (players - 1), options=json.dumps(options))
+    page.goto(base + href)
+    page.get_by_text("You are seat 0").wait_for()
+    page.locator("#board svg").wait_for()
+    page.locator("#summary").filter(has_text=re.compile(r"\w")).wait_for()   # the game's own words
+    shot(page, f"{name}-start")
+    click_one_move(page, base, game_id, href)
+    # The log shows the move in the game's words, with the seat's name (not a JSON dump).
+    page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('player 1'))")
+    assert "{" not in page.locator("#log").inner_text()
+    replay_steps(page, base, game_id)
+
+    end_base, end_id = finished_games[name]
+    wait_finished(end_base, end_id)
+    page.goto(f"{end_base}/replay/{end_id}")
+    page.get_by_text("Audit passed").wait_for()
+    shot(page, f"{name}-end")
+
+
+# Seat 0's moves through the API, most useful first: enough to end a Catan game against two bots.
+CATAN_ORDER = ["build_city", "build_settlement", "play_knight", "buy_dev_card", "build_road", "roll", "discard",
+               "move_robber", "play_year_of_plenty", "play_monopoly", "play_road_building", "bank_trade", "end_turn"]
+
+
+def play_to_the_end(base: str, game_id: str, headers: dict[str, str], order: list[str]) -> dict[str, Any]:
+    for _ in range(3000):
+        view = requests.get(f"{base}/games/{game_id}", headers=headers, timeout=5).json()
+        if view["status"] == "finished":
+            return dict(view)
+        legal = requests.get(f"{base}/games/{game_id}/legal-moves", headers=headers, timeout=5).json()
+        if legal["moves"]:
+            move = min(legal["moves"], key=lambda m: order.index(m["type"]) if m["type"] in order else len(order))
+            requests.post(f"{base}/games/{game_id}/moves", json=move, timeout=5,
+                          headers={**headers, "If-Match": f'"{legal["version"]}"'})
+        else:
+            requests.get(f"{base}/games/{game_id}/events?after={view['version']}&wait=2", timeout=10)
+    raise AssertionError("the game did not end")
+
+
+def test_catan_played_by_clicking_then_to_its_end_and_audited_in_the_browser(stacks: Any, page: Any) -> None:
+    base = stacks("catan")
+    game_id, href = create_in_lobby(page, base, ["greedy", "greedy"])
     page.goto(base + href)
     page.get_by_text("You are seat 0").wait_for()
     page.locator("#board svg").wait_for()          # Catan's own picture, inlined
+    shot(page, "catan-start")
     # Click the place a legal move names: the first settlement's node, on the board.
-    legal = page.locator("#moves button").first.inner_text()
-    node = re.search(r"node=(\d+)", legal)
-    assert node, legal
-    page.locator(f'#board [data-kind="node"][data-id="{node.group(1)}"]').click()
-    page.wait_for_function("document.querySelectorAll('#log > li').length > 0 && "
-                           "[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('seat 0'))")
+    node = my_moves(base, game_id, auth(href))[0]["node"]
+    page.locator(f'#board [data-kind="node"][data-id="{node}"]').click()
+    page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => "
+                           f"li.textContent.includes('player 1 builds a settlement at node {node}'))")
     assert page.locator("#message").inner_text() == ""
     # The settlement stands on the board, in seat 0's colour, where it was clicked.
-    page.locator(f'#board [data-seat="0"][data-node="{node.group(1)}"]').wait_for()
+    page.locator(f'#board [data-seat="0"][data-node="{node}"]').wait_for()
+    # The road: the edges next to it are the only playable places now.
+    page.locator('#board [data-kind="edge"].playable').first.click()
+    page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('player 1 builds a road'))")
+    # The bots answer live: their settlements appear in the log without a reload.
+    page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('greedy'))"
+                           " || document.querySelectorAll('#log > li').length > 6")
     shot(page, "catan-table")
+
+    final = play_to_the_end(base, game_id, auth(href), CATAN_ORDER)
+    assert final["result"]["winners"]
+    page.goto(base + href)
+    page.locator("#turn").filter(has_text="The game is over. Winner:").wait_for()
+    shot(page, "catan-end-table")
     page.goto(f"{base}/replay/{game_id}")
-    page.get_by_text("The game is running").wait_for()
-    page.get_by_role("button", name="Previous version").click()
-    shot(page, "catan-replay")
+    page.get_by_text("Audit passed").wait_for()
+    assert int(page.locator("#last").inner_text()) == final["version"]
+    shot(page, "catan-end")
 
 
-def test_lobby_lists_the_servers_games_and_joins_an_open_seat(make_stack: Any, page: Any) -> None:
-    stack: Stack = make_stack("race")
-    base = stack.start_web()
+def test_a_trade_offer_is_made_with_the_games_own_form(stacks: Any, page: Any) -> None:
+    """A move without a place that legal-moves cannot list: Catan's open trade offer, from the game's
+    own widget; a refused offer shows the problem's detail."""
+    base = stacks("catan")
+    players = [{"name": "player 1"}, {"name": "bob", "bot": "greedy"}, {"name": "cy", "bot": "greedy"}]
+    created = requests.post(f"{base}/games", json={"players": players, "seed": 11}, timeout=5).json()
+    token = created["players"][0]["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    # Through the set-up and into seat 0's own turn, where it may trade.
+    for _ in range(200):
+        legal = requests.get(f"{base}/games/{created['id']}/legal-moves", headers=headers, timeout=5).json()
+        types = {m["type"] for m in legal["moves"]}
+        if "end_turn" in types:
+            break
+        if legal["moves"]:
+            move = min(legal["moves"], key=lambda m: CATAN_ORDER.index(m["type"]) if m["type"] in CATAN_ORDER else 99)
+            requests.post(f"{base}/games/{created['id']}/moves", json=move, headers=headers, timeout=5)
+        else:
+            requests.get(f"{base}/games/{created['id']}/events?after={legal['version']}&wait=2", timeout=10)
+    assert "end_turn" in types
+    page.goto(f"{base}/table/{created['id']}#token={token}")
+    form = page.locator("#form-offer_trade")
+    form.wait_for()
+    # Asking for nothing is a gift, which the rules refuse: the page shows the detail.
+    view = requests.get(f"{base}/games/{created['id']}", headers=headers, timeout=5).json()
+    hand = view["state"]["seats"][0]["resources"]
+    have = next(r for r, n in hand.items() if n > 0)
+    form.get_by_label(have).first.fill("1")
+    form.get_by_role("button", name="offer trade").click()
+    page.locator("#message").filter(has_text=re.compile("gift|both sides", re.I)).wait_for()
+    want = next(r for r in ("brick", "lumber", "wool", "grain", "ore") if r != have)
+    page.locator(f"#offer-get-{want}").fill("1")
+    form.get_by_role("button", name="offer trade").click()
+    page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('player 1 offers'))")
+    shot(page, "catan-trade-offer")
+
+
+def test_a_choice_of_cards_is_made_with_a_form_built_from_the_legal_moves(stacks: Any, page: Any) -> None:
+    """Elastium's "take cards" (which market cards to take) has many legal moves: the table offers a
+    form with a control per kind of card, and submitting it plays the legal move it describes."""
+    base = stacks("elastium")
+    players = [{"name": "player 1"}, {"name": "bot", "bot": "greedy"}]
+    created = requests.post(f"{base}/games", json={"players": players, "seed": 5}, timeout=5).json()
+    token = created["players"][0]["token"]
+    moves = my_moves(base, created["id"], {"Authorization": f"Bearer {token}"})
+    takes = [m for m in moves if m["type"] == "take_cards"]
+    assert len(takes) >= 7, takes                         # enough to be a form, not a row of buttons
+    wanted = max(takes, key=lambda m: len(m["market"]))
+    page.goto(f"{base}/table/{created['id']}#token={token}")
+    form = page.locator("#form-take_cards")
+    form.wait_for()
+    for card in sorted(set(wanted["market"])):
+        box = form.locator(f"#form-take_cards-market-{card}")
+        if box.get_attribute("type") == "checkbox":
+            box.check()
+        else:
+            box.fill(str(wanted["market"].count(card)))
+    form.get_by_role("button", name="take cards").click()
+    first = wanted["market"][0]
+    page.wait_for_function("(c) => [...document.querySelectorAll('#log > li')].some(li => "
+                           "li.textContent.includes('player 1 takes ' + c + ' from the market'))", arg=first)
+    assert page.locator("#message").inner_text() == ""
+
+
+def test_lobby_lists_the_servers_games_and_joins_an_open_seat(stacks: Any, page: Any) -> None:
+    base = stacks("race")
     gid = requests.post(f"{base}/games", json={"players": [{"name": "host"}, {"open": True}]}, timeout=5).json()["id"]
     page.goto(base + "/")
     row = page.locator(f"#game-list > li[data-id='{gid}']")

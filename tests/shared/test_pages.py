@@ -41,3 +41,42 @@ def test_table_and_replay_pages_and_their_scripts(client: Any) -> None:
 def test_the_pages_are_not_in_the_api_document(client: Any) -> None:
     paths = client.get("/openapi.json").get_json()["paths"]
     assert "/" not in paths and not any(p.startswith(("/table", "/replay", "/web")) for p in paths)
+
+
+def test_the_game_words_for_events_moves_and_a_view(settings: Any) -> None:
+    """POST /web/words gives the game's own words (services/<game>/render.py) for what the page sends."""
+    from services.catan.api import PLUGIN as CATAN
+    from shared.service import create_app
+
+    client = create_app(CATAN, settings).test_client()
+    players = [{"name": "ann"}, {"name": "bob", "bot": "greedy"}, {"name": "cy", "bot": "greedy"}]
+    created = client.post("/games", json={"players": players, "seed": 3}).get_json()
+    token = created["players"][0]["token"]
+    view = client.get(f"/games/{created['id']}", headers={"Authorization": f"Bearer {token}"}).get_json()
+    events = [{"seq": 5, "type": "dice_rolled", "data": {"seat": 1, "dice": [2, 6]}},
+              {"seq": 6, "type": "platform.seat_joined", "data": {"seat": 2}}]
+    resp = client.post("/web/words", json={"names": ["ann", "bob", "cy"], "events": events, "view": view,
+                                           "moves": [{"type": "build_city", "node": 12}, {"type": "roll"}]})
+    assert resp.status_code == 200, resp.get_json()
+    words = resp.get_json()
+    assert words["events"] == ["bob rolls 2+6 = 8", "cy: seat joined"]
+    assert words["moves"][0].startswith("build a city at node 12") and words["moves"][1] == "roll the dice"
+    # The summary is the game's text without its own drawing of the board (the page shows the picture).
+    assert "Your hand:" in words["summary"] and "seat 0 (ann, you)" in words["summary"]
+    assert "Board (hex" not in words["summary"]
+    assert words["scores"] == ["0 VP", "0 VP", "0 VP"]          # before anyone builds
+    # Catan brings its own move widget; the toy game none.
+    assert client.get("/web/game/moves.js").mimetype == "text/javascript"
+    assert "offer_trade" in client.get("/web/game/moves.js").get_data(as_text=True)
+
+
+def test_the_words_refuse_odd_bodies_and_games_without_widgets_say_so(client: Any) -> None:
+    assert client.post("/web/words", json=[1]).status_code == 422
+    assert client.post("/web/words", json={"events": [{}] * 501}).get_json()["reason"] == "validation-error"
+    assert client.post("/web/words", data="x", content_type="text/plain").status_code == 415
+    # Unknown games' events read in the generic words; odd events too.
+    words = client.post("/web/words", json={"events": [{"type": "x_y", "data": {"seat": 0, "n": 1}}, "odd"],
+                                            "names": ["ann"]}).get_json()
+    assert words["events"] == ["ann: x y, n 1", "odd"] and "summary" not in words
+    assert client.get("/web/game/moves.js").status_code == 404
+    assert page_config(client.get("/table/x").get_data(as_text=True))["has_widgets"] is False

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from shared.render.common import Context, compact, counts, describe_generic
+from shared.render.common import Context, compact, counts, describe_generic, describe_with, seat_name
 
 
 def render_state(state: dict[str, Any], ctx: Context) -> str:
@@ -84,3 +84,72 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
     if kind in simple and len(move) == 1:
         return simple[kind]
     return describe_generic(move)
+
+
+def _cards(d: dict[str, Any]) -> str:
+    """Gold and influence cards as words; hidden ones (others' draws) as a count."""
+    parts = []
+    if d.get("gold"):
+        parts.append(f"{d['gold']} gold")
+    influence = d.get("influence")
+    if isinstance(influence, list) and influence:
+        parts.append(f"{len(influence)} influence ({', '.join(map(str, influence))})" if all(influence)
+                     else f"{len(influence)} influence")
+    elif isinstance(influence, dict) and counts(influence, ""):
+        parts.append(f"influence {counts(influence)}")
+    elif isinstance(influence, int) and influence:
+        parts.append(f"{influence} influence")
+    return " and ".join(parts) or "nothing"
+
+
+def _at(d: dict[str, Any]) -> str:
+    return f"column {d['col']}, row {d['row']}"
+
+
+# The words for each event in the log (the CLI's event lines and the web table's log).
+EVENTS: dict[str, Any] = {
+    "game_started": lambda d, who, names: f"the game starts with {d['players']} players; "
+                                          f"{seat_name(names, d['first_player'])} begins",
+    "influence_deck_formed": lambda d, who, names: f"the influence deck is formed ({counts(d['counts'])})",
+    "building_built": lambda d, who, names: f"{who} builds a {words_of(d['kind'])} at {_at(d)}",
+    "building_removed": lambda d, who, names: f"{who}'s {words_of(d['kind'])} is removed",
+    "cards_drawn": lambda d, who, names: f"{who} draws {_cards(d)}",
+    "cards_discarded": lambda d, who, names: f"{who} discards {_cards(d)}",
+    "turn_started": lambda d, who, names: f"turn {d['turn']}: {who} to play",
+    "dice_rolled": lambda d, who, names: f"{who} rolls {d['dice'][0]}+{d['dice'][1]} = {d['total']}",
+    "phase_entered": lambda d, who, names: f"{words_of(d['phase'])} phase",
+    "ship_moved": lambda d, who, names: f"the ship moves to row {d['row']}" + (" with the pirates" if d.get("pirates") else ""),
+    "pool_settled": lambda d, who, names: "the pool is paid out",
+    "gold_paid": lambda d, who, names: f"{who} pays {d['amount']} gold"
+                                       + (f" to {seat_name(names, d['to'])}" if d.get("to") is not None else ""),
+    "influence_paid": lambda d, who, names: f"{who} pays influence {counts(d['colours'])}",
+    "wall_built": lambda d, who, names: f"{who} builds a wall{' tower' if d.get('tower') else ''} on {d['space']}",
+    "permit_placed": lambda d, who, names: f"{who} places a permit of value {d['value']} at {_at(d)}",
+    "permit_moved": lambda d, who, names: f"{who} moves a permit from column {d['from'][0]}, row {d['from'][1]} "
+                                          f"to column {d['to'][0]}, row {d['to'][1]}",
+    "permit_upgraded": lambda d, who, names: f"{who} raises the permit at {_at(d)} to {d['value']}",
+    "permits_returned": lambda d, who, names: f"{len(d['squares'])} permits go back to their owners",
+    "trade_moved": lambda d, who, names: f"{who} moves up the trade track to {d['total']}",
+    "hut_lost": lambda d, who, names: f"{who} loses a {words_of(d['kind'])}",
+    "loot_taken": lambda d, who, names: f"{who} takes loot: {_cards(d)}",
+    "influence_reshuffled": lambda d, who, names: "the influence cards are reshuffled",
+    "church_drawn": lambda d, who, names: f"{who} draws church tiles",
+    "church_tile_placed": lambda d, who, names: f"{who} places church tile {d['tile']} at {_at(d)}",
+    "church_tile_bottomed": lambda d, who, names: f"{who} puts a church tile at the bottom",
+    "supply_short": lambda d, who, names: f"the {d['kind']} supply runs short",
+    "game_won": lambda d, who, names: f"{who} wins the game",
+}
+
+
+def words_of(name: Any) -> str:
+    return str(name).replace("_", " ")
+
+
+def describe_event(event: dict[str, Any], names: list[str]) -> str:
+    """One event in words, e.g. ``"bob builds a house at column 2, row 11"``."""
+    return describe_with(EVENTS, event, names)
+
+
+def scores(state: dict[str, Any]) -> list[str]:
+    """Each seat's score as the table shows it: its victory cubes on the board."""
+    return [f"{n} cubes" for n in state.get("cubes_on_board") or []]

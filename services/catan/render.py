@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.render.common import Context, counts, describe_generic
+from shared.render.common import Context, counts, describe_generic, describe_with, seat_name
 
 ROWS = (3, 4, 5, 4, 3)
 SHORT = {"hills": "Hil", "forest": "For", "pasture": "Pas", "fields": "Fie", "mountains": "Mou",
@@ -74,7 +74,8 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     lines.append(f"Catan: turn {state.get('turn', '?')}, phase {state.get('phase', '?')}{dice_text}"
                  + (f", current {ctx.name(state['current'])}" if isinstance(state.get("current"), int) else ""))
     board = state.get("board") or {}
-    lines += render_board(board, board.get("robber"))
+    if ctx.board:
+        lines += render_board(board, board.get("robber"))
     if state.get("bank") is not None:
         lines.append(f"Bank: {counts(state.get('bank'))}; development cards left: {state.get('dev_deck_size', '?')}")
     awards = []
@@ -163,3 +164,66 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
     if kind in simple and len(move) == 1:
         return simple[kind]
     return describe_generic(move)
+
+
+def _dice(d: dict[str, Any]) -> str:
+    a, b = d["dice"]
+    return f"{a}+{b} = {a + b}"
+
+
+def _robber(d: dict[str, Any], who: str, names: Any) -> str:
+    victim = d.get("victim")
+    return f"{who} moves the robber to hex {d['hex']}" + (f" and robs {seat_name(names, victim)}"
+                                                         if victim is not None else "")
+
+
+def _produced(d: dict[str, Any], who: str, names: Any) -> str:
+    gains = [f"{seat_name(names, seat)} gets {counts(g)}" for seat, g in enumerate(d.get("gains") or [])
+             if counts(g, "")]
+    short = f" (the bank is short of {counts(d['shortages'])})" if d.get("shortages") else ""
+    return ("; ".join(gains) or "nobody produces anything") + short
+
+
+# The words for each event in the log (the CLI's event lines and the web table's log).
+EVENTS: dict[str, Any] = {
+    "game_started": lambda d, who, names: f"the game starts with {d['players']} players",
+    "settlement_built": lambda d, who, names: f"{who} builds a settlement at node {d['node']}"
+                                              + (" (free)" if d.get("free") else ""),
+    "city_built": lambda d, who, names: f"{who} builds a city at node {d['node']}",
+    "road_built": lambda d, who, names: f"{who} builds a road on edge {d['edge']}" + (" (free)" if d.get("free") else ""),
+    "starting_resources": lambda d, who, names: f"{who} takes the starting resources {counts(d['resources'])}",
+    "dice_rolled": lambda d, who, names: f"{who} rolls {_dice(d)}",
+    "resources_produced": _produced,
+    "turn_ended": lambda d, who, names: f"{who} ends the turn",
+    "robber_moved": _robber,
+    "card_stolen": lambda d, who, names: f"{who} steals {d.get('resource') or 'a card'} from "
+                                         f"{seat_name(names, d['victim'])}",
+    "cards_discarded": lambda d, who, names: f"{who} discards {counts(d['resources'])}",
+    "bank_traded": lambda d, who, names: f"{who} trades {d['count']} {d['give']} with the bank for 1 {d['get']}",
+    "dev_card_bought": lambda d, who, names: f"{who} buys a development card"
+                                             + (f" ({d['card'].replace('_', ' ')})" if d.get("card") else ""),
+    "knight_played": lambda d, who, names: f"{who} plays a knight",
+    "monopoly_played": lambda d, who, names: f"{who} plays monopoly on {d['resource']} and takes "
+                                             f"{sum(d.get('taken') or [])}",
+    "road_building_played": lambda d, who, names: f"{who} plays road building",
+    "year_of_plenty_played": lambda d, who, names: f"{who} plays year of plenty for {counts(d['resources'])}",
+    "trade_offered": lambda d, who, names: f"{who} offers {counts(d['give'])} for {counts(d['get'])}",
+    "trade_answered": lambda d, who, names: f"{who} {'accepts' if d['accept'] else 'declines'} the offer",
+    "trade_cancelled": lambda d, who, names: f"{who} withdraws the trade offer",
+    "trade_confirmed": lambda d, who, names: f"{who} trades with {seat_name(names, d['partner'])}",
+    "road_building_ended": lambda d, who, names: f"{who} has built the free roads",
+}
+
+
+def describe_event(event: dict[str, Any], names: list[str]) -> str:
+    """One event in words, e.g. ``"bob rolls 3+4 = 7"``; ``names`` has one name per seat."""
+    return describe_with(EVENTS, event, names)
+
+
+def scores(state: dict[str, Any]) -> list[str]:
+    """Each seat's score as the table shows it: its victory points (the public ones for others)."""
+    out = []
+    for info in state.get("seats") or []:
+        points = info.get("points") if info.get("points") is not None else info.get("public_points")
+        out.append(f"{points} VP" if points is not None else "")
+    return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from shared.render.common import Context, counts, describe_generic
+from shared.render.common import Context, counts, describe_generic, describe_with, game_end_words, words
 
 
 def _at(values: Any, seat: int) -> Any:
@@ -56,7 +56,8 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     if state.get("market") is not None:
         lines.append(f"Market: {counts(state.get('market'), 'empty')}; deck {state.get('deck_count', '?')}, "
                      f"energy supply {state.get('energy_supply', '?')}")
-    lines += render_pegs(state)
+    if ctx.board:
+        lines += render_pegs(state)
     if state.get("end_triggered") is not None:
         lines.append(f"End triggered: {state['end_triggered']}")
     bands = Counter(b.get("seat") for b in state.get("bands") or [] if isinstance(b, dict))
@@ -102,3 +103,56 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
     if kind in ("buy_action", "end_turn") and len(move) == 1:
         return {"buy_action": "buy an extra action", "end_turn": "end your turn"}[kind]
     return describe_generic(move)
+
+
+def _hidden(cards: Any) -> str:
+    """Cards by colour; hidden ones (another seat's draw) as a count."""
+    if isinstance(cards, list):
+        return counts(dict(Counter(map(str, cards)))) if cards and all(cards) else f"{len(cards)} cards"
+    return str(cards) if cards else "a card"
+
+
+def _band(d: dict[str, Any], who: str, names: Any) -> str:
+    pegs = d.get("pegs") or []
+    bits = [f"{who} stretches a band over {len(pegs)} pegs ({', '.join(map(str, pegs))})"]
+    if d.get("explored"):
+        bits.append(f"exploring {len(d['explored'])}")
+    if d.get("enclosed"):
+        bits.append(f"enclosing {len(d['enclosed'])}")
+    return ", ".join(bits)
+
+
+# The words for each event in the log (the CLI's event lines and the web table's log).
+EVENTS: dict[str, Any] = {
+    "game_started": lambda d, who, names: f"a game of {words(d['scenario'])} for {d['players']} players, "
+                                          f"at most {d['max_rounds']} rounds",
+    "deck_shuffled": lambda d, who, names: f"the deck of {len(d['deck'])} cards is shuffled" if d.get("deck")
+                                           else "the deck is shuffled",
+    "private_decks_dealt": lambda d, who, names: "each player gets a private deck",
+    "cards_dealt": lambda d, who, names: f"{who} is dealt {_hidden(d.get('cards'))}",
+    "market_card_revealed": lambda d, who, names: f"{d['card']} is turned up in the market",
+    "action_started": lambda d, who, names: f"{who}: {words(d['action'])}",
+    "market_card_taken": lambda d, who, names: f"{who} takes {d['card']} from the market",
+    "card_drawn": lambda d, who, names: f"{who} draws {_hidden(d.get('card'))}",
+    "band_placed": _band,
+    "items_collected": lambda d, who, names: f"{who} collects {len(d.get('items') or [])} items"
+                                             + (f" worth {d['treasure']} treasure" if d.get("treasure") else ""),
+    "points_scored": lambda d, who, names: f"{who} scores {d['points']} points ({words(d['reason'])})",
+    "image_completed": lambda d, who, names: f"{who} completes image {d['image']}",
+    "turn_ended": lambda d, who, names: f"{who} ends the turn",
+    "round_ended": lambda d, who, names: f"round {d['round']} ends",
+    "action_bought": lambda d, who, names: f"{who} buys an extra action",
+    "discards_reshuffled": lambda d, who, names: "the discards are reshuffled into the deck",
+    "end_triggered": lambda d, who, names: f"the end is near ({words(d['reason'])}, by {who})",
+    "game_ended": lambda d, who, names: game_end_words(d.get("scores"), d.get("winners"), names),
+}
+
+
+def describe_event(event: dict[str, Any], names: list[str]) -> str:
+    """One event in words, e.g. ``"bob stretches a band over 3 pegs (c0r0, c1r0, c0r1)"``."""
+    return describe_with(EVENTS, event, names)
+
+
+def scores(state: dict[str, Any]) -> list[str]:
+    """Each seat's score as the table shows it: its points."""
+    return [f"{n} points" for n in state.get("score") or []]
