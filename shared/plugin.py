@@ -29,3 +29,10 @@ class GamePlugin:
     # The board as SVG, drawn from the spectator's view and the public seats ({name, bot}): a pure
     # function in the game's own package (``services/<game>/pictures.py``), see shared.pictures.
     board_svg: Callable[[dict[str, Any], list[dict[str, Any]]], str] | None = None
+    # What the game sends, for the OpenAPI contract (``services/<game>/schemas.py``): its view
+    # (``Game.view`` for a seat and for a spectator), its ``result``, and the ``data`` of each
+    # event type as ``redact`` serves it and as the full log holds it.  The platform names them
+    # after the game (``CatanView``, ``CatanEventDiceRolled``); left out, they are untyped objects.
+    view_schema: type[Schema] | None = None
+    result_schema: type[Schema] | None = None
+    event_schemas: dict[str, type[Schema]] = field(default_factory=dict)

@@ -36,7 +36,7 @@ from shared.feed import Feed
 from shared.http import ProblemApi, problem_response
 from shared.middleware import RequestContext, current_request_id
 from shared.news import LogNews
-from shared.openapi import ContractPlugin, create_game_schema, move_component_schemas
+from shared.openapi import ContractPlugin, create_game_schema, marshmallow_plugin, register_contract
 from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.redis_clients import connect_event_store, connect_news, connect_queue
@@ -86,16 +86,13 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
                 max_stream_seconds=settings.sse_max_seconds, max_wait_seconds=settings.max_wait_seconds,
                 game_meta=runtime.meta)
 
-    api = ProblemApi(app)
+    api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": marshmallow_plugin(plugin)})
     contract_plugin = ContractPlugin()
     contract_plugin.init_spec(api.spec)
     api.spec.plugins.append(contract_plugin)
     api.problem_base = settings.problem_base
     app.extensions["openapi"] = api
-    move_schemas = move_component_schemas(plugin)
-    for move_schema in move_schemas.values():
-        api.spec.components.schema(move_schema.Meta.title, schema=move_schema)
-    move_refs = {t: f"#/components/schemas/{s.Meta.title}" for t, s in move_schemas.items()}
+    reads = register_contract(plugin, api.spec)
     create_schema = create_game_schema(plugin)
     move_loaders = {move_type: schema_cls() for move_type, schema_cls in plugin.move_schemas.items()}
 
@@ -138,7 +135,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     guard = limits.install(app, settings, store, game.name)   # rate limit, cap (POST /games)
 
     service = Service(plugin=plugin, settings=settings, store=store, runtime=runtime, feed=feed, guard=guard,
-                      create_schema=create_schema, move_refs=move_refs, move_loaders=move_loaders)
+                      create_schema=create_schema, reads=reads, move_loaders=move_loaders)
     api.spec.components.schema(create_schema.__name__[:-6], schema=create_schema)
     for routes in (ops, games, moves, feed_routes, history):
         api.register_blueprint(routes.blueprint(service))

@@ -13,6 +13,7 @@ from services.catan.pictures import board_svg
 from services.catan.rules import CatanGame
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
 from services.catan.rules.state import RESOURCES_PER_TYPE
+from services.catan.schemas import EVENT_SCHEMAS, Result, View
 from shared.plugin import GamePlugin
 from shared.schemas import strict_int
 
@@ -125,6 +126,9 @@ PLUGIN = GamePlugin(
     strategies=STRATEGIES,
     port=8001,
     board_svg=board_svg,
+    view_schema=View,
+    result_schema=Result,
+    event_schemas=EVENT_SCHEMAS,
     description="The Settlers of Catan (base game, 3-4 players): set-up, production, robber, "
                 "bank and domestic trade, building, development cards, Longest Road and Largest Army.",
 )

@@ -13,6 +13,7 @@ from shared.config import Settings
 from shared.engine import Game
 from shared.eventstore import EventStore
 from shared.feed import Feed
+from shared.openapi import ReadSchemas
 from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame
@@ -27,7 +28,7 @@ class Service:
     feed: Feed
     guard: limits.Guard
     create_schema: type[Schema]
-    move_refs: dict[str, str]                 # move type -> its schema's $ref in the OpenAPI document
+    reads: ReadSchemas                        # the game's typed answers and its move union (shared.openapi)
     # One loader per move type, built once: a marshmallow schema keeps no state between loads,
     # and building one costs more than the load itself.
     move_loaders: dict[str, Schema] = field(default_factory=dict)

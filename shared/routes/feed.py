@@ -8,7 +8,7 @@ from shared.feed import resume_point, wants_stream
 from shared.http import json_response
 from shared.openapi import OPTIONAL_BEARER, problems
 from shared.routes.context import Service
-from shared.schemas import EventsPageSchema, EventsQuerySchema
+from shared.schemas import EventsQuerySchema
 
 
 def blueprint(service: Service) -> Blueprint:
@@ -29,7 +29,7 @@ def blueprint(service: Service) -> Blueprint:
             "type": "string", "pattern": "^[0-9]{1,15}$"},
             "description": "Resume after this event, in place of `after` (EventSource sends it when it reconnects)."}])
     @bp.arguments(EventsQuerySchema, location="query", as_kwargs=True)
-    @bp.response(200, EventsPageSchema)
+    @bp.response(200, service.reads.events_page)
     def events(game_id: str, after: int, limit: int, wait: float) -> Response:
         """The log as the caller may see it (the full log once the game is over): a JSON page,
         held with ``wait`` until there is news, or a live stream of Server-Sent Events."""

@@ -11,7 +11,7 @@ from shared.http import json_response, load_with, read_json_body
 from shared.openapi import BEARER, OPTIONAL_BEARER, problems
 from shared.problems import Problem
 from shared.routes.context import Service
-from shared.schemas import GameCreatedSchema, GameViewSchema, LegalMovesSchema
+from shared.schemas import GameCreatedSchema
 
 
 def blueprint(service: Service) -> Blueprint:
@@ -44,7 +44,7 @@ def blueprint(service: Service) -> Blueprint:
 
     @games.route("/games/<game_id>")
     @games.doc(security=OPTIONAL_BEARER, responses=problems(401, 403, 404))
-    @games.response(200, GameViewSchema, headers={"ETag": {"schema": {"type": "string"},
+    @games.response(200, service.reads.game_view, headers={"ETag": {"schema": {"type": "string"},
                                                              "description": "The version, quoted."}})
     def get_game(game_id: str) -> Response:
         """The game as the caller may see it: a seat's view with its token, a spectator's without."""
@@ -54,7 +54,7 @@ def blueprint(service: Service) -> Blueprint:
 
     @games.route("/games/<game_id>/legal-moves")
     @games.doc(security=BEARER, responses=problems(401, 403, 404))
-    @games.response(200, LegalMovesSchema)
+    @games.response(200, service.reads.legal_moves)
     def legal_moves(game_id: str) -> Response:
         """Every move the caller's seat may make now (free-form moves are described by the schema)."""
         loaded = runtime.load(game_id)
