@@ -14,7 +14,7 @@ from marshmallow import Schema, fields, validate
 
 from shared.plugin import GamePlugin
 from shared.problems import PROBLEM_MEDIA_TYPE
-from shared.schemas import (EventSchema, EventsPageSchema, GameViewSchema, LegalMovesSchema, MoveAcceptedSchema,
+from shared.schemas import (EventCauseSchema, EventSchema, EventsPageSchema, GameViewSchema, LegalMovesSchema, MoveAcceptedSchema,
                             PlayerInSchema, ReplaySchema, strict_int)
 
 
@@ -74,11 +74,38 @@ def _contract_property(self: Any, field: fields.Field, ret: dict[str, Any], **kw
     matches, so neither validators nor generators would see the schema)."""
     if isinstance(field, Ref):
         return {"$ref": f"#/components/schemas/{field.component}"}
+    if "enum" in ret and ret.get("type") == "string":
+        return _named_enum(self, field, ret)
     any_of = ret.get("anyOf")
     if any_of and len(any_of) == 2 and _ANY_OBJECT_OR_NULL in any_of:
         del ret["anyOf"]
         return {"allOf": [item for item in any_of if item != _ANY_OBJECT_OR_NULL], "nullable": True}
     return {}
+
+
+def _named_enum(converter: Any, field: fields.Field, ret: dict[str, Any]) -> dict[str, Any]:
+    """A string enum becomes a component named after its schema and field (``CatanViewPhase``,
+    ``CatanEventCardStolenType``): generators name an inline enum after its field alone, and
+    number the second ``type`` or ``resource`` they meet (``Type1``...)."""
+    owner: Any = field.parent
+    suffix = ""
+    while owner is not None and not isinstance(owner, Schema):   # a list's items, a dict's values
+        suffix, owner = "Item" + suffix, owner.parent
+    name = field.name if isinstance(field.parent, Schema) else field.parent.name
+    if owner is None or name is None:
+        return {}
+    component = converter.schema_name_resolver(type(owner)) + camel(name) + suffix
+    enum = {"type": "string", "enum": ret.pop("enum")}
+    del ret["type"]
+    known = converter.spec.components.schemas.get(component)
+    if known is None:
+        converter.spec.components.schema(component, enum)
+    elif known != enum:
+        raise ValueError(f"two enums would be named {component}: {known['enum']} and {enum['enum']}")
+    ref = {"$ref": f"#/components/schemas/{component}"}
+    if ret.get("nullable"):
+        return {"allOf": [ref], "nullable": True}
+    return {"allOf": [ref]} if ret else ref
 
 
 def _union(refs: dict[str, str]) -> dict[str, Any]:
@@ -128,13 +155,16 @@ def register_contract(plugin: GamePlugin, spec: Any) -> ReadSchemas:
     spec.components.schema(prefix + "Move", _union(move_refs))
     move_ref = f"#/components/schemas/{prefix}Move"
 
+    cause = fields.Nested(_schema(prefix + "EventCause", EventCauseSchema, {
+        "options": fields.Nested(plugin.options_schema, metadata={"description": "Setup: the options in force."}),
+        "move": Ref(prefix + "Move")}), metadata=EventSchema._declared_fields["cause"].metadata)
     event_refs = {}
     for event_type, data_schema in plugin.event_schemas.items():
         name = prefix + "Event" + camel(event_type)
         data = _schema(name + "Data", data_schema, {})
         envelope = _schema(name, EventSchema, {
             "type": fields.Str(required=True, validate=validate.OneOf([event_type])),
-            "data": fields.Nested(data, required=True)})
+            "data": fields.Nested(data, required=True), "cause": cause})
         spec.components.schema(name, schema=envelope)
         event_refs[event_type] = f"#/components/schemas/{name}"
     events: Ref | fields.Nested = fields.Nested(EventSchema)

@@ -16,7 +16,9 @@ class ViewBand(Schema):
     key = fields.Str(required=True)
 
 
-class ViewResultBreakdownItem(Schema):
+class ScoreBreakdown(Schema):
+    """One seat's final score, part by part (the parts its scenario counts)."""
+
     seat = fields.Int(strict=True, required=True)
     score = fields.Int(strict=True, required=True)
     energy_points = fields.Int(strict=True, required=True)
@@ -29,10 +31,10 @@ class ViewResultBreakdownItem(Schema):
     artefact_points = fields.Int(strict=True)
 
 
-class ViewResult(Schema):
+class Result(Schema):
     winners = fields.List(fields.Int(strict=True), required=True)
     scores = fields.List(fields.Int(strict=True), required=True)
-    breakdown = fields.List(fields.Nested(ViewResultBreakdownItem), required=True)
+    breakdown = fields.List(fields.Nested(ScoreBreakdown), required=True)
     bands_used = fields.List(fields.Int(strict=True), required=True)
 
 
@@ -67,12 +69,13 @@ class View(Schema):
     collected = fields.Dict(keys=fields.Str(), values=fields.Int(strict=True), required=True)
     penalised = fields.List(fields.List(fields.Str()), required=True)
     images_completed = fields.List(fields.Str(), required=True)
-    edge_reached = fields.List(fields.Raw(), required=True)  # TODO: only null (or nothing) seen
+    edge_reached = fields.List(fields.Int(strict=True), required=True,
+                               metadata={"description": "Jungle: seats in order of arrival."})
     artefacts = fields.List(fields.Dict(keys=fields.Str(), values=fields.Int(strict=True)), required=True)
     chains = fields.List(fields.List(fields.Str()), required=True)
     chain_heads = fields.List(fields.List(fields.Str()), required=True)
     end_triggered = fields.Str(required=True, allow_none=True)
-    result = fields.Nested(ViewResult, required=True, allow_none=True)
+    result = fields.Nested(Result, required=True, allow_none=True)
     phase = fields.Str(required=True)
     deck_count = fields.Int(strict=True, required=True)
     own_deck_counts = fields.List(fields.Int(strict=True), required=True)
@@ -138,26 +141,6 @@ class EndTriggered(Schema):
     seat = fields.Int(strict=True, required=True)
 
 
-class EventGameEndedBreakdownItem(Schema):
-    seat = fields.Int(strict=True, required=True)
-    score = fields.Int(strict=True, required=True)
-    energy_points = fields.Int(strict=True, required=True)
-    total = fields.Int(strict=True, required=True)
-    escaped = fields.Bool()
-    territories = fields.Int(strict=True)
-    territory_points = fields.Int(strict=True)
-    idol_points = fields.Int(strict=True)
-    artefact_sets = fields.Int(strict=True)
-    artefact_points = fields.Int(strict=True)
-
-
-class GameEnded(Schema):
-    winners = fields.List(fields.Int(strict=True), required=True)
-    scores = fields.List(fields.Int(strict=True), required=True)
-    breakdown = fields.List(fields.Nested(EventGameEndedBreakdownItem), required=True)
-    bands_used = fields.List(fields.Int(strict=True), required=True)
-
-
 class GameStarted(Schema):
     scenario = fields.Str(required=True)
     players = fields.Int(strict=True, required=True)
@@ -211,25 +194,6 @@ class TurnEnded(Schema):
     next_seat = fields.Int(strict=True, required=True)
 
 
-class ResultBreakdownItem(Schema):
-    seat = fields.Int(strict=True, required=True)
-    score = fields.Int(strict=True, required=True)
-    energy_points = fields.Int(strict=True, required=True)
-    total = fields.Int(strict=True, required=True)
-    escaped = fields.Bool()
-    territories = fields.Int(strict=True)
-    territory_points = fields.Int(strict=True)
-    idol_points = fields.Int(strict=True)
-    artefact_sets = fields.Int(strict=True)
-    artefact_points = fields.Int(strict=True)
-
-
-class Result(Schema):
-    winners = fields.List(fields.Int(strict=True), required=True)
-    scores = fields.List(fields.Int(strict=True), required=True)
-    breakdown = fields.List(fields.Nested(ResultBreakdownItem), required=True)
-    bands_used = fields.List(fields.Int(strict=True), required=True)
-
 EVENT_SCHEMAS: dict[str, type[Schema]] = {
     "action_bought": ActionBought,
     "action_started": ActionStarted,
@@ -239,7 +203,7 @@ EVENT_SCHEMAS: dict[str, type[Schema]] = {
     "deck_shuffled": DeckShuffled,
     "discards_reshuffled": DiscardsReshuffled,
     "end_triggered": EndTriggered,
-    "game_ended": GameEnded,
+    "game_ended": Result,
     "game_started": GameStarted,
     "image_completed": ImageCompleted,
     "items_collected": ItemsCollected,

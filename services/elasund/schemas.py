@@ -11,6 +11,14 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 
+class Influence(Schema):
+    """Influence cards by colour."""
+
+    red = fields.Int(strict=True, required=True)
+    blue = fields.Int(strict=True, required=True)
+    green = fields.Int(strict=True, required=True)
+
+
 class ViewOptions(Schema):
     walls_blue_first = fields.Bool(required=True)
     trade_track_capacity = fields.Bool(required=True)
@@ -42,159 +50,18 @@ class ViewBuilding(Schema):
     trade_points = fields.Int(strict=True, required=True)
 
 
-class ViewWallsT3(Schema):
+class Wall(Schema):
     seat = fields.Int(strict=True, required=True)
     tile = fields.Int(strict=True, required=True)
     tower = fields.Bool(required=True)
-
-
-class ViewWallsB3(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsB2(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsT2(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsR11(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsR10(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsR9(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsR3(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsR8(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsR6(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsR4(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsR5(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsT5(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsB5(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsB4(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsT4(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsT7(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsB7(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsB6(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWallsT6(Schema):
-    seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True)
-    tower = fields.Bool(required=True)
-
-
-class ViewWalls(Schema):
-    T3 = fields.Nested(ViewWallsT3)
-    B3 = fields.Nested(ViewWallsB3)
-    B2 = fields.Nested(ViewWallsB2)
-    T2 = fields.Nested(ViewWallsT2)
-    R11 = fields.Nested(ViewWallsR11)
-    R10 = fields.Nested(ViewWallsR10)
-    R9 = fields.Nested(ViewWallsR9)
-    R3 = fields.Nested(ViewWallsR3)
-    R8 = fields.Nested(ViewWallsR8)
-    R6 = fields.Nested(ViewWallsR6)
-    R4 = fields.Nested(ViewWallsR4)
-    R5 = fields.Nested(ViewWallsR5)
-    T5 = fields.Nested(ViewWallsT5)
-    B5 = fields.Nested(ViewWallsB5)
-    B4 = fields.Nested(ViewWallsB4)
-    T4 = fields.Nested(ViewWallsT4)
-    T7 = fields.Nested(ViewWallsT7)
-    B7 = fields.Nested(ViewWallsB7)
-    B6 = fields.Nested(ViewWallsB6)
-    T6 = fields.Nested(ViewWallsT6)
-
-
-class ViewHandInfluence(Schema):
-    red = fields.Int(strict=True, required=True)
-    blue = fields.Int(strict=True, required=True)
-    green = fields.Int(strict=True, required=True)
 
 
 class ViewHand(Schema):
-    cards = fields.Int(strict=True)
-    gold = fields.Int(strict=True)
-    influence = fields.Nested(ViewHandInfluence)
+    """The viewer's own hand in full; another seat's as its size only."""
+
+    cards = fields.Int(strict=True, metadata={"description": "Another seat's hand: how many cards."})
+    gold = fields.Int(strict=True, metadata={"description": "Your hand: gold."})
+    influence = fields.Nested(Influence, metadata={"description": "Your hand: influence cards."})
 
 
 class ViewPendingQueueItem(Schema):
@@ -219,7 +86,9 @@ class ViewChurch(Schema):
     tiles = fields.Dict(keys=fields.Str(), values=fields.Nested(ViewChurchTilesValue), required=True)
     origin = fields.List(fields.Int(strict=True), required=True, allow_none=True)
     stack = fields.Int(strict=True, required=True)
-    bottom = fields.Int(strict=True)
+    bottom = fields.Int(strict=True, metadata={"description": "To the seat that put it under the stack."})
+    drawn = fields.List(fields.Int(strict=True), metadata={
+        "description": "To the seat on turn while it chooses a church tile: the two it drew."})
 
 
 class View(Schema):
@@ -236,7 +105,8 @@ class View(Schema):
     stock = fields.Nested(ViewStock, required=True)
     buildings = fields.List(fields.Nested(ViewBuilding), required=True)
     permits = fields.Dict(keys=fields.Str(), values=fields.List(fields.Int(strict=True)), required=True)
-    walls = fields.Nested(ViewWalls, required=True)
+    walls = fields.Dict(keys=fields.Str(), values=fields.Nested(Wall), required=True,
+                        metadata={"description": "Built walls by place (`B2`, `R10`, `T5`...)."})
     trade = fields.List(fields.Int(strict=True), required=True)
     track_cubes = fields.Dict(keys=fields.Str(), values=fields.List(fields.Int(strict=True)), required=True)
     winner = fields.Int(strict=True, required=True, allow_none=True)
@@ -267,17 +137,11 @@ class BuildingRemoved(Schema):
     kind = fields.Str(required=True)
 
 
-class EventCardsDiscardedInfluence(Schema):
-    red = fields.Int(strict=True, required=True)
-    blue = fields.Int(strict=True, required=True)
-    green = fields.Int(strict=True, required=True)
-
-
 class CardsDiscarded(Schema):
     seat = fields.Int(strict=True, required=True)
     reason = fields.Str(required=True)
     gold = fields.Int(strict=True, required=True)
-    influence = fields.Nested(EventCardsDiscardedInfluence, required=True, allow_none=True)
+    influence = fields.Nested(Influence, required=True, allow_none=True)
     influence_count = fields.Int(strict=True)
 
 
@@ -343,14 +207,8 @@ class HutLost(Schema):
     kind = fields.Str(required=True)
 
 
-class EventInfluenceDeckFormedCounts(Schema):
-    red = fields.Int(strict=True, required=True)
-    blue = fields.Int(strict=True, required=True)
-    green = fields.Int(strict=True, required=True)
-
-
 class InfluenceDeckFormed(Schema):
-    counts = fields.Nested(EventInfluenceDeckFormedCounts, required=True)
+    counts = fields.Nested(Influence, required=True)
 
 
 class InfluencePaid(Schema):
@@ -362,16 +220,10 @@ class InfluenceReshuffled(Schema):
     pass
 
 
-class EventLootTakenInfluence(Schema):
-    red = fields.Int(strict=True, required=True)
-    blue = fields.Int(strict=True, required=True)
-    green = fields.Int(strict=True, required=True)
-
-
 class LootTaken(Schema):
     seat = fields.Int(strict=True, required=True)
     gold = fields.Int(strict=True, required=True, allow_none=True)
-    influence = fields.Nested(EventLootTakenInfluence, required=True, allow_none=True)
+    influence = fields.Nested(Influence, required=True, allow_none=True)
     influence_count = fields.Int(strict=True)
     count = fields.Int(strict=True)
 
@@ -400,15 +252,10 @@ class PermitsReturned(Schema):
     squares = fields.List(fields.List(fields.Int(strict=True)), required=True)
 
 
-class EventPhaseEnteredPendingPoolInfluence(Schema):
-    red = fields.Int(strict=True, required=True)
-    blue = fields.Int(strict=True, required=True)
-    green = fields.Int(strict=True, required=True)
-
 
 class EventPhaseEnteredPendingPool(Schema):
     gold = fields.Int(strict=True, required=True)
-    influence = fields.Nested(EventPhaseEnteredPendingPoolInfluence, required=True)
+    influence = fields.Nested(Influence, required=True)
 
 
 class EventPhaseEnteredPendingQueueItem(Schema):

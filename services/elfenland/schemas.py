@@ -35,14 +35,16 @@ class ViewAuction(Schema):
     turn = fields.Int(strict=True, required=True)
 
 
-class ViewSeatCounter(Schema):
+class Counter(Schema):
+    """A transport counter; a hidden one another seat holds is masked (``kind`` null)."""
+
     kind = fields.Str(required=True, allow_none=True)
     hidden = fields.Bool(required=True)
 
 
 class ViewSeat(Schema):
     hand = fields.Dict(keys=fields.Str(), values=fields.Int(strict=True), required=True, allow_none=True)
-    counters = fields.List(fields.Nested(ViewSeatCounter), required=True)
+    counters = fields.List(fields.Nested(Counter), required=True)
     obstacles = fields.Int(strict=True, required=True)
     town = fields.Str(required=True)
     visited = fields.List(fields.Str(), required=True)
@@ -55,7 +57,7 @@ class ViewSeat(Schema):
     pending_size = fields.Int(strict=True, required=True)
 
 
-class ViewResult(Schema):
+class Result(Schema):
     winners = fields.List(fields.Int(strict=True), required=True)
     scores = fields.List(fields.Int(strict=True), required=True)
     towns = fields.List(fields.Int(strict=True), required=True)
@@ -85,7 +87,7 @@ class View(Schema):
     board = fields.Dict(keys=fields.Str(), values=fields.Nested(ViewBoardValue), required=True)
     auction = fields.Nested(ViewAuction, required=True, allow_none=True)
     seats = fields.List(fields.Nested(ViewSeat), required=True)
-    result = fields.Nested(ViewResult, required=True, allow_none=True)
+    result = fields.Nested(Result, required=True, allow_none=True)
     deck_size = fields.Int(strict=True, required=True)
     bag_size = fields.Int(strict=True, required=True)
     discard_size = fields.Int(strict=True, required=True)
@@ -183,19 +185,8 @@ class FaceUpCounterAdded(Schema):
     counter = fields.Str(required=True)
 
 
-class EventGameEndedResult(Schema):
-    winners = fields.List(fields.Int(strict=True), required=True)
-    scores = fields.List(fields.Int(strict=True), required=True)
-    towns = fields.List(fields.Int(strict=True), required=True)
-    home_towns = fields.List(fields.Str(allow_none=True), required=True)
-    home_distances = fields.List(fields.Int(strict=True), required=True)
-    tiebreak = fields.Str(required=True)
-    tiebreak_values = fields.List(fields.Int(strict=True), required=True)
-    ended_early = fields.Bool(required=True)
-
-
 class GameEnded(Schema):
-    result = fields.Nested(EventGameEndedResult, required=True)
+    result = fields.Nested(Result, required=True)
 
 
 class EventGameSetUpOptions(Schema):
@@ -289,6 +280,23 @@ class TravelFinished(Schema):
     coins = fields.Int(strict=True, required=True)
 
 
+class Flew(Schema):
+    """Elfengold's wizard: a flight by magic carpet to any town."""
+
+    seat = fields.Int(strict=True, required=True)
+    town = fields.Str(required=True)
+    card = fields.Str(required=True)
+    coins = fields.Int(strict=True, required=True)
+
+
+class CountersKept(Schema):
+    """Counters kept at the end of a round; another seat sees hidden ones masked, in public order."""
+
+    seat = fields.Int(strict=True, required=True)
+    kept = fields.List(fields.Nested(Counter), required=True)
+    discarded = fields.List(fields.Nested(Counter), required=True)
+
+
 class Travelled(Schema):
     seat = fields.Int(strict=True, required=True)
     road = fields.Int(strict=True, required=True)
@@ -297,16 +305,6 @@ class Travelled(Schema):
     coins = fields.Int(strict=True, required=True)
     earned = fields.Int(strict=True, required=True)
 
-
-class Result(Schema):
-    winners = fields.List(fields.Int(strict=True), required=True)
-    scores = fields.List(fields.Int(strict=True), required=True)
-    towns = fields.List(fields.Int(strict=True), required=True)
-    home_towns = fields.List(fields.Str(allow_none=True), required=True)
-    home_distances = fields.List(fields.Int(strict=True), required=True)
-    tiebreak = fields.Str(required=True)
-    tiebreak_values = fields.List(fields.Int(strict=True), required=True)
-    ended_early = fields.Bool(required=True)
 
 EVENT_SCHEMAS: dict[str, type[Schema]] = {
     "auction_closed": AuctionClosed,
@@ -345,4 +343,6 @@ EVENT_SCHEMAS: dict[str, type[Schema]] = {
     "secret_counter_drawn": SecretCounterDrawn,
     "travel_finished": TravelFinished,
     "travelled": Travelled,
+    "flew": Flew,
+    "counters_kept": CountersKept,
 }

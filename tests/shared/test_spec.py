@@ -27,3 +27,37 @@ def test_every_error_is_documented_as_problem_json(game: str) -> None:
                     content = response.get("content") or spec["components"]["responses"][
                         response["$ref"].rsplit("/", 1)[1]]["content"]
                     assert list(content) == ["application/problem+json"], (path, method, status)
+
+
+@pytest.mark.parametrize("game", registry.available())
+def test_every_component_has_a_stable_name(game: str) -> None:
+    """No numbered names (apispec appends a digit when two schemas resolve to one name), every
+    name the game adds starts with the game's, and what a client reads is typed: the view, its
+    result, legal moves and events are named components, and the move and event unions are
+    discriminated on ``type``."""
+    import re
+
+    from shared.openapi import game_prefix
+    spec = generated_spec(game)
+    schemas = spec["components"]["schemas"]
+    prefix = game_prefix(registry.plugin(game))
+    numbered = [name for name in schemas if re.search(r"\d$", name)]
+    assert not numbered, f"numbered component names: {numbered}"
+    shared = {"Audit", "Event", "GameCreated", "Health", "PaginationMetadata", "PlatformEvent", "PlayerOut",
+              "Problem", "SeatToken"}
+    assert [name for name in schemas if not name.startswith(prefix) and name not in shared] == []
+    for union in (prefix + "Move", prefix + "GameEvent"):
+        mapping = schemas[union]["discriminator"]["mapping"]
+        assert [ref["$ref"] for ref in schemas[union]["oneOf"]] == list(mapping.values())
+        for type_, ref in mapping.items():
+            type_ref = schemas[ref.rsplit("/", 1)[1]]["properties"]["type"]["$ref"]   # a named enum
+            assert schemas[type_ref.rsplit("/", 1)[1]]["enum"] == [type_]
+    view = schemas[prefix + "GameView"]["properties"]
+    assert view["state"]["allOf"] == [{"$ref": f"#/components/schemas/{prefix}View"}]
+    assert view["result"]["allOf"] == [{"$ref": f"#/components/schemas/{prefix}Result"}]
+    assert schemas[prefix + "LegalMoves"]["properties"]["moves"]["items"] == {"$ref": f"#/components/schemas/{prefix}Move"}
+    assert schemas[prefix + "EventsPage"]["properties"]["events"]["items"] == {"$ref": f"#/components/schemas/{prefix}Event"}
+    untyped = [name for name, schema in schemas.items() if name.startswith(prefix)
+               and any(prop.get("additionalProperties") == {} and "type" in prop and not prop.get("description", "").startswith("Cards")
+                       for prop in schema.get("properties", {}).values())]
+    assert untyped == [], f"objects of unknown shape: {untyped}"
