@@ -182,3 +182,60 @@ def test_the_check_catches_drift() -> None:
                 {**event, "type": "dice_rolled_twice"}):
         with pytest.raises(AssertionError):
             contract.check_events([bad], "bad")
+
+
+def test_catan_trades_match_the_spec(redis_url: str) -> None:
+    """Random players never trade (offers are free-form, so not in legal moves): an offer, its
+    answers and its confirmation, then an offer cancelled, with every answer checked meanwhile."""
+    from services.catan.rules.board import RESOURCES
+
+    plugin = registry.plugin("catan")
+    app = _app("catan", redis_url)
+    client = app.test_client()
+    contract = Contract(client.get("/openapi.json").get_json(), "Catan")
+    runtime = app.extensions["runtime"]
+    created = client.post("/games", json={"players": [{"name": f"p{i}"} for i in range(3)], "seed": 5})
+    game_id, tokens = created.get_json()["id"], [p["token"] for p in created.get_json()["players"]]
+
+    def post(seat: int, move: dict[str, Any]) -> None:
+        resp = client.post(f"/games/{game_id}/moves", json=move, headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert resp.status_code == 201, resp.get_json()
+        contract.check_events(resp.get_json()["events"], f"{move['type']}")
+
+    def trade() -> tuple[int, str, int, str] | None:
+        """(offerer, a card it holds, a partner, a card the partner holds and it does not)."""
+        state = runtime.load(game_id).state
+        seat = state["current"]
+        if state["phase"] != "main" or state["offer"] is not None:
+            return None
+        hand = state["hands"][seat]
+        for partner in range(3):
+            for want, count in enumerate(state["hands"][partner]):
+                give = next((i for i, n in enumerate(hand) if n and i != want), None)
+                if partner != seat and count and give is not None:
+                    return seat, RESOURCES[give], partner, RESOURCES[want]
+        return None
+
+    for _ in range(400):
+        found = trade()
+        if found:
+            break
+        loaded = runtime.load(game_id)
+        play_bot_turn_with(runtime, plugin.strategies, game_id, loaded.version, plugin.game.to_act(loaded.state)[0])
+    assert found, "no trade was possible in 400 moves"
+    seat, give, partner, want = found
+    after = runtime.load(game_id).version
+    post(seat, {"type": "offer_trade", "give": {give: 1}, "get": {want: 1}})
+    _check_all_answers(contract, client, game_id, tokens, after)      # the open offer in every view
+    for other in range(3):
+        if other != seat:
+            post(other, {"type": "answer_trade", "accept": other == partner})
+    post(seat, {"type": "confirm_trade", "seat": partner})
+    post(seat, {"type": "offer_trade", "give": {want: 1}, "get": {give: 1}})   # the partner holds it now
+    for other in range(3):
+        if other != seat:
+            post(other, {"type": "answer_trade", "accept": other == partner})
+    post(seat, {"type": "cancel_trade"})
+    _check_all_answers(contract, client, game_id, tokens, after)
+    types = {e["type"] for e in _get(client, f"/games/{game_id}/events?after={after}")["events"]}
+    assert {"trade_offered", "trade_answered", "trade_confirmed", "trade_cancelled"} <= types
