@@ -19,7 +19,9 @@ class Influence(Schema):
     green = fields.Int(strict=True, required=True)
 
 
-class ViewOptions(Schema):
+class OptionsInForce(Schema):
+    """The options of this game, defaults filled in."""
+
     walls_blue_first = fields.Bool(required=True)
     trade_track_capacity = fields.Bool(required=True)
     shortage_payout = fields.Str(required=True)
@@ -93,7 +95,7 @@ class ViewChurch(Schema):
 
 class View(Schema):
     players = fields.Int(strict=True, required=True)
-    options = fields.Nested(ViewOptions, required=True)
+    options = fields.Nested(OptionsInForce, required=True)
     current = fields.Int(strict=True, required=True)
     turn = fields.Int(strict=True, required=True)
     phase = fields.Str(required=True)
@@ -178,16 +180,9 @@ class DiceRolled(Schema):
     total = fields.Int(strict=True, required=True)
 
 
-class EventGameStartedOptions(Schema):
-    walls_blue_first = fields.Bool(required=True)
-    trade_track_capacity = fields.Bool(required=True)
-    shortage_payout = fields.Str(required=True)
-    hut_on_own_permit = fields.Bool(required=True)
-
-
 class GameStarted(Schema):
     players = fields.Int(strict=True, required=True)
-    options = fields.Nested(EventGameStartedOptions, required=True)
+    options = fields.Nested(OptionsInForce, required=True)
     start_rolls = fields.List(fields.Dict(keys=fields.Str(), values=fields.List(fields.Int(strict=True))), required=True)
     first_player = fields.Int(strict=True, required=True)
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 
-class ViewOptions(Schema):
+class OptionsInForce(Schema):
+    """The options of this game, defaults filled in."""
+
     edition = fields.Str(required=True)
     lake_rules = fields.Str(required=True)
     home_towns = fields.Bool(required=True)
@@ -70,7 +72,7 @@ class Result(Schema):
 
 class View(Schema):
     edition = fields.Str(required=True)
-    options = fields.Nested(ViewOptions, required=True)
+    options = fields.Nested(OptionsInForce, required=True)
     players = fields.Int(strict=True, required=True)
     rounds = fields.Int(strict=True, required=True)
     round = fields.Int(strict=True, required=True)
@@ -189,18 +191,9 @@ class GameEnded(Schema):
     result = fields.Nested(Result, required=True)
 
 
-class EventGameSetUpOptions(Schema):
-    edition = fields.Str(required=True)
-    lake_rules = fields.Str(required=True)
-    home_towns = fields.Bool(required=True)
-    caravan_cards = fields.Int(strict=True, required=True)
-    wizards = fields.Bool(required=True)
-    random_gold_values = fields.Bool(required=True)
-
-
 class GameSetUp(Schema):
     edition = fields.Str(required=True)
-    options = fields.Nested(EventGameSetUpOptions, required=True)
+    options = fields.Nested(OptionsInForce, required=True)
     players = fields.Int(strict=True, required=True)
     gold_values = fields.Dict(keys=fields.Str(), values=fields.Int(strict=True), required=True)
     deck = fields.Dict(keys=fields.Str(), values=fields.Int(strict=True), required=True)

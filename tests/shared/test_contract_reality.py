@@ -10,21 +10,18 @@ until its schema in ``services/<game>/schemas.py`` says so.
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
 import jsonschema_rs
 import pytest
-import redis
 from flask.testing import FlaskClient
 
 from shared import registry
 from shared.bots import play_bot_turn_with
-from shared.config import Settings
 from shared.openapi import camel, game_prefix
-from shared.service import create_app
 from shared.spec import generated_spec
+from tests.shared.test_every_state import _app
 from tests.shared.variants import VARIANTS, case_id, cases
 
 CASES = cases()
@@ -85,14 +82,6 @@ class Contract:
             assert record["type"] in mapping, f"{what}: event type {record['type']!r} has no schema"
             self.check(self.prefix + "Event" + camel(record["type"]), record, f"{what} event {record['seq']}")
             self.check(self.prefix + "Event", record, f"{what} event {record['seq']}")
-
-
-def _app(name: str, redis_url: str) -> Any:
-    url = redis_url.rsplit("/", 1)[0] + "/2"   # beside the suite's database (0), emptied here
-    redis.Redis.from_url(url).flushdb()
-    cfg = dataclasses.replace(Settings.from_env(), redis_url=url, rq_redis_url=url, enqueue_bots=False,
-                              max_wait_seconds=0, snapshot_every=7)
-    return create_app(registry.plugin(name), cfg)
 
 
 def _get(client: FlaskClient, url: str, token: str | None = None) -> Any:
