@@ -134,6 +134,7 @@ class ReadSchemas:
     events_page: type[Schema]
     replay: type[Schema]
     move_ref: str            # $ref of the move union (what a client posts, and legal moves list)
+    move_refs: dict[str, str]   # move type -> its schema's $ref
 
 
 def _schema(name: str, base: type[Schema], attrs: dict[str, Any]) -> type[Schema]:
@@ -197,6 +198,7 @@ def register_contract(plugin: GamePlugin, spec: Any) -> ReadSchemas:
         events_page=_schema(prefix + "EventsPage", EventsPageSchema, {"events": fields.List(events, required=True)}),
         replay=_schema(prefix + "Replay", ReplaySchema, {"state": state(), "result": result()}),
         move_ref=move_ref,
+        move_refs=move_refs,
     )
 
 

@@ -93,6 +93,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     api.problem_base = settings.problem_base
     app.extensions["openapi"] = api
     reads = register_contract(plugin, api.spec)
+    move_refs = reads.move_refs
     create_schema = create_game_schema(plugin)
     move_loaders = {move_type: schema_cls() for move_type, schema_cls in plugin.move_schemas.items()}
 
@@ -134,8 +135,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     app.wsgi_app = RequestContext(app.wsgi_app, game.name)  # type: ignore[method-assign]
     guard = limits.install(app, settings, store, game.name)   # rate limit, cap (POST /games)
 
-    service = Service(plugin=plugin, settings=settings, store=store, runtime=runtime, feed=feed, guard=guard,
-                      create_schema=create_schema, reads=reads, move_loaders=move_loaders)
+    service = Service(plugin=plugin, settings=settings, store=store, runtime=runtime, feed=feed, guard=guard, reads=reads,
+                      create_schema=create_schema, move_refs=move_refs, move_loaders=move_loaders)
     api.spec.components.schema(create_schema.__name__[:-6], schema=create_schema)
     for routes in (ops, games, moves, feed_routes, history):
         api.register_blueprint(routes.blueprint(service))

@@ -27,8 +27,9 @@ class Service:
     runtime: GameRuntime
     feed: Feed
     guard: limits.Guard
-    create_schema: type[Schema]
     reads: ReadSchemas                        # the game's typed answers and its move union (shared.openapi)
+    create_schema: type[Schema]
+    move_refs: dict[str, str]                 # move type -> its schema's $ref in the OpenAPI document
     # One loader per move type, built once: a marshmallow schema keeps no state between loads,
     # and building one costs more than the load itself.
     move_loaders: dict[str, Schema] = field(default_factory=dict)
