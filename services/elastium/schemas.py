@@ -1,7 +1,8 @@
-"""What Elastium (Kauchuk) sends, for the OpenAPI contract: the view (``View``, a seat's and a spectator's, hidden
-information redacted), each event type's ``data`` (``EVENT_SCHEMAS``, as ``redact`` serves it and as the
-full log holds it) and the ``Result``.  The platform prefixes every name here with the game's
-(``View`` is ``ElastiumView``) and builds the event envelopes and unions around them.
+"""What Elastium (Kauchuk) sends, for the OpenAPI contract: the view (``View``, a seat's and a
+spectator's, hidden information redacted), each event type's ``data`` (``EVENT_SCHEMAS``, as
+``redact`` serves it and as the full log holds it) and the ``Result``. The platform prefixes every
+name here with the game's (``View`` is ``ElastiumView``) and builds the event envelopes and unions
+around them.
 
 The answers are built without these schemas (they only document them); tests/shared/
 test_contract_reality.py checks random games' answers against the spec they make.
@@ -81,8 +82,8 @@ class View(Schema):
     own_deck_counts = fields.List(fields.Int(strict=True), required=True)
     hand_counts = fields.List(fields.Int(strict=True), required=True)
     seat = fields.Int(strict=True)
-    hand = fields.Nested(ViewHand)
-    hands = fields.List(fields.Nested(ViewHand))
+    hand = fields.Nested(ViewHand, metadata={"description": "Your hand (a seat's view)."})
+    hands = fields.List(fields.Nested(ViewHand), metadata={"description": "Every hand, once the game is over."})
 
 
 class ActionBought(Schema):
@@ -116,24 +117,28 @@ class BandPlaced(Schema):
 
 class CardDrawn(Schema):
     seat = fields.Int(strict=True, required=True)
-    card = fields.Str(required=True, allow_none=True)
+    card = fields.Str(required=True, allow_none=True,
+                      metadata={"description": "null to the other seats while the game runs."})
     bonus = fields.Bool()
 
 
 class CardsDealt(Schema):
     seat = fields.Int(strict=True, required=True)
-    cards = fields.List(fields.Str(allow_none=True), required=True)
+    cards = fields.List(fields.Str(allow_none=True), required=True,
+                        metadata={"description": "One null per card to the other seats while the game runs."})
 
 
 class DeckShuffled(Schema):
-    count = fields.Int(strict=True)
-    deck = fields.List(fields.Str())
+    count = fields.Int(strict=True, metadata={"description": "While the game runs: how many cards were shuffled."})
+    deck = fields.List(fields.Str(),
+                       metadata={"description": "The new order: in the full log only (once the game is over)."})
 
 
 class DiscardsReshuffled(Schema):
     seat = fields.Int(strict=True, required=True, allow_none=True)
-    count = fields.Int(strict=True)
-    deck = fields.List(fields.Str())
+    count = fields.Int(strict=True, metadata={"description": "While the game runs: how many cards were shuffled."})
+    deck = fields.List(fields.Str(),
+                       metadata={"description": "The new order: in the full log only (once the game is over)."})
 
 
 class EndTriggered(Schema):
@@ -181,8 +186,10 @@ class PointsScored(Schema):
 
 
 class PrivateDecksDealt(Schema):
-    counts = fields.List(fields.Int(strict=True))
-    decks = fields.List(fields.List(fields.Str()))
+    counts = fields.List(fields.Int(strict=True),
+                         metadata={"description": "While the game runs: each seat's deck size."})
+    decks = fields.List(fields.List(fields.Str()),
+                        metadata={"description": "Each seat's deck in order: in the full log only."})
 
 
 class RoundEnded(Schema):

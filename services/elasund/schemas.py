@@ -1,7 +1,8 @@
-"""What Elasund: The First City sends, for the OpenAPI contract: the view (``View``, a seat's and a spectator's, hidden
-information redacted), each event type's ``data`` (``EVENT_SCHEMAS``, as ``redact`` serves it and as the
-full log holds it) and the ``Result``.  The platform prefixes every name here with the game's
-(``View`` is ``ElasundView``) and builds the event envelopes and unions around them.
+"""What Elasund: The First City sends, for the OpenAPI contract: the view (``View``, a seat's and a
+spectator's, hidden information redacted), each event type's ``data`` (``EVENT_SCHEMAS``, as
+``redact`` serves it and as the full log holds it) and the ``Result``. The platform prefixes every
+name here with the game's (``View`` is ``ElasundView``) and builds the event envelopes and unions
+around them.
 
 The answers are built without these schemas (they only document them); tests/shared/
 test_contract_reality.py checks random games' answers against the spec they make.
@@ -76,7 +77,8 @@ class ViewPending(Schema):
     queue = fields.List(fields.Nested(ViewPendingQueueItem))
     reason = fields.Str()
     owed = fields.Dict(keys=fields.Str(), values=fields.Int(strict=True))
-    pool_size = fields.Int(strict=True)
+    pool_size = fields.Int(strict=True,
+                           metadata={"description": "Cards discarded to the pirates (face down: only their number shows)."})
 
 
 class ViewChurchTilesValue(Schema):
@@ -143,26 +145,32 @@ class CardsDiscarded(Schema):
     seat = fields.Int(strict=True, required=True)
     reason = fields.Str(required=True)
     gold = fields.Int(strict=True, required=True)
-    influence = fields.Nested(Influence, required=True, allow_none=True)
-    influence_count = fields.Int(strict=True)
+    influence = fields.Nested(Influence, required=True, allow_none=True,
+                              metadata={"description": "The cards discarded; null to the other seats while the game runs (influence_count says how many)."})
+    influence_count = fields.Int(strict=True,
+                                 metadata={"description": "To the other seats: how many influence cards."})
 
 
 class CardsDrawn(Schema):
     seat = fields.Int(strict=True, required=True)
     gold = fields.Int(strict=True, required=True)
-    influence = fields.List(fields.Str(), required=True, allow_none=True)
+    influence = fields.List(fields.Str(), required=True, allow_none=True,
+                            metadata={"description": "The colours drawn; null to the other seats while the game runs (influence_count says how many)."})
     reason = fields.Str(required=True)
-    influence_count = fields.Int(strict=True)
+    influence_count = fields.Int(strict=True,
+                                 metadata={"description": "To the other seats: how many influence cards."})
 
 
 class ChurchDrawn(Schema):
     seat = fields.Int(strict=True, required=True)
-    tiles = fields.List(fields.Int(strict=True), required=True, allow_none=True)
+    tiles = fields.List(fields.Int(strict=True), required=True, allow_none=True,
+                        metadata={"description": "The two tiles drawn; null to the other seats while the game runs."})
 
 
 class ChurchTileBottomed(Schema):
     seat = fields.Int(strict=True, required=True)
-    tile = fields.Int(strict=True, required=True, allow_none=True)
+    tile = fields.Int(strict=True, required=True, allow_none=True,
+                      metadata={"description": "null to the other seats while the game runs."})
 
 
 class ChurchTilePlaced(Schema):
@@ -217,10 +225,12 @@ class InfluenceReshuffled(Schema):
 
 class LootTaken(Schema):
     seat = fields.Int(strict=True, required=True)
-    gold = fields.Int(strict=True, required=True, allow_none=True)
-    influence = fields.Nested(Influence, required=True, allow_none=True)
+    gold = fields.Int(strict=True, required=True, allow_none=True,
+                      metadata={"description": "null to the other seats while the game runs (count says how many cards)."})
+    influence = fields.Nested(Influence, required=True, allow_none=True,
+                              metadata={"description": "null to the other seats while the game runs (count says how many cards)."})
     influence_count = fields.Int(strict=True)
-    count = fields.Int(strict=True)
+    count = fields.Int(strict=True, metadata={"description": "To the other seats: how many cards were taken."})
 
 
 class PermitMoved(Schema):

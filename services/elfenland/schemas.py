@@ -1,7 +1,8 @@
-"""What Elfenland (with Elfengold and Elfenroads) sends, for the OpenAPI contract: the view (``View``, a seat's and a spectator's, hidden
-information redacted), each event type's ``data`` (``EVENT_SCHEMAS``, as ``redact`` serves it and as the
-full log holds it) and the ``Result``.  The platform prefixes every name here with the game's
-(``View`` is ``ElfenlandView``) and builds the event envelopes and unions around them.
+"""What Elfenland (with Elfengold and Elfenroads) sends, for the OpenAPI contract: the view (``View``,
+a seat's and a spectator's, hidden information redacted), each event type's ``data``
+(``EVENT_SCHEMAS``, as ``redact`` serves it and as the full log holds it) and the ``Result``. The
+platform prefixes every name here with the game's (``View`` is ``ElfenlandView``) and builds the
+event envelopes and unions around them.
 
 The answers are built without these schemas (they only document them); tests/shared/
 test_contract_reality.py checks random games' answers against the spec they make.
@@ -45,14 +46,16 @@ class Counter(Schema):
 
 
 class ViewSeat(Schema):
-    hand = fields.Dict(keys=fields.Str(), values=fields.Int(strict=True), required=True, allow_none=True)
+    hand = fields.Dict(keys=fields.Str(), values=fields.Int(strict=True), required=True, allow_none=True,
+                       metadata={"description": "Travel cards by kind; null for another seat's hand (hand_size shows its size)."})
     counters = fields.List(fields.Nested(Counter), required=True)
     obstacles = fields.Int(strict=True, required=True)
     town = fields.Str(required=True)
     visited = fields.List(fields.Str(), required=True)
     home = fields.Str(required=True, allow_none=True)
     coins = fields.Int(strict=True, required=True)
-    pending = fields.List(fields.Str(), required=True, allow_none=True)
+    pending = fields.List(fields.Str(), required=True, allow_none=True,
+                          metadata={"description": "null for another seat."})
     earned = fields.Int(strict=True, required=True)
     moved = fields.Bool(required=True)
     hand_size = fields.Int(strict=True, required=True)
@@ -117,7 +120,8 @@ class BidPlaced(Schema):
 
 class CardDrawn(Schema):
     seat = fields.Int(strict=True, required=True)
-    card = fields.Str(required=True, allow_none=True)
+    card = fields.Str(required=True, allow_none=True,
+                      metadata={"description": "null to the other seats for a face-down draw."})
     draft = fields.Bool(required=True)
 
 
@@ -128,13 +132,16 @@ class CardTaken(Schema):
 
 class CardsDealt(Schema):
     seat = fields.Int(strict=True, required=True)
-    cards = fields.List(fields.Str(allow_none=True), required=True)
+    cards = fields.List(fields.Str(allow_none=True), required=True,
+                        metadata={"description": "One null per card to the other seats while the game runs."})
 
 
 class CardsKept(Schema):
     seat = fields.Int(strict=True, required=True)
-    kept = fields.List(fields.Str(allow_none=True), required=True)
-    discarded = fields.List(fields.Str(allow_none=True), required=True)
+    kept = fields.List(fields.Str(allow_none=True), required=True,
+                       metadata={"description": "One null per card to the other seats while the game runs."})
+    discarded = fields.List(fields.Str(allow_none=True), required=True,
+                            metadata={"description": "One null per card to the other seats while the game runs."})
 
 
 class CounterPlaced(Schema):
@@ -156,7 +163,8 @@ class CounterTaken(Schema):
 
 class CountersDrawn(Schema):
     seat = fields.Int(strict=True, required=True)
-    counters = fields.List(fields.Str(allow_none=True), required=True)
+    counters = fields.List(fields.Str(allow_none=True), required=True,
+                           metadata={"description": "One null per counter to the other seats while the game runs."})
 
 
 class CountersRevealed(Schema):
@@ -216,7 +224,8 @@ class GoldTaken(Schema):
 
 class HomeTownDealt(Schema):
     seat = fields.Int(strict=True, required=True)
-    town = fields.Str(required=True, allow_none=True)
+    town = fields.Str(required=True, allow_none=True,
+                      metadata={"description": "null to the other seats while the game runs."})
 
 
 class Income(Schema):
@@ -264,7 +273,8 @@ class SecretCounterChosen(Schema):
 
 class SecretCounterDrawn(Schema):
     seat = fields.Int(strict=True, required=True)
-    counter = fields.Str(required=True, allow_none=True)
+    counter = fields.Str(required=True, allow_none=True,
+                         metadata={"description": "null to the other seats while the game runs."})
 
 
 class TravelFinished(Schema):
