@@ -228,3 +228,24 @@ def test_catan_trades_match_the_spec(redis_url: str) -> None:
     _check_all_answers(contract, client, game_id, tokens, after)
     types = {e["type"] for e in _get(client, f"/games/{game_id}/events?after={after}")["events"]}
     assert {"trade_offered", "trade_answered", "trade_confirmed", "trade_cancelled"} <= types
+
+
+# Where each engine lists the event types its evolve folds (the first event aside, where it has one
+# of its own path): an event type added there without its schema fails here, even one that random
+# games never reach (a trade, a rare card).
+FOLDED_EVENTS = {
+    "catan": ("HANDLERS", set()),
+    "elasund": ("_HANDLERS", {"game_started"}),
+    "elfenland": ("EVOLVERS", {"game_set_up"}),
+    "elastium": ("HANDLERS", set()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOLDED_EVENTS))
+def test_every_event_type_an_engine_folds_has_a_schema(name: str) -> None:
+    import importlib
+
+    attribute, first = FOLDED_EVENTS[name]
+    folded = set(getattr(importlib.import_module(f"services.{name}.rules.events"), attribute)) | first
+    assert folded == set(registry.plugin(name).event_schemas), \
+        f"add the missing event schemas to services/{name}/schemas.py (EVENT_SCHEMAS)"
