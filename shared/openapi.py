@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
-
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
@@ -14,8 +12,8 @@ from marshmallow import Schema, fields, validate
 
 from shared.plugin import GamePlugin
 from shared.problems import PROBLEM_MEDIA_TYPE
-from shared.schemas import (EventCauseSchema, EventSchema, EventsPageSchema, GameViewSchema, LegalMovesSchema, MoveAcceptedSchema,
-                            PlayerInSchema, ReplaySchema, strict_int)
+from shared.schemas import (EventCauseSchema, EventSchema, EventsPageSchema, GameViewSchema, LegalMovesSchema,
+                            MoveAcceptedSchema, PlayerInSchema, ReplaySchema, strict_int)
 
 
 def game_prefix(plugin: GamePlugin) -> str:
@@ -133,8 +131,8 @@ class ReadSchemas:
     move_accepted: type[Schema]
     events_page: type[Schema]
     replay: type[Schema]
-    move_ref: str            # $ref of the move union (what a client posts, and legal moves list)
-    move_refs: dict[str, str]   # move type -> its schema's $ref
+    move_ref: str                 # $ref of the move union (what a client posts, and legal moves list)
+    move_refs: dict[str, str]     # move type -> its schema's $ref
 
 
 def _schema(name: str, base: type[Schema], attrs: dict[str, Any]) -> type[Schema]:
