@@ -124,14 +124,9 @@ class View(Schema):
     to_act = fields.List(fields.Int(strict=True), required=True)
 
 
-class BuildingBuilt(Schema):
-    id = fields.Int(strict=True, required=True)
-    kind = fields.Str(required=True)
-    seat = fields.Int(strict=True, required=True)
-    col = fields.Int(strict=True, required=True)
-    row = fields.Int(strict=True, required=True)
-    cubes = fields.List(fields.Int(strict=True), required=True)
-    trade_points = fields.Int(strict=True, required=True)
+class BuildingBuilt(ViewBuilding):
+    """The building as the view lists it from now on."""
+
     build_number = fields.Int(strict=True)
 
 
