@@ -3,23 +3,211 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from apispec import BasePlugin
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow import resolver as default_resolver
 from marshmallow import Schema, fields, validate
 
 from shared.clocks import MAX_TURN_SECONDS, default_fallback
 from shared.plugin import GamePlugin
 from shared.problems import PROBLEM_MEDIA_TYPE
-from shared.schemas import PlayerInSchema, strict_int
+from shared.schemas import (EventCauseSchema, EventSchema, EventsPageSchema, GameViewSchema, LegalMovesSchema,
+                            MoveAcceptedSchema, PlayerInSchema, ReplaySchema, strict_int)
+
+
+def game_prefix(plugin: GamePlugin) -> str:
+    """``catan`` -> ``Catan``: the start of every component name the game's contract adds."""
+    return "".join(part.capitalize() for part in plugin.game.name.split("-"))
+
+
+def camel(name: str) -> str:
+    """``build_road`` -> ``BuildRoad``: a move or event type as part of a component name."""
+    return "".join(p[:1].upper() + p[1:] for p in re.split(r"[_\-.]", name) if p)
+
+
+def name_resolver(plugin: GamePlugin) -> Callable[[type[Schema]], str]:
+    """Component names: a schema defined in the game's package gets the game's prefix
+    (``services.catan.schemas.ViewSeat`` -> ``CatanViewSeat``), so that clients generated
+    from several games' specs never hold two classes of one name, and nobody has to spell the
+    prefix out.  The platform's own schemas keep their names (``Problem``, ``CatanMoveRoll``)."""
+    prefix = game_prefix(plugin)
+
+    def resolve(schema: type[Schema]) -> str:
+        name = default_resolver(schema)
+        cls = schema if isinstance(schema, type) else type(schema)
+        if cls.__module__.startswith("services.") and not name.startswith(prefix):
+            return prefix + name
+        return name
+    return resolve
+
+
+def marshmallow_plugin(plugin: GamePlugin) -> MarshmallowPlugin:
+    """apispec's marshmallow plugin with the game's names and :class:`Ref` fields."""
+    ma_plugin = MarshmallowPlugin(schema_name_resolver=name_resolver(plugin))
+
+    def init_spec(spec: Any) -> None:
+        MarshmallowPlugin.init_spec(ma_plugin, spec)
+        ma_plugin.converter.add_attribute_function(_contract_property)   # type: ignore[union-attr]
+    ma_plugin.init_spec = init_spec   # type: ignore[method-assign]
+    return ma_plugin
+
+
+class Ref(fields.Raw):
+    """A value documented as a named component the platform builds as a plain dict (the move
+    and event unions, which marshmallow cannot express): answers are built without dumping,
+    so this field only documents."""
+
+    def __init__(self, component: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.component = component
+
+
+_ANY_OBJECT_OR_NULL = {"type": "object", "nullable": True}
+
+
+def _contract_property(self: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A :class:`Ref` is its component; a nullable nested schema is ``allOf: [$ref]`` with
+    ``nullable`` (apispec writes ``anyOf: [$ref, {type: object, nullable}]``, which any object
+    matches, so neither validators nor generators would see the schema)."""
+    if isinstance(field, Ref):
+        return {"$ref": f"#/components/schemas/{field.component}"}
+    if "enum" in ret and ret.get("type") == "string":
+        return _named_enum(self, field, ret)
+    any_of = ret.get("anyOf")
+    if any_of and len(any_of) == 2 and _ANY_OBJECT_OR_NULL in any_of:
+        del ret["anyOf"]
+        return {"allOf": [item for item in any_of if item != _ANY_OBJECT_OR_NULL], "nullable": True}
+    return {}
+
+
+def _named_enum(converter: Any, field: fields.Field, ret: dict[str, Any]) -> dict[str, Any]:
+    """A string enum becomes a component named after its schema and field (``CatanViewPhase``,
+    ``CatanEventCardStolenType``): generators name an inline enum after its field alone, and
+    number the second ``type`` or ``resource`` they meet (``Type1``...)."""
+    owner: Any = field.parent
+    suffix = ""
+    while owner is not None and not isinstance(owner, Schema):   # a list's items, a dict's values
+        suffix, owner = "Item" + suffix, owner.parent
+    name = field.name if isinstance(field.parent, Schema) else getattr(field.parent, "name", None)
+    if owner is None or name is None:
+        return {}
+    component = converter.schema_name_resolver(type(owner)) + camel(name) + suffix
+    enum = {"type": "string", "enum": ret.pop("enum")}
+    del ret["type"]
+    known = converter.spec.components.schemas.get(component)
+    if known is None:
+        converter.spec.components.schema(component, enum)
+    elif known != enum:
+        raise ValueError(f"two enums would be named {component}: {known['enum']} and {enum['enum']}")
+    ref = {"$ref": f"#/components/schemas/{component}"}
+    if ret.get("nullable"):
+        return {"allOf": [ref], "nullable": True}
+    return {"allOf": [ref]} if ret else ref
+
+
+def _union(refs: dict[str, str]) -> dict[str, Any]:
+    """A ``oneOf`` of named schemas told apart by their ``type`` (generators build a
+    discriminated union from it)."""
+    return {"oneOf": [{"$ref": ref} for ref in refs.values()],
+            "discriminator": {"propertyName": "type", "mapping": dict(refs)}}
+
+
+class PlatformEventSchema(EventSchema):
+    """A record the platform adds to the game's log (seats joined, clocks, resignations...):
+    public, never redacted, and unknown to the game's rules."""
+
+    type = fields.Str(required=True, validate=validate.Regexp(r"^platform\."),
+                      metadata={"description": "Begins with `platform.`."})
+    data = fields.Dict(required=True)
+
+
+@dataclass(frozen=True)
+class ReadSchemas:
+    """The game's typed answers, one marshmallow schema per route (named ``CatanGameView``...)."""
+
+    game_view: type[Schema]
+    legal_moves: type[Schema]
+    move_accepted: type[Schema]
+    events_page: type[Schema]
+    replay: type[Schema]
+    move_ref: str                 # $ref of the move union (what a client posts, and legal moves list)
+    move_refs: dict[str, str]     # move type -> its schema's $ref
+
+
+def _schema(name: str, base: type[Schema], attrs: dict[str, Any]) -> type[Schema]:
+    return type(name + "Schema", (base,), attrs)
+
+
+def register_contract(plugin: GamePlugin, spec: Any) -> ReadSchemas:
+    """Name every schema a client touches in ``spec``: one per move type and the move union
+    ``<Game>Move``; one envelope per event type ``<Game>Event<Type>`` (its ``data``
+    ``<Game>Event<Type>Data``), their union ``<Game>GameEvent`` and, with platform records,
+    ``<Game>Event``; the view ``<Game>View`` and ``<Game>Result``; and the answers that carry
+    them.  Names come from the game and the move or event type alone, so a type added later is
+    named without anyone writing its name."""
+    prefix = game_prefix(plugin)
+    moves = move_component_schemas(plugin)
+    for move_schema in moves.values():
+        spec.components.schema(getattr(move_schema.Meta, "title"), schema=move_schema)
+    move_refs = {t: f"#/components/schemas/{getattr(s.Meta, 'title')}" for t, s in moves.items()}
+    spec.components.schema(prefix + "Move", _union(move_refs))
+    move_ref = f"#/components/schemas/{prefix}Move"
+
+    cause = fields.Nested(_schema(prefix + "EventCause", EventCauseSchema, {
+        "options": fields.Nested(plugin.options_schema, metadata={"description": "Setup: the options in force."}),
+        "move": Ref(prefix + "Move")}), metadata=EventSchema._declared_fields["cause"].metadata)
+    event_refs = {}
+    for event_type, data_schema in plugin.event_schemas.items():
+        name = prefix + "Event" + camel(event_type)
+        data = _schema(name + "Data", data_schema, {})
+        envelope = _schema(name, EventSchema, {
+            "type": fields.Str(required=True, validate=validate.OneOf([event_type])),
+            "data": fields.Nested(data, required=True), "cause": cause})
+        spec.components.schema(name, schema=envelope)
+        event_refs[event_type] = f"#/components/schemas/{name}"
+    events: Ref | fields.Nested = fields.Nested(EventSchema)
+    if event_refs:
+        spec.components.schema("PlatformEvent", schema=PlatformEventSchema)
+        spec.components.schema(prefix + "GameEvent", _union(event_refs))
+        spec.components.schema(prefix + "Event", {"oneOf": [
+            {"$ref": f"#/components/schemas/{prefix}GameEvent"}, {"$ref": "#/components/schemas/PlatformEvent"}]})
+        events = Ref(prefix + "Event")
+
+    def state() -> fields.Field:
+        if plugin.view_schema is None:
+            return fields.Dict(required=True)
+        return fields.Nested(plugin.view_schema, required=True,
+                             metadata={"description": "The game's own view for this viewer."})
+
+    def result() -> fields.Field:
+        if plugin.result_schema is None:
+            return fields.Dict(allow_none=True, required=True)
+        return fields.Nested(plugin.result_schema, allow_none=True, required=True,
+                             metadata={"description": "null while the game goes on."})
+
+    return ReadSchemas(
+        game_view=_schema(prefix + "GameView", GameViewSchema, {"state": state(), "result": result()}),
+        legal_moves=_schema(prefix + "LegalMoves", LegalMovesSchema, {"moves": fields.List(
+            Ref(prefix + "Move"), required=True, metadata={
+                "description": "Every move this seat may make now, each postable as-is to /moves."})}),
+        move_accepted=_schema(prefix + "MoveAccepted", MoveAcceptedSchema,
+                              {"events": fields.List(events, required=True)}),
+        events_page=_schema(prefix + "EventsPage", EventsPageSchema, {"events": fields.List(events, required=True)}),
+        replay=_schema(prefix + "Replay", ReplaySchema, {"state": state(), "result": result()}),
+        move_ref=move_ref,
+        move_refs=move_refs,
+    )
 
 
 def move_component_schemas(plugin: GamePlugin) -> dict[str, type[Schema]]:
     """One documented schema per move type: its fields plus the ``type`` discriminator."""
-    title = "".join(part.capitalize() for part in plugin.game.name.split("-"))
+    title = game_prefix(plugin)
     out: dict[str, type[Schema]] = {}
     for move_type, schema_cls in plugin.move_schemas.items():
-        name = title + "Move" + "".join(p.capitalize() for p in re.split(r"[_\-]", move_type))
+        name = title + "Move" + camel(move_type)
         out[move_type] = type(name + "Schema", (schema_cls,), {
             "type": fields.Str(required=True, validate=validate.OneOf([move_type])),
             "Meta": type("Meta", (), {"title": name}),

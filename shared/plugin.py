@@ -37,3 +37,10 @@ class GamePlugin:
     # legal-moves cannot list, such as an open trade offer): ``<web_dir>/moves.js``, served at
     # ``/web/game/moves.js``.  None: the table's generic lists and forms only.
     web_dir: Path | None = None
+    # What the game sends, for the OpenAPI contract (``services/<game>/schemas.py``): its view
+    # (``Game.view`` for a seat and for a spectator), its ``result``, and the ``data`` of each
+    # event type as ``redact`` serves it and as the full log holds it.  The platform names them
+    # after the game (``CatanView``, ``CatanEventDiceRolled``); left out, they are untyped objects.
+    view_schema: type[Schema] | None = None
+    result_schema: type[Schema] | None = None
+    event_schemas: dict[str, type[Schema]] = field(default_factory=dict)

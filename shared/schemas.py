@@ -135,6 +135,19 @@ class LegalMovesSchema(Schema):
     deadlines = deadlines_field()
 
 
+class EventCauseSchema(Schema):
+    """Why an event happened: on a game's first event, its setup; on a move's first, the move."""
+
+    kind = fields.Str(required=True, validate=validate.OneOf(["setup", "move"]))
+    players = fields.Int(metadata={"description": "Setup: how many seats."})
+    options = fields.Dict(metadata={"description": "Setup: the options in force."})
+    seeded_by_client = fields.Bool(metadata={"description": "Setup: the creator chose the seed."})
+    seat = fields.Int(metadata={"description": "Move: who moved."})
+    move = fields.Dict(metadata={"description": "Move: the move, to its own seat, to all if public "
+                                 "and once the game is over."})
+    seed = fields.Int(metadata={"description": "The seed of the move or setup, once the game is over."})
+
+
 class EventSchema(Schema):
     seq = fields.Int(required=True)
     type = fields.Str(required=True)

@@ -43,7 +43,7 @@ from shared.feed import Feed
 from shared.http import ProblemApi, problem_response
 from shared.middleware import RequestContext, current_request_id
 from shared.news import LogNews
-from shared.openapi import ContractPlugin, create_game_schema, move_component_schemas
+from shared.openapi import ContractPlugin, create_game_schema, marshmallow_plugin, register_contract
 from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.schemas import TakeSeatSchema
@@ -100,17 +100,15 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
                 max_stream_seconds=settings.sse_max_seconds, max_wait_seconds=settings.max_wait_seconds,
                 game_meta=runtime.meta)
 
-    api = ProblemApi(app)
+    api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": marshmallow_plugin(plugin)})
     contract_plugin = ContractPlugin(examples.operation_examples(plugin),
                                      examples.problem_examples(plugin, settings.problem_base))
     contract_plugin.init_spec(api.spec)
     api.spec.plugins.append(contract_plugin)
     api.problem_base = settings.problem_base
     app.extensions["openapi"] = api
-    move_schemas = move_component_schemas(plugin)
-    for move_schema in move_schemas.values():
-        api.spec.components.schema(getattr(move_schema.Meta, "title"), schema=move_schema)
-    move_refs = {t: f"#/components/schemas/{getattr(s.Meta, 'title')}" for t, s in move_schemas.items()}
+    reads = register_contract(plugin, api.spec)
+    move_refs = reads.move_refs
     create_schema = create_game_schema(plugin)
     move_loaders = {move_type: schema_cls() for move_type, schema_cls in plugin.move_schemas.items()}
 
@@ -157,7 +155,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     guard = limits.install(app, settings, store, game.name)   # rate limit, cap (POST /games)
 
     service = Service(plugin=plugin, settings=settings, store=store, runtime=runtime, feed=feed, guard=guard,
-                      create_schema=create_schema, move_refs=move_refs, move_loaders=move_loaders,
+                      reads=reads, create_schema=create_schema, move_refs=move_refs, move_loaders=move_loaders,
                       seats=Seats(runtime, default_fallback(plugin)))
     api.spec.components.schema(create_schema.__name__[:-6], schema=create_schema)
     for schema in (TakeSeatSchema,):

@@ -15,6 +15,7 @@ from services.catan.pictures import board_svg
 from services.catan.rules import CatanGame
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
 from services.catan.rules.state import RESOURCES_PER_TYPE
+from services.catan.schemas import EVENT_SCHEMAS, Result, View
 from shared.plugin import GamePlugin
 from shared.schemas import strict_int
 
@@ -149,6 +150,9 @@ PLUGIN = GamePlugin(
     port=8001,
     board_svg=board_svg,
     web_dir=Path(__file__).resolve().parent / "web",
+    view_schema=View,
+    result_schema=Result,
+    event_schemas=EVENT_SCHEMAS,
     description="The Settlers of Catan (base game, 3-4 players): set-up, production, robber, "
                 "bank and domestic trade, building, development cards, Longest Road and Largest Army.",
 )

@@ -13,6 +13,7 @@ from services.elastium.pictures import board_svg
 from services.elastium.rules.board import COLOURS, SCENARIOS
 from services.elastium.rules.game import Elastium
 from services.elastium.rules.moves import DEFAULT_MAX_ROUNDS
+from services.elastium.schemas import EVENT_SCHEMAS, Result, View
 from shared.plugin import GamePlugin
 from shared.schemas import strict_int
 
@@ -93,6 +94,9 @@ PLUGIN = GamePlugin(
     },
     strategies=STRATEGIES,
     board_svg=board_svg,
+    view_schema=View,
+    result_schema=Result,
+    event_schemas=EVENT_SCHEMAS,
     port=8004,
     description="Elastium (Kauchuk): rubber bands on a peg board, eight scenarios for 2-4 players.",
 )

@@ -13,6 +13,7 @@ from services.elasund.pictures import board_svg
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from services.elasund.rules.options import OPTIONS
+from services.elasund.schemas import EVENT_SCHEMAS, Result, View
 from shared.plugin import GamePlugin
 from shared.schemas import strict_int
 
@@ -157,6 +158,9 @@ PLUGIN = GamePlugin(
     move_schemas=MOVE_SCHEMAS,
     strategies=STRATEGIES,
     board_svg=board_svg,
+    view_schema=View,
+    result_schema=Result,
+    event_schemas=EVENT_SCHEMAS,
     port=8002,
     description="Elasund: The First City (Klaus Teuber), 2-4 players: build the city, first to place "
                 "all 10 victory cubes wins.",

@@ -14,6 +14,7 @@ from services.elfenland.pictures import board_svg
 from services.elfenland.rules import ElfenlandGame
 from services.elfenland.rules.board import ROADS, TOWNS
 from services.elfenland.rules.components import COUNTER_KINDS, EDITIONS, HAND_CARDS, TRANSPORTS
+from services.elfenland.schemas import EVENT_SCHEMAS, Result, View
 from shared.plugin import GamePlugin
 from shared.schemas import strict_int
 
@@ -161,6 +162,9 @@ PLUGIN = GamePlugin(
     },
     strategies=STRATEGIES,
     board_svg=board_svg,
+    view_schema=View,
+    result_schema=Result,
+    event_schemas=EVENT_SCHEMAS,
     port=8003,
     description="Elfenland, Elfengold and Elfenroads on the Elfenland board: travel cards, "
                 "transport counters, auctions and gold; one road per travel move.",

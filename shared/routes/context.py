@@ -13,6 +13,7 @@ from shared.config import Settings
 from shared.engine import Game
 from shared.eventstore import EventStore
 from shared.feed import Feed
+from shared.openapi import ReadSchemas
 from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame
@@ -27,6 +28,7 @@ class Service:
     runtime: GameRuntime
     feed: Feed
     guard: limits.Guard
+    reads: ReadSchemas                        # the game's typed answers and its move union (shared.openapi)
     create_schema: type[Schema]
     move_refs: dict[str, str]                 # move type -> its schema's $ref in the OpenAPI document
     seats: Seats

@@ -8,7 +8,7 @@ from shared.feed import resume_point, wants_stream
 from shared.http import json_response
 from shared.openapi import OPTIONAL_BEARER, problems
 from shared.routes.context import Service
-from shared.schemas import EventsPageSchema, EventsQuerySchema
+from shared.schemas import EventsQuerySchema
 
 
 LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {
@@ -33,7 +33,7 @@ def blueprint(service: Service) -> Blueprint:
         204: {"description": "Stream asked of a finished game whose every event the client has: nothing "
                              "will come (this stops a browser's EventSource)."}})
     @bp.arguments(EventsQuerySchema, location="query", as_kwargs=True)
-    @bp.response(200, EventsPageSchema)
+    @bp.response(200, service.reads.events_page)
     def events(game_id: str, after: int, limit: int, wait: float) -> Response:
         """The log as the caller may see it (the full log once the game is over): a JSON page,
         held with ``wait`` until there is news, or a live stream of Server-Sent Events."""

@@ -12,7 +12,7 @@ from shared.http import entity_tag, json_response, load_with, not_modified, read
 from shared.openapi import BEARER, CACHE_HEADERS, IF_NONE_MATCH, NOT_MODIFIED, OPTIONAL_BEARER, problems
 from shared.problems import Problem
 from shared.routes.context import Service
-from shared.schemas import GameCreatedSchema, GamesPageSchema, GamesQuerySchema, GameViewSchema, LegalMovesSchema
+from shared.schemas import GameCreatedSchema, GamesPageSchema, GamesQuerySchema
 
 
 def blueprint(service: Service) -> Blueprint:
@@ -63,7 +63,7 @@ def blueprint(service: Service) -> Blueprint:
     @games.route("/games/<game_id>")
     @games.doc(security=OPTIONAL_BEARER, parameters=[IF_NONE_MATCH],
                responses={**problems(401, 403, 404), **NOT_MODIFIED})
-    @games.response(200, GameViewSchema, headers=CACHE_HEADERS)
+    @games.response(200, service.reads.game_view, headers=CACHE_HEADERS)
     def get_game(game_id: str) -> Response:
         """The game as the caller may see it: a seat's view with its token, a spectator's without."""
         loaded = runtime.load(game_id)
@@ -73,7 +73,7 @@ def blueprint(service: Service) -> Blueprint:
     @games.route("/games/<game_id>/legal-moves")
     @games.doc(security=BEARER, parameters=[IF_NONE_MATCH],
                responses={**problems(401, 403, 404), **NOT_MODIFIED})
-    @games.response(200, LegalMovesSchema, headers=CACHE_HEADERS)
+    @games.response(200, service.reads.legal_moves, headers=CACHE_HEADERS)
     def legal_moves(game_id: str) -> Response:
         """Every move the caller's seat may make now (free-form moves are described by the schema)."""
         loaded = runtime.load(game_id)

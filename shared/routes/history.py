@@ -3,13 +3,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response
 from flask_smorest import Blueprint
 
+from shared.http import json_response
 from shared.openapi import problems
 from shared.problems import Problem
 from shared.replay import audit_log
 from shared.routes.context import Service
-from shared.schemas import AuditSchema, ReplayQuerySchema, ReplaySchema
+from shared.schemas import AuditSchema, ReplayQuerySchema
 
 
 def check_version(meta: dict[str, str], version: int) -> None:
@@ -27,14 +29,16 @@ def blueprint(service: Service) -> Blueprint:
     @history.route("/games/<game_id>/replay")
     @history.doc(responses=problems(404, 422))
     @history.arguments(ReplayQuerySchema, location="query", as_kwargs=True)
-    @history.response(200, ReplaySchema)
-    def replay(game_id: str, version: int) -> dict[str, Any]:
+    @history.response(200, service.reads.replay)
+    def replay(game_id: str, version: int) -> Response:
         """Time travel: the spectator's view right after event ``version``."""
         check_version(runtime.meta(game_id), version)
         state = runtime.state_at(game_id, version)
         result = game.result(state)
-        return {"version": version, "status": "finished" if result is not None else "active",
-                "to_act": game.to_act(state), "result": result, "state": game.view(state, None)}
+        # Built directly, as the view is: a dump through the typed schema would drop what the
+        # schema misses instead of showing it (the contract test compares answers with the spec).
+        return json_response({"version": version, "status": "finished" if result is not None else "active",
+                "to_act": game.to_act(state), "result": result, "state": game.view(state, None)})
 
     @history.route("/games/<game_id>/audit")
     @history.doc(responses=problems(404))

@@ -12,7 +12,6 @@ from shared.openapi import BEARER, REPLAYED_HEADER, problems
 from shared.problems import Problem
 from shared.replay import served_record
 from shared.routes.context import Service
-from shared.schemas import MoveAcceptedSchema
 
 
 def blueprint(service: Service) -> Blueprint:
@@ -22,9 +21,7 @@ def blueprint(service: Service) -> Blueprint:
     @moves.route("/games/<game_id>/moves", methods=["POST"])
     @moves.doc(
         security=BEARER,
-        requestBody={"required": True, "content": {"application/json": {"schema": {
-            "oneOf": [{"$ref": ref} for ref in service.move_refs.values()],
-            "discriminator": {"propertyName": "type", "mapping": service.move_refs}}}}},
+        requestBody={"required": True, "content": {"application/json": {"schema": {"$ref": service.reads.move_ref}}}},
         parameters=[
             {"in": "header", "name": "If-Match", "required": False,
              "schema": {"type": "string", "pattern": IF_MATCH_PATTERN.pattern},
@@ -36,7 +33,7 @@ def blueprint(service: Service) -> Blueprint:
                              "idempotency-key-reused. Keys are per seat and live as long as the game.")},
         ],
         responses=problems(400, 401, 403, 404, 409, 413, 415, 422))
-    @moves.response(201, MoveAcceptedSchema, headers=REPLAYED_HEADER)
+    @moves.response(201, service.reads.move_accepted, headers=REPLAYED_HEADER)
     def post_move(game_id: str) -> Response:
         """Play a move. A rejected move changes nothing and says which rule it breaks."""
         # This process's copy of the game is enough to authenticate (tokens never change) and to

@@ -1,6 +1,8 @@
 """The checked-in api-spec/<game>.yaml is exactly what the code generates (run `make spec`)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 
@@ -36,3 +38,51 @@ def test_header_parameters_leave_the_query_parameters_documented(game: str) -> N
     events = generated_spec(game)["paths"]["/games/{game_id}/events"]
     names = {p["name"] for p in events["get"]["parameters"] + events.get("parameters", [])}
     assert {"after", "limit", "wait", "Last-Event-ID"} <= names
+
+
+@pytest.mark.parametrize("game", registry.available())
+def test_every_component_has_a_stable_name(game: str) -> None:
+    """No numbered names (apispec appends a digit when two schemas resolve to one name), and
+    what a client reads is typed under the game's names: the view, its result, legal moves and
+    events are named components, and the move and event unions are discriminated on ``type``."""
+    import re
+
+    from shared.openapi import game_prefix
+    spec = generated_spec(game)
+    schemas = spec["components"]["schemas"]
+    prefix = game_prefix(registry.plugin(game))
+    numbered = [name for name in schemas if re.search(r"\d$", name)]
+    assert not numbered, f"numbered component names: {numbered}"
+    for union in (prefix + "Move", prefix + "GameEvent"):
+        mapping = schemas[union]["discriminator"]["mapping"]
+        assert [ref["$ref"] for ref in schemas[union]["oneOf"]] == list(mapping.values())
+        for type_, ref in mapping.items():
+            type_ref = schemas[ref.rsplit("/", 1)[1]]["properties"]["type"]["$ref"]   # a named enum
+            assert schemas[type_ref.rsplit("/", 1)[1]]["enum"] == [type_]
+    view = schemas[prefix + "GameView"]["properties"]
+    assert view["state"]["allOf"] == [{"$ref": f"#/components/schemas/{prefix}View"}]
+    assert view["result"]["allOf"] == [{"$ref": f"#/components/schemas/{prefix}Result"}]
+    assert schemas[prefix + "LegalMoves"]["properties"]["moves"]["items"] == {"$ref": f"#/components/schemas/{prefix}Move"}
+    assert schemas[prefix + "EventsPage"]["properties"]["events"]["items"] == {"$ref": f"#/components/schemas/{prefix}Event"}
+    untyped = [name for name, schema in schemas.items() if name.startswith(prefix)
+               and any(prop.get("additionalProperties") == {} and "type" in prop and not prop.get("description", "").startswith("Cards")
+                       for prop in schema.get("properties", {}).values())]
+    assert untyped == [], f"objects of unknown shape: {untyped}"
+
+
+@pytest.mark.parametrize("game", registry.available())
+def test_a_generated_client_needs_no_numbered_names(game: str, tmp_path: Path) -> None:
+    """datamodel-code-generator, run on the checked-in spec, names every class after a component
+    (no ``Type1``...) and builds the move and event unions as discriminated unions."""
+    import re
+    import subprocess
+    import sys
+
+    out = tmp_path / "models.py"
+    subprocess.run([sys.executable, "-m", "datamodel_code_generator", "--input", str(spec_path(game)),
+                    "--input-file-type", "openapi", "--output-model-type", "pydantic_v2.BaseModel",
+                    "--output", str(out)], check=True, capture_output=True, timeout=300)
+    code = out.read_text()
+    numbered = re.findall(r"^class (\w*\d)\(", code, re.M)
+    assert numbered == [], f"numbered class names: {numbered}"
+    assert code.count("discriminator='type'") == 2, "the move and event unions are discriminated on type"
