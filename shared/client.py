@@ -249,7 +249,9 @@ class GameClient:
             try:
                 response = self.session.request(method, self.base_url + path, params=params, data=data,
                                                 headers=all_headers, timeout=self.timeout + extra_timeout)
-            except (requests.ConnectionError, requests.Timeout):
+            except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError):
+                # No answer, or one cut short (an instance killed mid-reply): the same as a lost
+                # connection.  A move is retried safely under its Idempotency-Key.
                 if last:
                     raise
                 self._sleep(attempt)

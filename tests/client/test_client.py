@@ -193,3 +193,33 @@ def test_a_turn_clock_is_set_through_the_client(catan: str) -> None:
     [(seat, deadline)] = view["deadlines"].items()
     assert seat == str(first)
     assert 80 <= (clocks.iso_to_ms(deadline) / 1000 - time.time()) <= 91
+
+
+def test_an_answer_cut_short_is_retried_like_a_lost_connection() -> None:
+    """An instance killed mid-reply leaves a body shorter than its Content-Length: the client asks
+    again (as after a dropped connection) and returns the whole answer of the second try."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    whole = b'{"id": "g1", "version": 3}'
+    answers = [b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n" + whole[:9],
+               b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(whole)
+               + whole]
+    served: list[bytes] = []
+
+    def serve() -> None:
+        for answer in answers:
+            conn, _ = listener.accept()
+            served.append(conn.recv(65536))
+            conn.sendall(answer)
+            conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    client = GameClient(f"http://127.0.0.1:{port}", retries=2, backoff=0.01)
+    assert client.game("g1") == {"id": "g1", "version": 3}
+    thread.join(5)
+    listener.close()
+    assert len(served) == 2 and all(request.startswith(b"GET /games/g1 ") for request in served)
