@@ -31,7 +31,7 @@ def swap_walk(piles: Piles, rng: random.Random, fits: Callable[[Any, int], bool]
     return piles
 
 
-def _listed(counts: dict[str, int] | list[int], names: list[Any] | None = None) -> list[Any]:
+def _listed(counts: dict[str, int] | list[int]) -> list[Any]:
     pairs = enumerate(counts) if isinstance(counts, list) else counts.items()
     return [kind for kind, n in pairs for _ in range(n)]
 
