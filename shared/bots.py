@@ -25,7 +25,7 @@ from rq.serializers import JSONSerializer
 
 from shared import registry
 from shared.config import Settings
-from shared.engine import Event, IllegalMove, Strategy, random_strategy
+from shared.engine import Event, IllegalMove, Strategy, play_fair, random_strategy
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame, derive_seed
 
@@ -101,6 +101,13 @@ def play_bot_turn(game_name: str, game_id: str, version: int, seat: int) -> dict
     return play_bot_turn_with(runtime, registry.plugin(game_name).strategies, game_id, version, seat)
 
 
+def bot_rngs(game_seed: int, version: int, seat: int) -> tuple[random.Random, random.Random]:
+    """The bot's own rng and the one that resamples what its seat cannot see: both from the
+    game's seed, the version and the seat, so a bot turn (and its retries) plays the same move."""
+    return (random.Random(derive_seed(game_seed, version, "bot", seat)),
+            random.Random(derive_seed(game_seed, version, "conceal", seat)))
+
+
 def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], game_id: str,
                        version: int, seat: int, strategy_name: str | None = None,
                        platform_events: list[Event] | None = None,
@@ -118,11 +125,12 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
     key = f"bot-{version}" if platform_events is None else f"clock/{version}"
     strategy_name = strategy_name or loaded.players[seat].get("bot") or "random"
     strategy = strategies.get(strategy_name, random_strategy)
-    rng = random.Random(derive_seed(loaded.seed, version, "bot", seat))
+    rng, conceal_rng = bot_rngs(loaded.seed, version, seat)
     try:
-        # A copy: the move is decided on ``loaded.state`` below, which a strategy that looks
-        # ahead with ``evolve`` (in place) or crashes half-way must not have touched.
-        move = strategy(game, game.copy(loaded.state), seat, rng)
+        # The bot sees only what its seat may see (``conceal`` is a fresh copy, too: the move is
+        # decided on ``loaded.state`` below, which a strategy that looks ahead with ``evolve``
+        # in place or crashes half-way must not have touched).
+        move = play_fair(game, strategy, loaded.state, seat, rng, conceal_rng)
     except Exception:  # noqa: BLE001 - a strategy bug: its retries (same seed) would crash alike
         log.exception("bot %s crashed in %s at version %d; playing a random legal move",
                       strategy_name, game_id, version)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Iterable, Sequence
 from typing import Any, Callable
 
 Event = dict[str, Any]
@@ -127,6 +128,21 @@ class Game:
         """
         return event
 
+    def conceal(self, state: State, seat: Seat, rng: random.Random) -> State:
+        """A copy of ``state`` where everything hidden from ``seat`` is resampled: what a bot gets.
+
+        The platform never hands a bot the true state (shared.bots): it hands it this.  Every
+        secret of the other seats and every hidden order or composition (other hands, decks,
+        face-down counters, secret home towns, ...) is collected, sorted canonically, shuffled
+        with ``rng`` and dealt back into the same hidden places with the same public counts, so
+        the result depends only on what ``seat`` may see (its view and the public log) and on
+        ``rng``: two states that differ only in the others' secrets conceal to the same state.
+        ``view(conceal(s, seat, rng), seat) == view(s, seat)``, and the result is a legal state
+        (``legal_moves`` and ``decide`` work on it).  The default suits a game without secrets;
+        a game with any must override it.
+        """
+        return self.copy(state)
+
     def move_is_public(self, move: Move) -> bool:
         """May other seats read this move in the log while the game runs?
 
@@ -155,7 +171,29 @@ class Game:
 
 
 Strategy = Callable[[Game, State, Seat, random.Random], Move]
-"""A bot: picks a move for ``seat``.  It must only use what ``game.view(state, seat)`` shows."""
+"""A bot: picks a move for ``seat``.  The platform hands it ``game.conceal(state, seat, rng)``
+(see :func:`play_fair`), so it sees the other seats' secrets only as a random resampling."""
+
+
+def play_fair(game: Game, strategy: Strategy, state: State, seat: Seat, rng: random.Random,
+              conceal_rng: random.Random) -> Move:
+    """The move ``strategy`` picks for ``seat`` from ``game.conceal(state, seat, conceal_rng)``:
+    the only way the platform runs a bot (the worker, a clock's fallback bot, self-play), so a bot
+    cannot read another seat's secrets even if it tried."""
+    return strategy(game, game.conceal(state, seat, conceal_rng), seat, rng)
+
+
+def deal_back(items: Iterable[Any], sizes: Sequence[int], rng: random.Random) -> list[list[Any]]:
+    """``items`` sorted (so their incoming order tells nothing), shuffled with ``rng`` and dealt
+    into piles of ``sizes`` (which must add up to the number of items): how ``conceal`` resamples."""
+    pool = sorted(items)
+    assert len(pool) == sum(sizes), (len(pool), list(sizes))
+    rng.shuffle(pool)
+    piles, start = [], 0
+    for n in sizes:
+        piles.append(pool[start:start + n])
+        start += n
+    return piles
 
 
 def random_strategy(game: Game, state: State, seat: Seat, rng: random.Random) -> Move:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shared.engine import Strategy
+from shared.engine import Strategy, play_fair, random_strategy
 from shared.plugin import GamePlugin
 
 
@@ -38,7 +38,10 @@ def play_one(plugin: GamePlugin, strategies: Sequence[Strategy], seed: int,
     while (result := game.result(state)) is None and moves < max_moves:
         acting = game.to_act(state)
         seat = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]
-        move = strategies[seat](game, state, seat, rng)
+        strategy = strategies[seat]
+        # A bot sees what its seat may see, as on the server (the random bot needs no concealing).
+        move = (strategy(game, state, seat, rng) if strategy is random_strategy
+                else play_fair(game, strategy, state, seat, rng, rng))
         for e in game.decide(state, seat, move, rng):
             state = game.evolve(state, e)
         moves += 1

@@ -95,6 +95,13 @@ class RaceGame(Game):
         return {"scores": state["scores"], "turn": state["turn"], "pending": state["pending"],
                 "your_card": state["cards"][seat] if seat is not None else None}
 
+    def conceal(self, state: Any, seat: int, rng: random.Random) -> Any:
+        # The others' cards were dealt independently: their resampling is a fresh deal.
+        state = self.copy(state)
+        if state["winner"] is None:
+            state["cards"] = [card if s == seat else rng.randint(1, 9) for s, card in enumerate(state["cards"])]
+        return state
+
     def redact(self, e: Event, seat: int | None) -> Event:
         assert not e["type"].startswith("platform."), f"the engine was asked to redact {e['type']}"
         if e["type"] == "card_dealt" and e["data"]["seat"] != seat:

@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 from shared.engine import Event, Game, InvalidOptions, Move
-from services.catan.rules import board, events, legal, moves, views
+from services.catan.rules import board, conceal, events, legal, moves, views
 from services.catan.rules.state import (
     DEFAULT_OPTIONS, OPTION_CHOICES, OVER, State, to_act, victory_points,
 )
@@ -89,6 +89,9 @@ class CatanGame(Game):
 
     def redact(self, event: Event, seat: int | None) -> Event:
         return views.redact(event, seat)
+
+    def conceal(self, state: State, seat: int, rng: random.Random) -> State:
+        return conceal.conceal(_copy(state), seat, rng)
 
     def copy(self, state: State) -> State:
         # Lists of ints and small dicts: a JSON-shaped copy is much cheaper than deepcopy.

@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 from shared.engine import Event, Game, Move
-from services.elastium.rules import events, legal, moves, views
+from services.elastium.rules import conceal, events, legal, moves, views
 from services.elastium.rules.state import State
 
 
@@ -42,3 +42,6 @@ class Elastium(Game):
 
     def redact(self, event: Event, seat: int | None) -> Event:
         return views.redact(event, seat)
+
+    def conceal(self, state: State, seat: int, rng: random.Random) -> State:
+        return conceal.conceal(self.copy(state), seat, rng)

@@ -6,7 +6,7 @@ from typing import Any
 
 from shared.engine import Game
 
-from services.elasund.rules import events, legal, moves, options, views
+from services.elasund.rules import conceal, events, legal, moves, options, views
 from services.elasund.rules.context import clone
 from services.elasund.rules.state import State, cubes_on_board, to_act
 
@@ -50,6 +50,9 @@ class ElasundGame(Game):
 
     def copy(self, state: State) -> State:
         return clone(state)
+
+    def conceal(self, state: State, seat: int, rng: random.Random) -> State:
+        return conceal.conceal(clone(state), seat, rng)
 
     def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return views.redact(event, seat)

@@ -7,7 +7,7 @@ from typing import Any
 
 from shared.engine import Event, Game, GameOver, InvalidOptions, Move, NotYourTurn
 
-from services.elfenland.rules import legal, views
+from services.elfenland.rules import conceal, legal, views
 from services.elfenland.rules.board import GOLD_VALUES, HOME_TOWN_CARDS, MARKER_TOWNS, START_TOWN
 from services.elfenland.rules.components import EDITION_RULES, EDITIONS, WIZARD, WIZARD_CARDS
 from services.elfenland.rules.events import evolve
@@ -111,3 +111,6 @@ class ElfenlandGame(Game):
     def copy(self, state: State) -> State:
         # The state is plain JSON: a JSON round trip is a fast deep copy.
         return json.loads(json.dumps(state))
+
+    def conceal(self, state: State, seat: int, rng: random.Random) -> State:
+        return conceal.conceal(self.copy(state), seat, rng)
