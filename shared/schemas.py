@@ -193,7 +193,9 @@ class BoardQuerySchema(Schema):
 
 class ReplaySchema(Schema):
     version = fields.Int(required=True)
-    status = fields.Str(required=True)
+    status = fields.Str(required=True, validate=validate.OneOf(GAME_STATUSES), metadata={
+        "description": "The game's status right after that event, as the view would have said it "
+                       "(`waiting` for players, then `active`, `finished`; or `cancelled`)."})
     to_act = fields.List(fields.Int(), required=True)
     result = fields.Dict(allow_none=True, required=True)
     state = fields.Dict(required=True)
