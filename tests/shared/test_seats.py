@@ -4,7 +4,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import pytest
 import redis
 from flask.testing import FlaskClient
 
