@@ -236,7 +236,7 @@ def test_a_cancelled_game_ends_its_stream_and_its_long_polls(make_stack: Any) ->
     # Woken by the cancel, not by its own time (MAX_WAIT_SECONDS 30 is past the request's timeout).
     with ThreadPoolExecutor(1) as pool:
         held = pool.submit(requests.get, f"{base}/games/{gid}/events", timeout=20,
-                           params={"after": received[-1], "wait": 30})
+                           params={"after": created["version"], "wait": 30})
         cancelled = requests.post(f"{base}/games/{gid}/cancel", headers=auth(created["host_token"]), timeout=5)
         assert cancelled.status_code == 200
         assert held.result().json()["status"] == "cancelled"
