@@ -83,6 +83,21 @@ def seed_with_a_six(players: int) -> int:
     raise AssertionError("no seed rolls a 6 first")
 
 
+def expire_each(client: FlaskClient, redis_url: str, game: str, view: dict[str, Any], seats: list[int],
+                bot: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Let every deadline of ``view`` pass and the worker run: each of ``seats`` (and no other)
+    ran out of time once, ``bot`` played for it; (its expiry, the record right after) per seat.
+    The log still audits."""
+    wait_past(view)
+    run_worker(redis_url, game)
+    events = log_of(client, view["id"])
+    expired = expiries(events)
+    assert sorted(e["data"]["seat"] for e in expired) == sorted(seats)
+    assert {e["data"]["bot"] for e in expired} == {bot}
+    assert client.get(f"/games/{view['id']}/audit").get_json()["ok"]
+    return [(record, events[events.index(record) + 1]) for record in expired]
+
+
 def test_each_game_falls_back_on_its_strongest_bot(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GAME_SERVICES_EXTRA", "race=tests.shared.toygame")
     strongest = {"catan": "greedy", "elasund": "heuristic", "elfenland": "planner", "elastium": "greedy",
@@ -238,16 +253,8 @@ def test_catan_discards_after_a_seven_each_expire_on_their_own(catan_client: Fla
     view = client.get(f"/games/{gid}").get_json()
     discarding = view["to_act"]
     assert len(discarding) == 2 and sorted(view["deadlines"]) == sorted(map(str, discarding))
-    wait_past(view)
-    run_worker(redis_url, "catan")
-    events = log_of(client, gid)
-    expired = expiries(events)
-    assert sorted(e["data"]["seat"] for e in expired) == sorted(discarding)
-    assert {e["data"]["bot"] for e in expired} == {"greedy"}               # Catan's strongest
-    for record in expired:
-        move = events[events.index(record) + 1]["cause"]
-        assert move["seat"] == record["data"]["seat"] and move["move"]["type"] == "discard"
-    assert client.get(f"/games/{gid}/audit").get_json()["ok"]
+    for record, move in expire_each(client, redis_url, "catan", view, discarding, "greedy"):  # Catan's strongest
+        assert move["cause"]["seat"] == record["data"]["seat"] and move["cause"]["move"]["type"] == "discard"
 
 
 def test_the_sweeper_starts_a_clock_an_append_left_behind(client: FlaskClient, redis_url: str,
@@ -388,15 +395,8 @@ def test_elfenland_seats_keeping_counters_at_once_each_expire_on_their_own(elfen
     after = client.get(f"/games/{gid}").get_json()
     assert sorted(after["to_act"]) == sorted(others)
     assert after["deadlines"] == {str(s): view["deadlines"][str(s)] for s in others}
-    wait_past(after)
-    run_worker(redis_url, "elfenland")
-    events = log_of(client, gid)
-    expired = expiries(events)
-    assert sorted(e["data"]["seat"] for e in expired) == sorted(others)
-    assert {e["data"]["bot"] for e in expired} == {"planner"}              # Elfenland's strongest
-    for record in expired:
-        kept = events[events.index(record) + 1]     # the move itself is hidden from spectators
+    # Elfenland's strongest bot keeps for each; the move itself is hidden from spectators.
+    for record, kept in expire_each(client, redis_url, "elfenland", after, others, "planner"):
         assert kept["cause"]["seat"] == kept["data"]["seat"] == record["data"]["seat"]
         assert kept["type"] == "counters_kept"
     assert client.get(f"/games/{gid}").get_json()["state"]["phase"] != "keep"
-    assert client.get(f"/games/{gid}/audit").get_json()["ok"]
