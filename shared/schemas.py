@@ -179,7 +179,8 @@ class EventsQuerySchema(Schema):
                        metadata={"description": "Only events with seq greater than this."})
     limit = fields.Int(load_default=200, validate=validate.Range(min=1, max=1000))
     wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=3600), metadata={
-        "description": "Hold the request up to this many seconds (capped by the server) until an event after `after` exists."})
+        "description": "Hold the request up to this many seconds (capped by the server) until an event after `after` exists "
+                       "(not at all once the game is finished or cancelled: no event will come)."})
 
 
 class ReplayQuerySchema(Schema):
