@@ -167,9 +167,13 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
 #   * a slow lane, SCAN_PER_PASS games of the active set per pass (a cursor that wraps around):
 #     it finds bot turns the index never heard of (a queue Redis that lost its data, a queue
 #     Redis that was down when the turn was indexed) and drops finished games from the active set.
+#   * the game lists (``GET /games``), LIST_PRUNE_PER_PASS entries per pass (one ZSCAN step, the
+#     lists one after another): entries of games that expired leave them, so a list that nobody
+#     reads does not keep them until the creation cap prunes it.
 
 SWEEP_BATCH = 500          # index entries handled per pass at most (the rest wait for the next)
 SCAN_PER_PASS = 100        # active games visited per pass by the slow lane
+LIST_PRUNE_PER_PASS = 100  # game-list entries checked per pass (expired ones leave the list)
 
 # Remove an index entry only if nobody enqueued a turn there since the sweeper read it.
 _REMOVE_IF_UNCHANGED = """
@@ -192,12 +196,26 @@ class Sweeper:
         self.bot_queue = bot_queue
         self.scan_per_pass = scan_per_pass
         self.cursor = 0                    # the slow lane's place in the active set
+        self.list_place = (0, 0)           # the list pruner's place: (which list, ZSCAN cursor)
         self._remove_if_unchanged = bot_queue.connection.register_script(_REMOVE_IF_UNCHANGED)
 
     def sweep(self) -> int:
         """One pass; returns how many bot turns it enqueued."""
         from shared.clocks import sweep_due      # late: shared.clocks imports this module
-        return self.sweep_index() + self.scan_active() + sweep_due(self.runtime, self.bot_queue)
+        enqueued = self.sweep_index() + self.scan_active() + sweep_due(self.runtime, self.bot_queue)
+        self.prune_list()
+        return enqueued
+
+    def prune_list(self) -> int:
+        """One bounded step through the game lists (``GET /games``): entries of expired games
+        leave them here, not only on read or at the cap.  The lists are walked one after
+        another, a step per pass; returns how many entries were dropped."""
+        store = self.runtime.store
+        which, cursor = self.list_place
+        cursor, dropped = store.prune_listing_step(self.runtime.game.name, store.LIST_KEYS[which], cursor,
+                                                   LIST_PRUNE_PER_PASS)
+        self.list_place = (which, cursor) if cursor else ((which + 1) % len(store.LIST_KEYS), 0)
+        return dropped
 
     def sweep_index(self) -> int:
         conn = self.bot_queue.connection

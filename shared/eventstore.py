@@ -346,8 +346,7 @@ class EventStore:
             stale = []
             for (member, score), raw in zip(chunk, pipe.execute()):
                 meta = _decode_meta(raw)
-                if meta is None or meta.get("status") != (status or meta.get("status")) \
-                        or meta.get("status") not in self.LIST_STATUSES:
+                if meta is None or not _filed_under(status or "all", meta.get("status")):
                     stale.append(member)      # expired, or filed under a status it has left
                     continue
                 found.append({**meta, "id": member, "created_at": meta.get("created_at") or str(score)})
@@ -359,22 +358,37 @@ class EventStore:
         cursor = (int(found[-1]["created_at"]), found[-1]["id"]) if more and found else None
         return found, cursor
 
+    LIST_KEYS = (*LIST_STATUSES, "all")
+
     def prune_listing(self, game_name: str, batch: int = 500) -> int:
-        """Drop list entries whose game is gone (expired); returns how many."""
+        """Drop every list entry whose game is gone (expired) or filed under a status it has
+        left; returns how many.  Reads the whole list: see ``prune_listing_step`` for a bounded pass."""
         dropped = 0
-        for status in (*self.LIST_STATUSES, "all"):
-            key = self.list_key(game_name, status)
-            members = [m for m, _ in self.redis.zscan_iter(key, count=batch)]
-            for start in range(0, len(members), batch):
-                part = members[start:start + batch]
-                pipe = self.redis.pipeline(transaction=False)
-                for member in part:
-                    pipe.exists(self.keys(member.decode())[1])
-                gone = [m for m, alive in zip(part, pipe.execute()) if not alive]
-                if gone:
-                    self.redis.zrem(key, *gone)
-                    dropped += len(gone)
+        for status in self.LIST_KEYS:
+            cursor = None
+            while cursor != 0:
+                cursor, gone = self.prune_listing_step(game_name, status, cursor or 0, batch)
+                dropped += gone
         return dropped
+
+    def prune_listing_step(self, game_name: str, status: str, cursor: int, count: int) -> tuple[int, int]:
+        """One ZSCAN step (about ``count`` entries) of the list under ``status`` (or ``all``) from
+        ``cursor``, dropping the entries ``listed_games`` would drop on read; returns the next
+        cursor (0: the list was walked through) and how many were dropped.  The sweeper walks the
+        lists a step per pass, so a pass costs the same however long the lists are."""
+        key = self.list_key(game_name, status)
+        cursor, chunk = self.redis.zscan(key, cursor, count=count)
+        if not chunk:
+            return cursor, 0
+        members = [member for member, _ in chunk]
+        pipe = self.redis.pipeline(transaction=False)
+        for member in members:
+            pipe.hget(self.keys(member.decode())[1], "status")
+        gone = [m for m, found in zip(members, pipe.execute())
+                if not _filed_under(status, found.decode() if found else None)]
+        if gone:
+            self.redis.zrem(key, *gone)
+        return cursor, len(gone)
 
     def prune_index(self, game_name: str, batch: int = 500) -> int:
         """Drop index entries whose game is gone (expired) or no longer active; returns how many.
@@ -405,6 +419,12 @@ class EventStore:
         if gone:
             self.redis.srem(key, *gone)
         return len(gone)
+
+
+def _filed_under(list_status: str, status: str | None) -> bool:
+    """Whether a game whose meta says ``status`` (None: expired) belongs in the list under
+    ``list_status`` (``all``: any listed status)."""
+    return status in EventStore.LIST_STATUSES and list_status in ("all", status)
 
 
 def _decode_meta(raw: dict[bytes, bytes]) -> dict[str, str] | None:

@@ -11,8 +11,11 @@ The stream (``GET /games/{id}/events`` with ``Accept: text/event-stream``):
 - a client that reconnects sends ``Last-Event-ID`` (browsers do it by themselves) and resumes
   after it; ``?after=N`` does the same for a first connection;
 - a comment line every ``SSE_HEARTBEAT_SECONDS`` keeps proxies from closing a quiet stream;
-- once the game is over and the client has every event, an ``event: end`` message says so and
-  the stream closes; reconnecting then answers 204, which stops a browser's ``EventSource``;
+- once the game is over (``finished``, or ``cancelled`` before it started: nothing more will be
+  logged either way) and the client has every event, an ``event: end`` message says so and the
+  stream closes; reconnecting then answers 204, which stops a browser's ``EventSource``.  A
+  long-poll on such a game answers at once.  (A cancelled game's log stays redacted as it was:
+  only a finished game's log is public in full.)
 - a stream is closed after ``SSE_MAX_SECONDS`` with a ``retry:`` hint, so clients move to
   another instance now and then (rolling restarts, balancing) and resume where they were;
 - when the process is stopping (SIGTERM: ``shared.news.begin_draining``) every stream ends at once
@@ -39,6 +42,7 @@ from shared.replay import served_record
 log = logging.getLogger("feed")
 
 EVENT_STREAM = "text/event-stream"
+ENDED = ("finished", "cancelled")   # statuses after which the log never grows
 PAGE = 200                 # events read from the log per round trip while streaming
 SEND_TIMEOUT_SECONDS = 30  # a client that reads nothing for this long is dropped
 # The last message of a stream whose process is stopping: reconnect now (the balancer sends the
@@ -80,12 +84,12 @@ class Feed:
         """One page of the log after ``after``; with ``wait``, held until there is one (or time's up)."""
         version, status = int(meta["version"]), meta["status"]
         records: list[dict[str, Any]] | None = None
-        if wait > 0 and version <= after and status != "finished":
+        if wait > 0 and version <= after and status not in ENDED:
             deadline = time.monotonic() + min(wait, self.max_wait_seconds)
             with self.news.watch(game_id, after) as waiter:
                 # Read again once registered: an append between the first read and now woke nobody.
                 version, status = _status(self._meta(game_id))
-                while version <= after and status != "finished":
+                while version <= after and status not in ENDED:
                     left = deadline - time.monotonic()
                     if left <= 0 or draining():
                         break
@@ -102,7 +106,7 @@ class Feed:
 
     # -- Server-Sent Events -----------------------------------------------------------------------
     def stream(self, game_id: str, meta: dict[str, str], seat: int | None, after: int) -> Response:
-        if meta.get("status") == "finished" and after >= int(meta["version"]):
+        if meta.get("status") in ENDED and after >= int(meta["version"]):
             # Nothing more will ever come: 204 tells an EventSource to stop reconnecting.
             return Response(status=204)
         _limit_sends(request.environ)
@@ -138,7 +142,7 @@ class Feed:
                     if not records:                    # the log is shorter than its meta said
                         version, status = _status(self._meta(game_id))
                     continue
-                if status == "finished":
+                if status in ENDED:
                     yield b"event: end\ndata: " + jsonout.dumps({"version": version, "status": status}) + b"\n\n"
                     return
                 if draining():

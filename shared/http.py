@@ -6,6 +6,7 @@ including flask-smorest's own (webargs validation, 404, 405, 413, ...).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import http
 import json
 import re
@@ -24,7 +25,8 @@ from shared.schemas import ProblemSchema
 
 MAX_JSON_DEPTH = 32
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
-IF_MATCH_PATTERN = re.compile(r'^(\*|(W/)?"?[0-9]{1,15}"?)$')
+# The version, or a view's tag (the version, a dot and 8 hex digits: see ``entity_tag``).
+IF_MATCH_PATTERN = re.compile(r'^(\*|(W/)?"?[0-9]{1,15}(\.[0-9a-f]{8})?"?)$')
 
 
 class ProblemApi(Api):
@@ -173,10 +175,18 @@ def load_with(schema: Schema, data: Any) -> Any:
                       errors=flatten_errors(exc.messages)) from None
 
 
-def entity_tag(version: int) -> str:
+def entity_tag(version: int, deadlines: dict[str, str] | None = None) -> str:
     """The tag of a game's version: strong, as it names one exact state (``If-Match`` compares
-    strongly), and answers that differ by viewer say so with ``Vary: Authorization``."""
-    return f'"{version}"'
+    strongly), and answers that differ by viewer say so with ``Vary: Authorization``.
+
+    An answer that shows turn-clock ``deadlines`` adds a short hash of them (``"12.3f9a0c1d"``):
+    the sweeper may start a clock that an append left behind (``shared.clocks.restart``) without
+    a new version, and a 304 on the bare version would then hide the new deadlines.  Without a
+    deadline the tag is the bare version, as it always was."""
+    if not deadlines:
+        return f'"{version}"'
+    digest = hashlib.blake2b(json.dumps(deadlines, sort_keys=True).encode(), digest_size=4).hexdigest()
+    return f'"{version}.{digest}"'
 
 
 def not_modified(etag: str) -> Response | None:
@@ -193,10 +203,13 @@ def not_modified(etag: str) -> Response | None:
 
 
 def parse_if_match(header: str | None) -> int | None:
-    """``If-Match: "12"`` (or ``W/"12"``, ``12``, ``*``) -> 12 / None."""
+    """``If-Match: "12"`` (or ``W/"12"``, ``12``, ``*``, or a view's tag ``"12.3f9a0c1d"``) -> 12 / None.
+
+    A move is pinned to the version only: the deadlines part of a view's tag says nothing about
+    the state the move was decided on."""
     if header is None or header.strip() == "*":
         return None
     value = header.strip()
     if not IF_MATCH_PATTERN.fullmatch(value):
         raise Problem("malformed-request", 'If-Match takes the version as an entity tag: If-Match: "12".')
-    return int(value.removeprefix("W/").strip('"'))
+    return int(value.removeprefix("W/").strip('"').partition(".")[0])

@@ -259,13 +259,14 @@ def problems(*codes: int) -> dict[Any, Any]:
 # game stands still.  The answer is the caller's own (a seat's hand), hence Vary: Authorization.
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
                  "description": 'The ETag of the answer you hold (e.g. "12"): 304 without a body while the '
-                                "game is still at that version."}
+                                "game is still at that version (and its turn clocks' deadlines unchanged)."}
 CACHE_HEADERS = {
-    "ETag": {"schema": {"type": "string"}, "description": 'The version, quoted ("12"): send it back in '
-             "If-None-Match to revalidate, or in If-Match to pin a move to it."},
+    "ETag": {"schema": {"type": "string"}, "description": 'The version, quoted ("12"); when the answer shows '
+             'turn-clock deadlines, a dot and a hash of them follow ("12.3f9a0c1d"). Send it back in '
+             "If-None-Match to revalidate, or in If-Match to pin a move to its version."},
     "Vary": {"schema": {"type": "string"}, "description": "Authorization: each seat sees its own answer."},
 }
-NOT_MODIFIED = {"304": {"description": "If-None-Match named the current version: the answer you hold is "
+NOT_MODIFIED = {"304": {"description": "If-None-Match named the current tag: the answer you hold is "
                         "still the one (no body).", "headers": CACHE_HEADERS}}
 REPLAYED_HEADER = {"Idempotent-Replayed": {
     "schema": {"type": "string", "enum": ["true"]}, "required": False,

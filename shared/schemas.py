@@ -179,7 +179,8 @@ class EventsQuerySchema(Schema):
                        metadata={"description": "Only events with seq greater than this."})
     limit = fields.Int(load_default=200, validate=validate.Range(min=1, max=1000))
     wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=3600), metadata={
-        "description": "Hold the request up to this many seconds (capped by the server) until an event after `after` exists."})
+        "description": "Hold the request up to this many seconds (capped by the server) until an event after `after` exists "
+                       "(not at all once the game is finished or cancelled: no event will come)."})
 
 
 class ReplayQuerySchema(Schema):
@@ -193,7 +194,9 @@ class BoardQuerySchema(Schema):
 
 class ReplaySchema(Schema):
     version = fields.Int(required=True)
-    status = fields.Str(required=True)
+    status = fields.Str(required=True, validate=validate.OneOf(GAME_STATUSES), metadata={
+        "description": "The game's status right after that event, as the view would have said it "
+                       "(`waiting` for players, then `active`, `finished`; or `cancelled`)."})
     to_act = fields.List(fields.Int(), required=True)
     result = fields.Dict(allow_none=True, required=True)
     state = fields.Dict(required=True)

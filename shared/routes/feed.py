@@ -28,9 +28,9 @@ def blueprint(service: Service) -> Blueprint:
         200: {"description": "A page of the log (JSON), or with `Accept: text/event-stream` a stream of "
                              "Server-Sent Events: one message per event (`id:` its seq, `data:` the event "
                              "as in a page), resuming after `Last-Event-ID`; `event: end` once the game is "
-                             "over and every event was sent.",
+                             "over (finished, or cancelled before it started) and every event was sent.",
               "content": {"text/event-stream": {"schema": {"type": "string"}}}},
-        204: {"description": "Stream asked of a finished game whose every event the client has: nothing "
+        204: {"description": "Stream asked of a finished (or cancelled) game whose every event the client has: nothing "
                              "will come (this stops a browser's EventSource)."}})
     @bp.arguments(EventsQuerySchema, location="query", as_kwargs=True)
     @bp.response(200, service.reads.events_page)

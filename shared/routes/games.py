@@ -68,7 +68,7 @@ def blueprint(service: Service) -> Blueprint:
         """The game as the caller may see it: a seat's view with its token, a spectator's without."""
         loaded = runtime.load(game_id)
         seat = service.authenticate(game_id, loaded.meta, required=False)
-        return cached_json(loaded.version, lambda: service.view_of(loaded, seat))
+        return cached_json(loaded.version, clocks.deadlines(loaded.meta), lambda: service.view_of(loaded, seat))
 
     @games.route("/games/<game_id>/legal-moves")
     @games.doc(security=BEARER, parameters=[IF_NONE_MATCH],
@@ -83,10 +83,11 @@ def blueprint(service: Service) -> Blueprint:
         playing = loaded.meta.get("status") not in ("waiting", "cancelled") \
             and not loaded.players[seat].get("resigned")
         acting = playing and game.result(loaded.state) is None and seat in game.to_act(loaded.state)
-        return cached_json(loaded.version, lambda: {
+        deadlines = clocks.deadlines(loaded.meta)
+        return cached_json(loaded.version, deadlines, lambda: {
             "version": loaded.version, "seat": seat,
             "moves": game.legal_moves(loaded.state, seat) if acting else [],
-            "deadlines": clocks.deadlines(loaded.meta)})
+            "deadlines": deadlines})
 
     return games
 
@@ -100,10 +101,11 @@ def _listed(meta: dict[str, str]) -> dict[str, Any]:
             "rematch_of": meta.get("rematch_of")}
 
 
-def cached_json(version: int, body: Callable[[], Any]) -> Response:
-    """A per-viewer read of the game at ``version``: 304 when the client holds it (the body is
-    then never built: listing an Elastium seat's legal moves is the costly part), else the JSON."""
-    etag = entity_tag(version)
+def cached_json(version: int, deadlines: dict[str, str], body: Callable[[], Any]) -> Response:
+    """A per-viewer read of the game at ``version`` showing ``deadlines``: 304 when the client
+    holds it (the body is then never built: listing an Elastium seat's legal moves is the costly
+    part), else the JSON.  The tag covers the deadlines too (``entity_tag``)."""
+    etag = entity_tag(version, deadlines)
     response = not_modified(etag) or json_response(body(), headers={"ETag": etag})
     response.vary.add("Authorization")
     return response

@@ -6,6 +6,8 @@ from typing import Any
 from flask import Response
 from flask_smorest import Blueprint
 
+from shared import platform_events as pe
+from shared.eventstore import EventStore
 from shared.http import json_response
 from shared.openapi import problems
 from shared.problems import Problem
@@ -22,6 +24,35 @@ def check_version(meta: dict[str, str], version: int) -> None:
                       errors=[{"detail": f"Must be at most {current}.", "pointer": "/query/version"}])
 
 
+SCAN_PAGE = 100     # records read per round trip while looking for a waiting game's start
+
+
+def seats_status_at(store: EventStore, game_id: str, meta: dict[str, str], version: int) -> str | None:
+    """``waiting`` or ``cancelled`` when that was the game's status right after event ``version``
+    (as the view says it of the game now); None when the game was running by then.
+
+    Only a game created with open seats (it has a host token; a rematch too) ever waited: it
+    waited until ``platform.game_started``, or ended with ``platform.game_cancelled``.  Both come
+    before any move, so the scan reads only the waiting part of the log."""
+    status = meta.get("status")
+    if status == "waiting":
+        return "waiting"
+    if not meta.get("host"):
+        return None
+    seen = 0
+    while seen < version:
+        records = store.read(game_id, after=seen, limit=min(SCAN_PAGE, version - seen))
+        if not records:
+            break
+        for record in records:
+            if record["type"] == pe.GAME_STARTED:
+                return None
+            if record["type"] == pe.GAME_CANCELLED:
+                return "cancelled"
+        seen = records[-1]["seq"]
+    return "waiting"
+
+
 def blueprint(service: Service) -> Blueprint:
     game, runtime, store = service.game, service.runtime, service.store
     history = Blueprint("history", __name__, description="Replay and audit a game's history.")
@@ -32,13 +63,16 @@ def blueprint(service: Service) -> Blueprint:
     @history.response(200, service.reads.replay)
     def replay(game_id: str, version: int) -> Response:
         """Time travel: the spectator's view right after event ``version``."""
-        check_version(runtime.meta(game_id), version)
+        meta = runtime.meta(game_id)
+        check_version(meta, version)
         state = runtime.state_at(game_id, version)
         result = game.result(state)
+        waited = seats_status_at(store, game_id, meta, version)
         # Built directly, as the view is: a dump through the typed schema would drop what the
         # schema misses instead of showing it (the contract test compares answers with the spec).
-        return json_response({"version": version, "status": "finished" if result is not None else "active",
-                "to_act": game.to_act(state), "result": result, "state": game.view(state, None)})
+        return json_response({
+            "version": version, "status": waited or ("finished" if result is not None else "active"),
+            "to_act": [] if waited else game.to_act(state), "result": result, "state": game.view(state, None)})
 
     @history.route("/games/<game_id>/audit")
     @history.doc(responses=problems(404))

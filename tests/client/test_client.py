@@ -162,6 +162,13 @@ def test_follow_a_bots_only_game_to_the_end_then_replay_and_audit(catan: str) ->
     assert list(client.follow(gid, after=final["version"], wait=5)) == []
     assert [e["seq"] for e in client.follow(gid, after=final["version"] - 2)] == [final["version"] - 1, final["version"]]
 
+    # A game cancelled while it waited for players ends its follow too (the server answers at once).
+    waiting = client.create_game([{"name": "a"}, {"open": True}, BOTS[1]])
+    host = client.with_token(waiting["host_token"])
+    host.cancel(waiting["id"])
+    events = list(client.follow(waiting["id"], wait=5))
+    assert events[-1]["type"] == "platform.game_cancelled" and events[-1]["seq"] == waiting["version"] + 1
+
     last = client.replay(gid, final["version"])
     assert last["status"] == "finished" and last["result"] == final["result"]
     first = client.replay(gid, 1)

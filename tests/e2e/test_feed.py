@@ -6,6 +6,7 @@ import json
 import signal
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -219,3 +220,33 @@ def test_waiting_clients_are_woken_after_a_redis_restart(tmp_path: Path, stack_e
         stack.stop()
         proc.terminate()
         proc.wait(5)
+
+
+def test_a_cancelled_game_ends_its_stream_and_its_long_polls(make_stack: Any) -> None:
+    """A game cancelled while it waits for players logs nothing more: its stream says ``end`` and
+    closes, reconnecting answers 204, and a long-poll answers at once instead of waiting."""
+    stack: Stack = make_stack("race")
+    base = stack.start_web()
+    created = requests.post(f"{base}/games", json={"players": [{"name": "a"}, {"open": True}]}, timeout=5).json()
+    gid = created["id"]
+    stream = open_stream(base, gid)
+    messages = sse_messages(stream)
+    assert next(messages).get("retry") == "2000"
+    received = [json.loads(next(messages)["data"])["seq"]]              # the setup: a waiting game streams
+    # Woken by the cancel, not by its own time (MAX_WAIT_SECONDS 30 is past the request's timeout).
+    with ThreadPoolExecutor(1) as pool:
+        held = pool.submit(requests.get, f"{base}/games/{gid}/events", timeout=20,
+                           params={"after": created["version"], "wait": 30})
+        cancelled = requests.post(f"{base}/games/{gid}/cancel", headers=auth(created["host_token"]), timeout=5)
+        assert cancelled.status_code == 200
+        assert held.result().json()["status"] == "cancelled"
+    final = cancelled.json()["version"]
+    tail = list(messages)                                   # ends by itself
+    assert [json.loads(m["data"])["seq"] for m in tail if "id" in m] == list(range(received[-1] + 1, final + 1))
+    assert tail[-1]["event"] == "end" and json.loads(tail[-1]["data"]) == {"version": final, "status": "cancelled"}
+    again = requests.get(f"{base}/games/{gid}/events", timeout=5,
+                         headers={"Accept": "text/event-stream", "Last-Event-ID": str(final)})
+    assert again.status_code == 204
+    # Caught up, a long-poll answers at once: the request's timeout is shorter than the wait it asks.
+    page = requests.get(f"{base}/games/{gid}/events", params={"after": final, "wait": 30}, timeout=10).json()
+    assert (page["status"], page["events"]) == ("cancelled", [])

@@ -16,6 +16,7 @@ from rq.registry import ScheduledJobRegistry
 from rq.serializers import JSONSerializer
 
 from services.catan.api import PLUGIN as CATAN
+from services.elfenland.api import PLUGIN as ELFENLAND
 from shared import bots, clocks, registry
 from shared.config import Settings
 from shared.plugin import GamePlugin
@@ -80,6 +81,21 @@ def seed_with_a_six(players: int) -> int:
         if events[0]["data"]["die"] == 6:
             return seed
     raise AssertionError("no seed rolls a 6 first")
+
+
+def expire_each(client: FlaskClient, redis_url: str, game: str, view: dict[str, Any], seats: list[int],
+                bot: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Let every deadline of ``view`` pass and the worker run: each of ``seats`` (and no other)
+    ran out of time once, ``bot`` played for it; (its expiry, the record right after) per seat.
+    The log still audits."""
+    wait_past(view)
+    run_worker(redis_url, game)
+    events = log_of(client, view["id"])
+    expired = expiries(events)
+    assert sorted(e["data"]["seat"] for e in expired) == sorted(seats)
+    assert {e["data"]["bot"] for e in expired} == {bot}
+    assert client.get(f"/games/{view['id']}/audit").get_json()["ok"]
+    return [(record, events[events.index(record) + 1]) for record in expired]
 
 
 def test_each_game_falls_back_on_its_strongest_bot(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -237,16 +253,8 @@ def test_catan_discards_after_a_seven_each_expire_on_their_own(catan_client: Fla
     view = client.get(f"/games/{gid}").get_json()
     discarding = view["to_act"]
     assert len(discarding) == 2 and sorted(view["deadlines"]) == sorted(map(str, discarding))
-    wait_past(view)
-    run_worker(redis_url, "catan")
-    events = log_of(client, gid)
-    expired = expiries(events)
-    assert sorted(e["data"]["seat"] for e in expired) == sorted(discarding)
-    assert {e["data"]["bot"] for e in expired} == {"greedy"}               # Catan's strongest
-    for record in expired:
-        move = events[events.index(record) + 1]["cause"]
-        assert move["seat"] == record["data"]["seat"] and move["move"]["type"] == "discard"
-    assert client.get(f"/games/{gid}/audit").get_json()["ok"]
+    for record, move in expire_each(client, redis_url, "catan", view, discarding, "greedy"):  # Catan's strongest
+        assert move["cause"]["seat"] == record["data"]["seat"] and move["cause"]["move"]["type"] == "discard"
 
 
 def test_the_sweeper_starts_a_clock_an_append_left_behind(client: FlaskClient, redis_url: str,
@@ -265,3 +273,130 @@ def test_the_sweeper_starts_a_clock_an_append_left_behind(client: FlaskClient, r
     wait_past(view)
     run_worker(redis_url)
     assert [e["data"]["seat"] for e in expiries(log_of(client, gid))] == view["to_act"]
+
+
+# -- clocks and seats (open seats, resignations, rematches) ---------------------------------------
+
+def test_the_last_seat_taken_starts_the_acting_seats_clock_at_once(client: FlaskClient, redis_url: str) -> None:
+    created = client.post("/games", json={"players": [{"name": "host"}, {"open": True}], "seed": 3,
+                                          "turn_seconds": 1}).get_json()
+    gid = created["id"]
+    waiting = client.get(f"/games/{gid}").get_json()
+    assert (waiting["status"], waiting["turn_seconds"], waiting["deadlines"]) == ("waiting", 1, {})
+    joined = client.post(f"/games/{gid}/seats/1", json={"name": "Bea"}).get_json()
+    view = client.get(f"/games/{gid}").get_json()
+    # The append that started the game set the clock: no sweep needed, the deadline is there now.
+    assert view["version"] == joined["version"] and list(view["deadlines"]) == [str(view["to_act"][0])]
+    deadline, set_at = clocks.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(view["to_act"][0])]
+    scheduled = ScheduledJobRegistry(queue=bots.BotQueue(redis.Redis.from_url(redis_url), "race").queue)
+    assert scheduled.get_job_ids() == [clocks.job_id("race", gid, view["to_act"][0], deadline, set_at)]
+    wait_past(view)
+    run_worker(redis_url)
+    assert [e["data"]["seat"] for e in expiries(log_of(client, gid))] == view["to_act"]
+
+
+def test_a_resigned_seat_loses_its_deadline_and_its_bot_plays(client: FlaskClient, redis_url: str) -> None:
+    game = create(client, humans=2, seed=3)
+    gid = game["id"]
+    view = client.get(f"/games/{gid}").get_json()
+    seat = view["to_act"][0]
+    resigned = client.post(f"/games/{gid}/resign", headers=auth(game["players"][seat]["token"])).get_json()
+    after = client.get(f"/games/{gid}").get_json()
+    assert after["version"] == resigned["version"] and after["deadlines"] == {}       # in the same append
+    run_worker(redis_url)                                                  # its bot's turn, not an expiry
+    events = log_of(client, gid)
+    assert expiries(events) == []
+    assert [e["cause"]["seat"] for e in events if e["seq"] > resigned["version"] and "cause" in e][:1] == [seat]
+
+
+def test_a_rematch_keeps_the_clock_and_the_fallback_bot(client: FlaskClient, redis_url: str) -> None:
+    from tests.shared.test_seats import play_to_the_end
+    game = create(client, humans=2, seed=3, fallback_bot="random")
+    gid, tokens = game["id"], [p["token"] for p in game["players"]]
+    play_to_the_end(client, gid, tokens)
+    new = client.post(f"/games/{gid}/rematch", headers=auth(tokens[0])).get_json()["id"]
+    assert log_of(client, new)[0]["cause"]["clock"] == {"turn_seconds": 1, "fallback_bot": "random"}
+    for seat, token in enumerate(tokens):
+        assert client.post(f"/games/{new}/seats/{seat}", json={}, headers=auth(token)).status_code == 201
+    view = client.get(f"/games/{new}").get_json()
+    assert view["turn_seconds"] == 1 and list(view["deadlines"]) == [str(view["to_act"][0])]
+    wait_past(view)
+    run_worker(redis_url)
+    assert [e["data"]["bot"] for e in expiries(log_of(client, new))] == ["random"]
+
+
+# -- caching: a tag that covers the deadlines ---------------------------------------------------------
+
+def test_a_clock_started_without_a_new_version_changes_the_tag(client: FlaskClient, redis_url: str,
+                                                                redis_client: Any) -> None:
+    """The sweeper's ``restart`` writes deadlines at the same version: a client revalidating the
+    answer it holds must get them, not a 304."""
+    game = create(client, humans=2, seed=3)
+    gid = game["id"]
+    runtime = client.application.extensions["runtime"]
+    seat = client.get(f"/games/{gid}").get_json()["to_act"][0]
+    token = game["players"][seat]["token"]
+    redis_client.hdel("{g:" + gid + "}:meta", clocks.FIELD)               # an append left the clock behind
+    held = {path: client.get(path, headers=auth(token)) for path in (f"/games/{gid}", f"/games/{gid}/legal-moves")}
+    for path, answer in held.items():
+        version = answer.get_json()["version"]
+        assert answer.get_json()["deadlines"] == {} and answer.headers["ETag"] == f'"{version}"', path
+        assert client.get(path, headers={**auth(token), "If-None-Match": answer.headers["ETag"]}).status_code == 304
+    assert clocks.restart(runtime, gid, clocks.ClockJobs(bots.BotQueue(redis.Redis.from_url(redis_url), "race")))
+    for path, answer in held.items():
+        fresh = client.get(path, headers={**auth(token), "If-None-Match": answer.headers["ETag"]})
+        assert fresh.status_code == 200 and list(fresh.get_json()["deadlines"]) == [str(seat)], path
+        assert fresh.get_json()["version"] == answer.get_json()["version"]
+        tag = fresh.headers["ETag"]
+        assert tag.startswith(f'"{fresh.get_json()["version"]}.') and tag != answer.headers["ETag"]
+        assert client.get(path, headers={**auth(token), "If-None-Match": tag}).status_code == 304
+        assert client.get(path, headers={**auth(token), "If-None-Match": "W/" + tag}).status_code == 304
+    # The view's tag pins a move to its version, as a bare version does.
+    tag = client.get(f"/games/{gid}").headers["ETag"]
+    moved = client.post(f"/games/{gid}/moves", json={"type": "hold"}, headers={**auth(token), "If-Match": tag})
+    assert moved.status_code == 201
+    stale = client.post(f"/games/{gid}/moves", json={"type": "hold"}, headers={**auth(token), "If-Match": tag})
+    assert (stale.status_code, stale.get_json()["reason"]) == (409, "stale-version")
+    bad = client.post(f"/games/{gid}/moves", json={"type": "hold"}, headers={**auth(token), "If-Match": '"3.xyz"'})
+    assert (bad.status_code, bad.get_json()["reason"]) == (400, "malformed-request")
+
+
+@pytest.fixture()
+def elfenland_client(redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    yield from clocked_client(ELFENLAND, redis_url, monkeypatch)
+
+
+def test_elfenland_seats_keeping_counters_at_once_each_expire_on_their_own(elfenland_client: FlaskClient,
+                                                                          redis_url: str) -> None:
+    """Elfenland's simultaneous phase: when placement ends, every seat holding more than one
+    transport counter chooses the one it keeps, all at once.  Seats that pass rather than place
+    keep their counters, so passing through the first placement reaches it with every seat."""
+    client, game = elfenland_client, ELFENLAND.game
+    runtime = client.application.extensions["runtime"]
+    gid, _, seats = runtime.create([{"name": name} for name in "abc"], {}, seed=0, turn_seconds=1)
+    loaded = runtime.load(gid)
+    for _ in range(100):
+        if loaded.state["phase"] == "keep" or game.result(loaded.state) is not None:
+            break
+        seat = game.to_act(loaded.state)[0]
+        moves = game.legal_moves(loaded.state, seat)
+        passing = [m for m in moves if m["type"] == "pass"] if loaded.state["phase"] == "placement" else []
+        runtime.submit(gid, seat, (passing or moves)[0])
+        loaded = runtime.load(gid)
+    view = client.get(f"/games/{gid}").get_json()
+    keeping = view["to_act"]
+    assert view["state"]["phase"] == "keep" and len(keeping) == 3
+    assert sorted(view["deadlines"]) == sorted(map(str, keeping))
+    # One seat keeps in time: the others' deadlines stay as they were (each seat its own clock).
+    first, *others = keeping
+    token = seats[first]["token"]
+    move = client.get(f"/games/{gid}/legal-moves", headers=auth(token)).get_json()["moves"][0]
+    assert client.post(f"/games/{gid}/moves", json=move, headers=auth(token)).status_code == 201
+    after = client.get(f"/games/{gid}").get_json()
+    assert sorted(after["to_act"]) == sorted(others)
+    assert after["deadlines"] == {str(s): view["deadlines"][str(s)] for s in others}
+    # Elfenland's strongest bot keeps for each; the move itself is hidden from spectators.
+    for record, kept in expire_each(client, redis_url, "elfenland", after, others, "planner"):
+        assert kept["cause"]["seat"] == kept["data"]["seat"] == record["data"]["seat"]
+        assert kept["type"] == "counters_kept"
+    assert client.get(f"/games/{gid}").get_json()["state"]["phase"] != "keep"

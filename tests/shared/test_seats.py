@@ -4,8 +4,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import redis
 from flask.testing import FlaskClient
 
+from shared import bots
 from shared.config import Settings
 from shared.service import create_app
 from shared.bots import play_bot_turn_with
@@ -183,3 +185,51 @@ def test_expired_games_leave_the_list(client: FlaskClient, app: Any) -> None:
     assert store.redis.zscore(store.list_key("race", "waiting"), gone) is None
     assert store.redis.zscore(store.list_key("race", "all"), later) is None
     assert [g["id"] for g in client.get("/games").get_json()["games"]] == [kept]
+
+
+def test_the_sweeper_prunes_expired_list_entries_a_bounded_step_a_pass(client: FlaskClient, app: Any,
+                                                                        redis_url: str) -> None:
+    """Nobody reads the list and nobody hits the cap: the sweeper's passes still clear it of games
+    that expired, a bounded step a pass, and leave the live ones."""
+    runtime = app.extensions["runtime"]
+    store = runtime.store
+    waiting = create(client, [{"name": "a"}, {"open": True}])["id"]
+    running = create(client, [{"name": "a"}, {"name": "b"}])["id"]
+    # 300 games that expired (their keys gone, as the idle TTL leaves them), filed in two lists:
+    # past 128 entries a sorted set is a skip list, which ZSCAN walks a few entries at a time.
+    expired = {f"gone{i:03d}": i for i in range(300)}
+    for status in ("waiting", "all"):
+        store.redis.zadd(store.list_key("race", status), expired)
+    sweeper = bots.Sweeper(runtime, bots.BotQueue(redis.Redis.from_url(redis_url), "race"))
+    first = sweeper.prune_list()                 # a step of the "waiting" list, not all of it
+    assert 0 < first < 300 and sweeper.list_place == (store.LIST_KEYS.index("waiting"), sweeper.list_place[1])
+    assert sweeper.list_place[1] != 0            # the cursor: the next pass goes on from there
+    for _ in range(100):
+        if store.redis.zcard(store.list_key("race", "all")) == 2:
+            break
+        sweeper.sweep()                          # each whole pass takes one step
+    for status, live in (("waiting", {waiting}), ("active", {running}), ("all", {waiting, running})):
+        assert {m.decode() for m in store.redis.zrange(store.list_key("race", status), 0, -1)} == live, status
+
+
+def test_replay_says_waiting_and_cancelled_as_the_view_did(client: FlaskClient) -> None:
+    created = create(client, [{"name": "host"}, {"open": True}])
+    gid = created["id"]
+    setup = created["version"]
+
+    def replay(game_id: str, version: int) -> tuple[str, list[int]]:
+        answer = client.get(f"/games/{game_id}/replay?version={version}").get_json()
+        return answer["status"], answer["to_act"]
+
+    assert replay(gid, setup) == ("waiting", [])
+    started = take(client, gid, 1, "Bea").get_json()["version"]      # seat_joined, then game_started
+    assert replay(gid, setup) == replay(gid, started - 1) == ("waiting", [])
+    assert replay(gid, started) == ("active", [0]) == \
+        tuple(client.get(f"/games/{gid}").get_json()[k] for k in ("status", "to_act"))
+
+    doomed = create(client, [{"open": True}, {"open": True}])
+    cancelled = client.post(f"/games/{doomed['id']}/cancel", headers=auth(doomed["host_token"])).get_json()
+    assert replay(doomed["id"], cancelled["version"] - 1) == ("waiting", [])
+    assert replay(doomed["id"], cancelled["version"]) == ("cancelled", [])
+    plain = create(client, [{"name": "a"}, {"name": "b"}])            # never waited
+    assert replay(plain["id"], plain["version"]) == ("active", [0])
