@@ -213,6 +213,12 @@ def test_play_a_whole_game_through_the_generated_client(game: str, generated: Ca
     assert_typed_log(api, log)
     assert sum(1 for e in log.events if e.cause and e.cause.kind == "move") == played
 
+    # The next game: created once (201), the same one when asked again (200), typed both times.
+    first, again = (api.op("seats", "rematch").sync_detailed(game_id, client=seats[0]) for _ in range(2))
+    assert (first.status_code, again.status_code) == (201, 200), (first.content, again.content)
+    assert isinstance(again.parsed, api.models.Rematch) and again.parsed.to_dict() == first.parsed.to_dict()
+    assert first.parsed.rematch_of == game_id
+
 
 @pytest.mark.e2e
 def test_seat_routes_through_the_generated_client(generated: Callable[[str], ModuleType], make_stack: Any,
