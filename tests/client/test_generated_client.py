@@ -141,14 +141,22 @@ def catan_free_form(api: Api, view: Any, rng: random.Random, trades: dict[str, i
     return api.move_class(kind)(type_=getattr(api.models, name + "Type")(kind), give=gives, get=gets)
 
 
-def assert_typed_log(api: Api, log: Any) -> None:
-    """Every event parsed as the generated class of its type, its data a model, not a dict."""
-    assert isinstance(log, api.model("EventsPage"))
-    assert [e.seq for e in log.events] == list(range(1, len(log.events) + 1))
-    for event in log.events:
+def typed_log(api: Api, game_id: str, client: Any) -> list[Any]:
+    """The whole log, a page at a time; every event parsed as the generated class of its type,
+    its data a model, not a dict."""
+    log: list[Any] = []
+    while True:
+        page = api.op("feed", "events").sync(game_id, client=client, after=len(log), limit=1000)
+        assert isinstance(page, api.model("EventsPage")) and page.events, page
+        log += page.events
+        if len(log) >= page.version:
+            break
+    assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    for event in log:
         assert isinstance(event, api.event_class(str(event.type_))), (type(event), event.type_)
         if not isinstance(event, api.models.PlatformEvent):
             assert type(event.data).__module__.startswith(f"{api.game}_client.models."), event.data
+    return log
 
 
 @pytest.mark.e2e
@@ -157,7 +165,7 @@ def test_play_a_whole_game_through_the_generated_client(game: str, generated: Ca
                                                         make_stack: Any, opened: Callable[[Any], Any]) -> None:
     api = Api(game, generated(game))
     create_game, get_game, legal_moves = (api.op("games", op) for op in ("create_game", "get_game", "legal_moves"))
-    post_move, events = api.op("moves", "post_move"), api.op("feed", "events")
+    post_move = api.op("moves", "post_move")
 
     stack = make_stack(game)
     base = stack.start_web()          # every seat is played here: no bot worker
@@ -165,7 +173,8 @@ def test_play_a_whole_game_through_the_generated_client(game: str, generated: Ca
     players, options, seed = WHOLE_GAMES[game]
     body = api.model("CreateGame").from_dict({"players": [{"name": f"p{i}", "bot": None} for i in range(players)],
                                               "options": options, "seed": seed})
-    created = create_game.sync(client=opened(api.package.Client(base_url=base, timeout=timeout)), body=body)
+    anyone = opened(api.package.Client(base_url=base, timeout=timeout))
+    created = create_game.sync(client=anyone, body=body)
     assert isinstance(created, api.model("GameCreated")), created
     seats = [opened(api.package.AuthenticatedClient(base_url=base, token=p.token, timeout=timeout))
              for p in created.players]
@@ -208,10 +217,11 @@ def test_play_a_whole_game_through_the_generated_client(game: str, generated: Ca
     assert isinstance(view.result, api.model("Result")) and view.to_act == [], view.result
     assert free_form == (3 if game == "catan" else 0), free_form     # Catan: two offers, one counter
 
-    log = events.sync(game_id, client=seats[0], after=0, limit=1000)
-    assert len(log.events) == log.version < 1000
-    assert_typed_log(api, log)
-    assert sum(1 for e in log.events if e.cause and e.cause.kind == "move") == played
+    log = typed_log(api, game_id, seats[0])
+    assert len(log) == view.version
+    assert sum(1 for e in log if e.cause and e.cause.kind == "move") == played
+    spectator = get_game.sync(game_id, client=anyone)
+    assert isinstance(spectator.state, api.model("View")) and spectator.you is None
 
     # The next game: created once (201), the same one when asked again (200), typed both times.
     first, again = (api.op("seats", "rematch").sync_detailed(game_id, client=seats[0]) for _ in range(2))
@@ -249,7 +259,5 @@ def test_seat_routes_through_the_generated_client(generated: Callable[[str], Mod
     again = api.op("seats", "resign").sync(created.id, client=guest)
     assert isinstance(again, api.models.Problem) and again.reason, again
 
-    log = api.op("feed", "events").sync(created.id, client=guest, after=0)
-    assert_typed_log(api, log)
-    assert "platform.seat_resigned" in [e.type_ for e in log.events]
+    assert "platform.seat_resigned" in [e.type_ for e in typed_log(api, created.id, guest)]
 
