@@ -183,7 +183,8 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
         "leave_seat": {"200": {"version": version + 2, "status": "waiting"}},
         "cancel_game": {"200": {"version": version + 1, "status": "cancelled"}},
         "resign": {"200": {"version": log[-1]["seq"] + 1, "seat": seat, "bot": default_fallback(plugin)}},
-        "rematch": {"201": {"id": "N3xtGameId42", "rematch_of": GAME_ID}},
+        "rematch": {"201": {"id": "N3xtGameId42", "rematch_of": GAME_ID},
+                    "200": {"id": "N3xtGameId42", "rematch_of": GAME_ID}},
     })
     examples["events"]["200 text/event-stream"] = "".join(
         f"id: {e['seq']}\ndata: {json.dumps(e, separators=(',', ':'))}\n\n" for e in examples["events"]["200"]["events"][-2:])

@@ -14,7 +14,8 @@ from marshmallow import Schema, fields, validate
 from shared.clocks import MAX_TURN_SECONDS, default_fallback
 from shared.plugin import GamePlugin
 from shared.problems import PROBLEM_MEDIA_TYPE
-from shared.schemas import (EventCauseSchema, EventSchema, EventsPageSchema, GameViewSchema, LegalMovesSchema,
+from shared.schemas import (EventCauseSchema, EventSchema, EventsPageSchema, GamesPageSchema, GameViewSchema,
+                            LegalMovesSchema, ListedGameSchema,
                             MoveAcceptedSchema, PlayerInSchema, ReplaySchema, strict_int)
 
 
@@ -133,6 +134,7 @@ class ReadSchemas:
     move_accepted: type[Schema]
     events_page: type[Schema]
     replay: type[Schema]
+    games_page: type[Schema]
     move_ref: str                 # $ref of the move union (what a client posts, and legal moves list)
     move_refs: dict[str, str]     # move type -> its schema's $ref
 
@@ -197,6 +199,10 @@ def register_contract(plugin: GamePlugin, spec: Any) -> ReadSchemas:
                               {"events": fields.List(events, required=True)}),
         events_page=_schema(prefix + "EventsPage", EventsPageSchema, {"events": fields.List(events, required=True)}),
         replay=_schema(prefix + "Replay", ReplaySchema, {"state": state(), "result": result()}),
+        games_page=_schema(prefix + "GamesPage", GamesPageSchema, {"games": fields.List(fields.Nested(
+            _schema(prefix + "ListedGame", ListedGameSchema, {"options": fields.Nested(
+                plugin.options_schema, required=True, metadata={"description": "The options in force."})})),
+            required=True)}),
         move_ref=move_ref,
         move_refs=move_refs,
     )

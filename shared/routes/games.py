@@ -12,7 +12,7 @@ from shared.http import entity_tag, json_response, load_with, not_modified, read
 from shared.openapi import BEARER, CACHE_HEADERS, IF_NONE_MATCH, NOT_MODIFIED, OPTIONAL_BEARER, problems
 from shared.problems import Problem
 from shared.routes.context import Service
-from shared.schemas import GameCreatedSchema, GamesPageSchema, GamesQuerySchema
+from shared.schemas import GameCreatedSchema, GamesQuerySchema
 
 
 def blueprint(service: Service) -> Blueprint:
@@ -47,7 +47,7 @@ def blueprint(service: Service) -> Blueprint:
     @games.route("/games")
     @games.doc(responses=problems(422))
     @games.arguments(GamesQuerySchema, location="query", as_kwargs=True)
-    @games.response(200, GamesPageSchema)
+    @games.response(200, service.reads.games_page)
     def list_games(limit: int, status: str | None = None, cursor: str | None = None) -> Response:
         """The listed games, newest first, a page at a time (`next` is the cursor of the next page).
         Games created with `"listed": false` are left out; cancelled and expired games drop out."""

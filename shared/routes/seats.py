@@ -62,8 +62,8 @@ def blueprint(service: Service) -> Blueprint:
         return seats.resign(game_id, seat_holder(game_id))
 
     @bp.route("/games/<game_id>/rematch", methods=["POST"])
-    @bp.doc(security=BEARER, responses={**problems(401, 403, 404, 409),
-                                        "200": {"description": "The rematch asked for before (the same game)."}})
+    @bp.doc(security=BEARER, responses=problems(401, 403, 404, 409))
+    @bp.alt_response(200, schema=RematchSchema, description="The rematch asked for before (the same game).")
     @bp.response(201, RematchSchema, headers={"Location": {"schema": {"type": "string"},
                                                            "description": "The new game's URL."}})
     def rematch(game_id: str) -> Response:
