@@ -22,7 +22,7 @@ def _cards(counts: Hand) -> list[int]:
     return [kind for kind, n in enumerate(counts) for _ in range(n)]
 
 
-def _counts(cards: list[int]) -> Hand:
+def _tally(cards: list[int]) -> Hand:
     hand = [0] * 5
     for kind in cards:
         hand[kind] += 1
@@ -37,13 +37,13 @@ def conceal(state: State, seat: int, rng: random.Random) -> State:
     hands = deal_back((card for s in others for card in _cards(state["hands"][s])),
                       [sum(state["hands"][s]) for s in others], rng)
     for s, cards in zip(others, hands):
-        state["hands"][s] = _counts(cards)
+        state["hands"][s] = _tally(cards)
     # The deck last: the others' piles come first, each seat's new cards first in its pile.
     piles = deal_back([card for s in others for card in _cards(state["dev_hand"][s])]
                       + _cards(state["dev_deck"]),
                       [sum(state["dev_hand"][s]) for s in others] + [sum(state["dev_deck"])], rng)
     for s, cards in zip(others, piles):
-        state["dev_hand"][s] = _counts(cards)
-        state["dev_new"][s] = _counts(cards[:sum(state["dev_new"][s])])
-    state["dev_deck"] = _counts(piles[-1])
+        state["dev_hand"][s] = _tally(cards)
+        state["dev_new"][s] = _tally(cards[:sum(state["dev_new"][s])])
+    state["dev_deck"] = _tally(piles[-1])
     return state
