@@ -135,14 +135,24 @@ class LegalMovesSchema(Schema):
     deadlines = deadlines_field()
 
 
-class EventCauseSchema(Schema):
-    """Why an event happened: on a game's first event, its setup; on a move's first, the move."""
+class ClockSettingsSchema(Schema):
+    """A game's turn clock, as its setup recorded it (shared.clocks)."""
 
-    kind = fields.Str(required=True, validate=validate.OneOf(["setup", "move"]))
+    turn_seconds = fields.Int(required=True, metadata={"description": "Seconds a seat has to act."})
+    fallback_bot = fields.Str(required=True, metadata={"description": "The bot that plays when time runs out."})
+
+
+class EventCauseSchema(Schema):
+    """Why an event happened: on a game's first event, its setup; on a move's first, the move; on a
+    platform event (``platform.*``), the seat it concerns."""
+
+    kind = fields.Str(required=True, validate=validate.OneOf(["setup", "move", "platform"]))
+    clock = fields.Nested(ClockSettingsSchema, metadata={"description": "Setup: the turn clock, when the game has one."})
     players = fields.Int(metadata={"description": "Setup: how many seats."})
     options = fields.Dict(metadata={"description": "Setup: the options in force."})
     seeded_by_client = fields.Bool(metadata={"description": "Setup: the creator chose the seed."})
-    seat = fields.Int(metadata={"description": "Move: who moved."})
+    seat = fields.Int(allow_none=True, metadata={"description": "Move: who moved; platform: the seat concerned "
+                                                 "(null: none, e.g. the host cancelling)."})
     move = fields.Dict(metadata={"description": "Move: the move, to its own seat, to all if public "
                                  "and once the game is over."})
     seed = fields.Int(metadata={"description": "The seed of the move or setup, once the game is over."})

@@ -119,7 +119,10 @@ def test_every_answer_of_a_random_game_matches_the_spec(case: tuple[str, int, di
     rng = random.Random(case_id(case))
 
     created = client.post("/games", json={"players": [{"name": f"p{i}"} for i in range(players)],
-                                          "options": options, "seed": rng.getrandbits(32)})
+                                          "options": options, "seed": rng.getrandbits(32),
+                                          # A clock that never runs out here: the deadlines in the
+                                          # answers and the clock in the setup's cause are checked too.
+                                          "turn_seconds": 3600})
     assert created.status_code == 201, created.get_json()
     game_id = created.get_json()["id"]
     tokens = [seat["token"] for seat in created.get_json()["players"]]
