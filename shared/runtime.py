@@ -47,6 +47,11 @@ def derive_seed(game_seed: int, *parts: Any) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
+def game_cancelled() -> Problem:
+    """What any move or seat change meets on a game its host cancelled before the start."""
+    return Problem("game-cancelled", "The game was cancelled before it started.")
+
+
 def new_game_id() -> str:
     return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
 
@@ -295,7 +300,7 @@ class GameRuntime:
             meta.update(status="waiting", to_act="[]")     # nobody acts before every seat is taken
         # A waiting game is in the index of unfinished games too: it counts toward the cap.
         active = game.result(state) is None
-        if game.result(state) is None and self.idle_ttl > 0:
+        if active and self.idle_ttl > 0:
             # The move appended onto this version is the first one: it makes the game permanent.
             meta["persist_at_version"] = str(records[-1]["seq"])
         if self.finished_ttl > 0:
@@ -318,13 +323,12 @@ class GameRuntime:
             raise Problem("internal-error", "Could not create the game; try again.")
         if active:
             self._best_effort(self.store.index_active, game.name, game_id, True)
-        if game.result(state) is None and self.idle_ttl > 0:
+        if active and self.idle_ttl > 0:
             # Only if nobody moved yet (a bot may already have): the append itself stays untouched.
             self._best_effort(self.store.expire_if_unmoved, game_id, result.version, self.idle_ttl)
         elif not active and self.finished_ttl > 0:
             self._best_effort(self.store.set_lifetime, game_id, self.finished_ttl)
-        if listed:
-            self._best_effort(self.store.list_game, game.name, game_id, meta["status"], int(meta["created_at"]))
+        self.relist(game_id, meta, meta["status"])
         self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
         if bots and self.notify_bots is not None:
             self._best_effort(self.notify_bots, game_id, result.version, bots)
@@ -545,9 +549,7 @@ class GameRuntime:
                                 loaded.meta if clock is None else {**loaded.meta, **meta_fields})
                 if finished:
                     self._best_effort(self.store.index_active, self.game.name, game_id, False)
-                    if loaded.meta.get("listed") == "1":
-                        self._best_effort(self.store.list_game, self.game.name, game_id, "finished",
-                                          int(loaded.meta["created_at"]))
+                    self.relist(game_id, loaded.meta, "finished")
                 lifetime = self._lifetime_after(loaded.meta, before_version, finished)
                 if lifetime is not None:
                     self._best_effort(self.store.set_lifetime, game_id, lifetime or None)
@@ -600,7 +602,7 @@ class GameRuntime:
         if status == "waiting":
             raise Problem("game-waiting", "The game waits for its open seats to be taken; no move yet.")
         if status == "cancelled":
-            raise Problem("game-cancelled", "The game was cancelled before it started.")
+            raise game_cancelled()
         if holder and seat in _resigned_seats(loaded.meta["players"]):
             raise Problem("seat-resigned", f"Seat {seat} resigned: a bot plays it, and its token can only read.")
         if self.game.result(loaded.state) is not None:
@@ -661,6 +663,12 @@ class GameRuntime:
         elif result.version == 0:
             raise self._not_found(loaded.game_id)
         return result
+
+    def relist(self, game_id: str, meta: dict[str, str], status: str) -> None:
+        """File a listed game (``"listed": true``) under ``status`` in the game list (shared.seats:
+        waiting, active, finished, cancelled); best effort, as the list is checked when read."""
+        if meta.get("listed") == "1":
+            self._best_effort(self.store.list_game, self.game.name, game_id, status, int(meta["created_at"]))
 
     def notify_acting_bots(self, game_id: str, version: int, state: Any, players_field: str) -> None:
         """Tell the bot queue about bot seats to act now (after a start or a resignation)."""

@@ -21,7 +21,7 @@ from shared import clocks, platform_events as pe
 from shared.auth import hash_token, new_token
 from shared.eventstore import AppendResult
 from shared.problems import Problem
-from shared.runtime import GameRuntime, LoadedGame, new_game_id
+from shared.runtime import GameRuntime, LoadedGame, game_cancelled, new_game_id
 
 ATTEMPTS = 64      # each conflict is somebody else's accepted append: the loop always ends
 
@@ -92,10 +92,8 @@ class Seats:
         raise self._busy()
 
     def _started(self, loaded: LoadedGame, result: AppendResult, players_field: str) -> None:
-        runtime, name = self.runtime, self.runtime.game.name
-        if loaded.meta.get("listed") == "1":
-            runtime._best_effort(runtime.store.list_game, name, loaded.game_id, "active",
-                                 int(loaded.meta["created_at"]))
+        runtime = self.runtime
+        runtime.relist(loaded.game_id, loaded.meta, "active")
         runtime.notify_acting_bots(loaded.game_id, result.version, loaded.state, players_field)
 
     def leave(self, game_id: str, seat: int) -> int:
@@ -133,9 +131,7 @@ class Seats:
                 loaded, [{"type": pe.GAME_CANCELLED, "data": {}}], None, {"status": "cancelled", "to_act": "[]"})
             if result.status == "OK":
                 self.runtime._best_effort(self.runtime.store.index_active, self.runtime.game.name, game_id, False)
-                if loaded.meta.get("listed") == "1":
-                    self.runtime._best_effort(self.runtime.store.list_game, self.runtime.game.name, game_id,
-                                              "cancelled", int(loaded.meta["created_at"]))
+                self.runtime.relist(game_id, loaded.meta, "cancelled")
                 return result.version
         raise self._busy()
 
@@ -211,7 +207,7 @@ class Seats:
     @staticmethod
     def _check_not_cancelled(meta: dict[str, str]) -> None:
         if meta.get("status") == "cancelled":
-            raise Problem("game-cancelled", "The game was cancelled before it started.")
+            raise game_cancelled()
 
     def _check_waiting(self, meta: dict[str, str]) -> None:
         self._check_not_cancelled(meta)
