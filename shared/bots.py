@@ -28,6 +28,7 @@ from shared.config import Settings
 from shared.engine import Event, IllegalMove, Strategy, play_fair, random_strategy
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame, derive_seed
+from shared.search import bot_budget_ms
 
 log = logging.getLogger("bots")
 
@@ -130,7 +131,7 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         # The bot sees only what its seat may see (``conceal`` is a fresh copy, too: the move is
         # decided on ``loaded.state`` below, which a strategy that looks ahead with ``evolve``
         # in place or crashes half-way must not have touched).
-        move = play_fair(game, strategy, loaded.state, seat, rng, conceal_rng)
+        move = play_fair(game, strategy, loaded.state, seat, rng, conceal_rng, bot_budget_ms(loaded.meta))
     except Exception:  # noqa: BLE001 - a strategy bug: its retries (same seed) would crash alike
         log.exception("bot %s crashed in %s at version %d; playing a random legal move",
                       strategy_name, game_id, version)

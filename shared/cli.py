@@ -90,7 +90,7 @@ def build_parser(out: IO[str]) -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="make the game reproducible (where the service "
                       "allows a client seed: ALLOW_CLIENT_SEED)")
     play.add_argument("--turn-seconds", type=int, default=None, help="a turn clock: a seat that lets it run "
-                      "out is played by the game's strongest bot (1 to 604800; default none)")
+                      "out is played by the game's rule-of-thumb bot (1 to 604800; default none)")
     play.add_argument("--name", default=None, help="your name at the table (default $USER)")
     play.add_argument("--game", dest="game_id", default=None, help="resume this game (with --token)")
     play.add_argument("--token", default=None, help="your seat's token, to resume a game")

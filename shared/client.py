@@ -118,7 +118,7 @@ class GameClient:
         for whoever takes it: the game waits, and ``host_token`` may cancel it); a human seat's
         token is in this answer only.  ``listed=False`` keeps the game out of :meth:`list_games`.
         ``turn_seconds`` sets a turn clock: a seat that lets it run out is played by ``fallback_bot``
-        (default: the game's strongest bot).  Not retried: creating twice would make two games.
+        (default: the game's rule-of-thumb bot).  Not retried: creating twice would make two games.
         """
         body: dict[str, Any] = {"players": players, "options": options or {}}
         if seed is not None:

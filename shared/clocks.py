@@ -98,11 +98,14 @@ def job_id(game_name: str, game_id: str, seat: int, deadline: int, set_at: int) 
 
 
 def default_fallback(plugin: GamePlugin) -> str:
-    """The bot that plays for a seat whose time ran out: the plugin's choice, else its last listed
-    strategy other than ``random`` (each game lists its strongest bot last)."""
+    """The bot that plays for a seat whose time ran out (or that resigned): the plugin's choice, else
+    its rule-of-thumb bot, the last listed strategy other than ``random`` that answers at once.  Not
+    the search bot (``expert``): a seat whose player is gone need not hold a worker for a budget a
+    move, and a clock's move should come right at the deadline."""
     if plugin.fallback_bot:
         return plugin.fallback_bot
-    strong = [name for name in plugin.strategies if name != "random"]
+    strong = [name for name, strategy in plugin.strategies.items()
+              if name != "random" and not getattr(strategy, "takes_budget", False)]
     return strong[-1] if strong else "random"
 
 

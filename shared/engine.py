@@ -176,11 +176,15 @@ Strategy = Callable[[Game, State, Seat, random.Random], Move]
 
 
 def play_fair(game: Game, strategy: Strategy, state: State, seat: Seat, rng: random.Random,
-              conceal_rng: random.Random) -> Move:
+              conceal_rng: random.Random, budget_ms: int | None = None) -> Move:
     """The move ``strategy`` picks for ``seat`` from ``game.conceal(state, seat, conceal_rng)``:
     the only way the platform runs a bot (the worker, a clock's fallback bot, self-play), so a bot
-    cannot read another seat's secrets even if it tried."""
-    return strategy(game, game.conceal(state, seat, conceal_rng), seat, rng)
+    cannot read another seat's secrets even if it tried.  A search bot (one that ``takes_budget``,
+    see shared.search) gets ``budget_ms``: how long it may think."""
+    concealed = game.conceal(state, seat, conceal_rng)
+    if budget_ms is not None and getattr(strategy, "takes_budget", False):
+        return strategy(game, concealed, seat, rng, budget_ms=budget_ms)  # type: ignore[call-arg]
+    return strategy(game, concealed, seat, rng)
 
 
 def deal_back(items: Iterable[Any], sizes: Sequence[int], rng: random.Random) -> list[list[Any]]:

@@ -147,7 +147,7 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
     move = legal[0]
     view = {"id": GAME_ID, "game": game.name, "version": version, "status": "active", "seeded_by_client": False,
             "to_act": game.to_act(state), "result": None, "you": seat, "players": players,
-            "turn_seconds": None, "deadlines": {},
+            "turn_seconds": None, "deadlines": {}, "bot_budget_ms": None,
             "state": _json(game.view(state, seat))}
     replay = {"version": version, "status": "active", "to_act": game.to_act(state), "result": None,
               "state": _json(game.view(state, None))}

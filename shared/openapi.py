@@ -12,6 +12,7 @@ from apispec.ext.marshmallow import resolver as default_resolver
 from marshmallow import Schema, fields, validate
 
 from shared.clocks import MAX_TURN_SECONDS, default_fallback
+from shared.search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MIN_BUDGET_MS
 from shared.plugin import GamePlugin
 from shared.problems import PROBLEM_MEDIA_TYPE
 from shared.schemas import (EventCauseSchema, EventSchema, EventsPageSchema, GamesPageSchema, GameViewSchema,
@@ -238,7 +239,11 @@ def create_game_schema(plugin: GamePlugin) -> type[Schema]:
                            "fallback bot plays for it. None by default."}),
         "fallback_bot": fields.Str(load_default=None, allow_none=True, validate=validate.OneOf(bots), metadata={
             "description": "The bot that plays for a seat whose clock ran out (default: "
-                           f"{default_fallback(plugin)}, this game's strongest): " + ", ".join(bots)}),
+                           f"{default_fallback(plugin)}, this game's rule-of-thumb bot): " + ", ".join(bots)}),
+        "bot_budget_ms": strict_int(MIN_BUDGET_MS, MAX_BUDGET_MS, load_default=None, allow_none=True, metadata={
+            "description": f"How long a search bot (`expert`) may think per move, in milliseconds "
+                           f"({MIN_BUDGET_MS} to {MAX_BUDGET_MS}); default {DEFAULT_BUDGET_MS}. The simple bots "
+                           "answer at once whatever it says."}),
         "players": fields.List(fields.Nested(type(name + "PlayerSchema", (Player,), {})), required=True,
                                validate=validate.Length(min=game.min_players, max=game.max_players)),
         "options": fields.Nested(plugin.options_schema, load_default=dict),

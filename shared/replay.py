@@ -36,8 +36,9 @@ def served_record(game: Game, record: dict[str, Any], viewer: int | None,
         if cause["kind"] == "setup":
             out["cause"] = {"kind": "setup", "players": cause["players"], "options": cause["options"],
                             "seeded_by_client": bool(cause.get("seeded_by_client"))}
-            if "clock" in cause:
-                out["cause"]["clock"] = cause["clock"]
+            for setting in ("clock", "bot_budget_ms"):
+                if setting in cause:
+                    out["cause"][setting] = cause[setting]
         elif cause.get("seat") == viewer or game.move_is_public(cause["move"]):
             out["cause"] = {"kind": "move", "seat": cause["seat"], "move": cause["move"]}
         else:

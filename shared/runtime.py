@@ -240,11 +240,13 @@ class GameRuntime:
     def create(self, players: list[dict[str, Any]], options: dict[str, Any],
                seed: int | None = None, *, listed: bool = True, extra_meta: dict[str, str] | None = None,
                game_id: str | None = None, turn_seconds: int | None = None,
-               fallback_bot: str | None = None) -> tuple[str, int, list[dict[str, Any]]]:
+               fallback_bot: str | None = None,
+               bot_budget_ms: int | None = None) -> tuple[str, int, list[dict[str, Any]]]:
         """Set the game up and append its first events.  A seat ``{"open": true}`` is left for
         whoever takes it (shared.seats): the game is then ``waiting``, and starts when the last
         one is taken.  ``extra_meta`` (rematch links, reservations) goes into the meta as is.
-        ``turn_seconds``: a turn clock (shared.clocks), played out by ``fallback_bot``."""
+        ``turn_seconds``: a turn clock (shared.clocks), played out by ``fallback_bot``.
+        ``bot_budget_ms``: how long a search bot (``expert``) may think per move (shared.search)."""
         game = self.game
         if not game.min_players <= len(players) <= game.max_players:
             raise Problem("invalid-options",
@@ -281,6 +283,8 @@ class GameRuntime:
         if clock_fields:
             # In the hashed log too, so replay and audit know the clock the game was played with.
             cause["clock"] = {"turn_seconds": turn_seconds, "fallback_bot": clock_fields["fallback_bot"]}
+        if bot_budget_ms is not None:
+            cause["bot_budget_ms"] = bot_budget_ms
         records = self._records(events, 0, GENESIS_HASH, cause)
         state = game.replay(events)
         meta = {
@@ -293,6 +297,7 @@ class GameRuntime:
             "created_at": str(int(time.time() * 1000)),
             "listed": "1" if listed else "0",
             "options": canonical(options),
+            **({"bot_budget_ms": str(bot_budget_ms)} if bot_budget_ms is not None else {}),
             **self._status_fields(state),
             **(extra_meta or {}),
         }

@@ -125,6 +125,9 @@ class GameViewSchema(Schema):
     turn_seconds = fields.Int(allow_none=True, required=True, metadata={
         "description": "The game's turn clock in seconds (POST /games `turn_seconds`), or null for none."})
     deadlines = deadlines_field()
+    bot_budget_ms = fields.Int(allow_none=True, required=True, metadata={
+        "description": "How long a search bot (`expert`) may think per move (POST /games `bot_budget_ms`), "
+                       "or null for the default (200 ms)."})
 
 
 class LegalMovesSchema(Schema):
@@ -151,6 +154,8 @@ class EventCauseSchema(Schema):
     players = fields.Int(metadata={"description": "Setup: how many seats."})
     options = fields.Dict(metadata={"description": "Setup: the options in force."})
     seeded_by_client = fields.Bool(metadata={"description": "Setup: the creator chose the seed."})
+    bot_budget_ms = fields.Int(metadata={"description": "Setup: the search bots' time per move, when the "
+                                         "creator set it (POST /games `bot_budget_ms`)."})
     seat = fields.Int(allow_none=True, metadata={"description": "Move: who moved; platform: the seat concerned "
                                                  "(null: none, e.g. the host cancelling)."})
     move = fields.Dict(metadata={"description": "Move: the move, to its own seat, to all if public "

@@ -38,14 +38,16 @@ class Seats:
 
     # -- creating -------------------------------------------------------------------------------
     def create(self, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
-               listed: bool, turn_seconds: int | None = None, fallback_bot: str | None = None) -> dict[str, Any]:
+               listed: bool, turn_seconds: int | None = None, fallback_bot: str | None = None,
+               bot_budget_ms: int | None = None) -> dict[str, Any]:
         """``POST /games``: the game, and a host token when seats are open (it may cancel)."""
         game_id = new_game_id()
         host = f"{game_id}.{new_token()}" if any(p.get("open") for p in players) else None
         extra = {"host": hash_token(host)} if host else {}
         game_id, version, seats = self.runtime.create(players, options, seed, listed=listed,
                                                       extra_meta=extra, game_id=game_id,
-                                                      turn_seconds=turn_seconds, fallback_bot=fallback_bot)
+                                                      turn_seconds=turn_seconds, fallback_bot=fallback_bot,
+                                                      bot_budget_ms=bot_budget_ms)
         body: dict[str, Any] = {"id": game_id, "version": version, "players": seats}
         if host:
             body["host_token"] = host
@@ -137,7 +139,7 @@ class Seats:
 
     # -- resigning ----------------------------------------------------------------------------
     def resign(self, game_id: str, seat: int) -> dict[str, Any]:
-        """A bot (the game's strongest) plays ``seat`` from now on; its token only reads."""
+        """A bot (the game's rule-of-thumb bot) plays ``seat`` from now on; its token only reads."""
         for _ in range(ATTEMPTS):
             loaded = self.runtime.load(game_id)
             self._check_not_cancelled(loaded.meta)

@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from shared.engine import Game, Move, Strategy, random_strategy
+from shared.search import ExpertBot
 from services.catan.rules import board
 from services.catan.rules.board import NODE_HEXES, NODE_LINKS, RESOURCES
 from services.catan.rules.state import (
@@ -376,3 +377,48 @@ def greedy_strategy(game: Game, state: State, seat: int, rng: random.Random) -> 
 
 
 STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_strategy}
+
+
+# -- expert: search on top of greedy ------------------------------------------------------------
+
+def position_value(state: State, seat: int) -> float:
+    """A seat's standing in points, for the search where a playout stops: its victory points
+    (the hidden ones too, in a determinization), plus what its buildings will produce, the cards
+    it holds (fewer counted past the discard limit) and its development cards."""
+    production = sum(w * p for w, p in zip(RESOURCE_WEIGHT, seat_production(state, seat)))
+    cards = sum(state["hands"][seat])
+    held = min(cards, 7) + 0.3 * max(0, cards - 7)
+    development = sum(state["dev_hand"][seat]) + sum(state["dev_new"][seat])
+    return (victory_points(state, seat) + 0.045 * production + 0.1 * held + 0.3 * development
+            + 0.08 * state["road_length"][seat] + 0.15 * state["knights"][seat])
+
+
+def evaluate(state: State) -> list[float]:
+    return [position_value(state, seat) for seat in range(state["players"])]
+
+
+MAX_OFFERS_PER_TURN = 2      # the expert's own limit, so that offering never loops
+
+
+def trade_offers(game: Game, state: State, seat: int) -> list[Move]:
+    """One-for-one offers (of a card it holds two or more of, for one it lacks) while the seat may
+    trade (twice a turn at most), and one-for-one counter-offers to an open offer: the trades ``legal_moves`` leaves out."""
+    hand = state["hands"][seat]
+    phase = state["phase"]
+    if phase == "main" and state["current"] == seat and may_trade(state) and state["offers"] < MAX_OFFERS_PER_TURN:
+        spare = [i for i, n in enumerate(hand) if n >= 2]
+        lacking = [i for i, n in enumerate(hand) if n == 0]
+        return [{"type": "offer_trade", "give": {RESOURCES[g]: 1}, "get": {RESOURCES[w]: 1}}
+                for g in spare for w in lacking][:6]
+    offer = state.get("offer")
+    if phase == "trade" and offer is not None and seat != offer["seat"] and offer["answers"][seat] is None:
+        wanted = [RESOURCES.index(name) for name in offer["give"] if hand[RESOURCES.index(name)] == 0]
+        spare = [i for i, n in enumerate(hand) if n >= 2]
+        return [{"type": "counter_trade", "give": {RESOURCES[g]: 1}, "get": {RESOURCES[w]: 1}}
+                for g in spare for w in wanted if g != w][:4]
+    return []
+
+
+expert_strategy = ExpertBot(greedy_strategy, evaluate, horizon=30, sharpness=1.2, extra_moves=trade_offers)
+
+STRATEGIES["expert"] = expert_strategy

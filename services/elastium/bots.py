@@ -16,6 +16,7 @@ from services.elastium.rules.placement import candidate_bands, pegs_to_pay
 from services.elastium.rules.scoring import Outcome, band_outcome
 from services.elastium.rules.state import own_pegs
 from shared.engine import Game, Strategy, random_strategy
+from shared.search import ExpertBot
 
 Move = dict[str, Any]
 
@@ -232,3 +233,19 @@ def _extra_action(state: Any, seat: int) -> Move:
 
 
 STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_strategy}
+
+
+# -- expert: search on top of greedy ------------------------------------------------------------
+
+def evaluate(state: Any) -> list[float]:
+    """Each seat's points as the end of the game would count them now (score, energy, the
+    scenario's bonuses), plus a little for the cards in hand (the bands they will pay for)."""
+    from services.elastium.rules.scoring import final_breakdown
+    rows = final_breakdown(state)
+    return [row["total"] + 0.3 * len(state["hands"][row["seat"]]) if "hands" in state else row["total"]
+            for row in rows]
+
+
+expert_strategy = ExpertBot(greedy_strategy, evaluate, horizon=12, sharpness=0.35)
+
+STRATEGIES["expert"] = expert_strategy

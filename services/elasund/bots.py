@@ -12,9 +12,10 @@ import random
 from typing import Any, Callable
 
 from shared.engine import Game, Move, random_strategy
+from shared.search import ExpertBot
 from services.elasund.rules import board
 from services.elasund.rules.board import key
-from services.elasund.rules.state import State, find_building, occupancy
+from services.elasund.rules.state import State, cubes_on_board, find_building, influence_total, occupancy
 from services.elasund.rules.trade import trade_points
 
 CUBE = 10.0          # a victory cube on the board
@@ -161,3 +162,23 @@ STRATEGIES: dict[str, Callable[[Game, State, int, random.Random], Move]] = {
     "random": random_strategy,
     "heuristic": heuristic_strategy,
 }
+
+
+# -- expert: search on top of heuristic ---------------------------------------------------------
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's standing in victory cubes: the cubes on the board (what wins), plus gold and
+    influence cards (what builds the next ones) and the buildings that bring income."""
+    values = []
+    for seat in range(state["players"]):
+        hand = state["hands"][seat]
+        income = sum(1 for b in state["buildings"]
+                     if b["seat"] == seat and board.BUILDINGS[b["kind"]]["income"])
+        values.append(cubes_on_board(state, seat) + (GOLD * hand["gold"]
+                      + INFLUENCE_CARD * influence_total(hand["influence"]) + INCOME * income) / CUBE)
+    return values
+
+
+expert_strategy = ExpertBot(heuristic_strategy, evaluate, horizon=24, sharpness=1.0)
+
+STRATEGIES["expert"] = expert_strategy

@@ -13,6 +13,7 @@ from collections import deque
 from typing import Any
 
 from shared.engine import Game, Move, State, Strategy, random_strategy
+from shared.search import ExpertBot
 
 from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS, ROADS, ROADS_AT, Road
 from services.elfenland.rules.components import (
@@ -203,3 +204,21 @@ def planner_strategy(game: Game, state: State, seat: int, rng: random.Random) ->
 
 
 STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "planner": planner_strategy}
+
+
+# -- expert: search on top of planner -----------------------------------------------------------
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's standing in towns: the towns its elf has visited (what wins), plus a little for
+    the cards and counters that pay the next legs, and Elfengold's coins."""
+    values = []
+    for info in state["seats"]:
+        cards = sum(info["hand"].values())
+        values.append(len(info["visited"]) + 0.15 * cards + 0.1 * len(info["counters"])
+                      + 0.02 * info.get("coins", 0))
+    return values
+
+
+expert_strategy = ExpertBot(planner_strategy, evaluate, horizon=20, sharpness=1.0)
+
+STRATEGIES["expert"] = expert_strategy

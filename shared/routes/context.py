@@ -17,6 +17,7 @@ from shared.openapi import ReadSchemas
 from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame
+from shared.search import bot_budget_ms
 from shared.seats import Seats
 
 
@@ -79,4 +80,5 @@ class Service:
             "result": result, "you": seat,
             "players": loaded.players, "state": game.view(loaded.state, seat),
             "turn_seconds": clocks.turn_seconds(loaded.meta), "deadlines": clocks.deadlines(loaded.meta),
+            "bot_budget_ms": bot_budget_ms(loaded.meta),
         }

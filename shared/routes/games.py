@@ -40,7 +40,8 @@ def blueprint(service: Service) -> Blueprint:
         guard.capacity.check()
         fallback = body["fallback_bot"] or (clocks.default_fallback(service.plugin) if body["turn_seconds"] else None)
         created = service.seats.create(body["players"], body["options"], body["seed"], body["listed"],
-                                       turn_seconds=body["turn_seconds"], fallback_bot=fallback)
+                                       turn_seconds=body["turn_seconds"], fallback_bot=fallback,
+                                       bot_budget_ms=body["bot_budget_ms"])
         metrics.GAMES_CREATED.labels(game.name).inc()
         return created, 201, {"Location": f"/games/{created['id']}"}
 

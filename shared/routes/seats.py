@@ -58,7 +58,7 @@ def blueprint(service: Service) -> Blueprint:
     @bp.doc(security=BEARER, responses=problems(401, 403, 404, 409))
     @bp.response(200, ResignedSchema)
     def resign(game_id: str) -> dict[str, Any]:
-        """Resign your seat: the game's strongest bot plays it to the end; your token then only reads."""
+        """Resign your seat: the game's rule-of-thumb bot plays it to the end; your token then only reads."""
         return seats.resign(game_id, seat_holder(game_id))
 
     @bp.route("/games/<game_id>/rematch", methods=["POST"])
