@@ -502,6 +502,17 @@ def seat_players(game: Any, players: list[Any]) -> None:
     cs.playable_actions = generate_playable_actions(cs)
 
 
+def decide_in_stable_order(player: Any, game: Any, playable_actions: Any) -> Any:
+    """``player.decide`` over the playable actions sorted by their repr.
+
+    catanatron builds some action lists from sets (maritime trades, Year of Plenty, robber
+    victims) whose order follows string hashing (per process unless PYTHONHASHSEED is set) and,
+    on Python 3.11, ``hash(None)`` (an address): the same seed then replays differently in another
+    process.  A player picking uniformly or by value picks with the same odds from a sorted list,
+    so sorting changes no player's play, only makes a seed reproducible."""
+    return player.decide(game, sorted(playable_actions, key=repr))
+
+
 def play_game(strategy_name: str, seed: int, our_seat: int, fourth: str = "weighted",
               budget_ms: int | None = None) -> dict[str, Any]:
     """One 4-player catanatron game (BASE map, 10 points): our bot at ``our_seat``, then
@@ -515,7 +526,7 @@ def play_game(strategy_name: str, seed: int, our_seat: int, fourth: str = "weigh
     order = others[:our_seat] + [ours] + others[our_seat:]
     game = Game(order, seed=seed)      # (seed 0 would mean a random seed to catanatron)
     seat_players(game, order)
-    winner = game.play()
+    winner = game.play(decide_fn=decide_in_stable_order)
     return {"winner": None if winner is None else winner.value, "won": winner == Color.RED,
             "finished": winner is not None, "turns": game.state.num_turns, "tally": ours.tally,
             "seat": our_seat, "fourth": fourth}
@@ -526,13 +537,17 @@ def run_match(games: int, strategy_name: str, seed: int, budget_ms: int | None) 
     and VictoryPointPlayer (the fourth seat alternates between the two every 4 games), our seat
     rotating 0, 1, 2, 3.  Unfinished games (catanatron's turn cap) count as not won."""
     started = time.perf_counter()
-    wins = unfinished = 0
+    wins = unfinished = turns = 0
+    by_seat = [[0, 0] for _ in range(4)]            # [wins, games] per seat of ours
     tally = Tally()
     for i in range(games):
         fourth = "weighted" if (i // 4) % 2 == 0 else "vp"
         result = play_game(strategy_name, seed * 100_003 + i + 1, i % 4, fourth, budget_ms)
         wins += result["won"]
         unfinished += not result["finished"]
+        turns += result["turns"]
+        by_seat[i % 4][0] += result["won"]
+        by_seat[i % 4][1] += 1
         tally.add(result["tally"])
     lo, hi = wilson_interval(wins, games)
     return {
@@ -540,6 +555,7 @@ def run_match(games: int, strategy_name: str, seed: int, budget_ms: int | None) 
         "opponents": "WeightedRandomPlayer, VictoryPointPlayer, and one more of either",
         "games": games, "wins": wins, "win_rate": round(wins / games, 4) if games else 0.0,
         "wilson95": [round(lo, 4), round(hi, 4)], "unfinished": unfinished,
+        "wins_by_seat": by_seat, "mean_turns": round(turns / games, 1) if games else 0.0,
         "fallbacks": sum(tally.fallbacks.values()), "fallback_moves": dict(tally.fallbacks),
         "decisions": tally.decisions, "forced": tally.forced, "random_discards": tally.random_discards,
         "seconds": round(time.perf_counter() - started, 2),
