@@ -1,6 +1,8 @@
 """``shared.stats.wilson_interval`` against values worked out by hand from the formula."""
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from shared.stats import wilson_interval
@@ -31,6 +33,6 @@ def test_elo_gap_reads_a_fair_share_as_equal_strength() -> None:
     assert elo_gap(1 / 3, 2) == pytest.approx(0.0, abs=1e-9)        # 3 players, fair share
     assert elo_gap(0.5, 1) == pytest.approx(0.0, abs=1e-9)          # 2 players: the usual Elo
     assert elo_gap(0.76, 1) == pytest.approx(200, abs=1.5)          # 2 players, 200 Elo ~ 76%
-    assert elo_gap(0.5, 2) == pytest.approx(400 * 0.30103, abs=1e-6)  # twice the strength of each
+    assert elo_gap(0.5, 2) == pytest.approx(400 * math.log10(2))     # twice the strength of each
     assert elo_gap(0.2, 2) < 0 < elo_gap(0.6, 2)
     assert elo_gap(0.0, 2) < -500 and elo_gap(1.0, 2) > 500          # clamped, finite
