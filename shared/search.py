@@ -8,6 +8,8 @@ Every game's ``expert`` is an :class:`ExpertBot` built from three parts the game
 * ``evaluate(state) -> [float per seat]``: a value in "points" for each seat where a playout stops
   before the end; ``sharpness`` turns the differences into a win chance (a softmax).
 * ``extra_moves``: moves ``legal_moves`` leaves out (Catan's trade offers and counter-offers).
+* ``rank``: optional, orders the other moves best first when there are more than
+  ``max_candidates`` (without it, a random sample of them joins the favourite).
 
 How one decision goes (information-set Monte Carlo, the search at the root of an ISMCTS):
 
@@ -47,9 +49,14 @@ MAX_BUDGET_MS = 2000
 MIN_ROUNDS_TO_PRUNE = 4     # rounds before a candidate may be dropped as clearly worse
 PRUNE_Z = 2.0               # "clearly worse": this many standard errors below the favourite
 CHOOSE_Z = 2.0              # a challenger replaces the favourite this many standard errors above it
+MIN_ROUNDS_TO_CHOOSE = 3    # a challenger needs at least this many worlds to replace the favourite
+# A prior on the spread of reward differences (a tenth of a win chance, two pseudo-observations):
+# a few worlds in which two moves happened to score alike must not read as certainty.
+PRIOR_SPREAD, PRIOR_WEIGHT = 0.1, 2.0
 
 Evaluate = Callable[[State], Sequence[float]]
 ExtraMoves = Callable[[Game, State, Seat], list[Move]]
+Rank = Callable[[Game, State, Seat, list[Move]], list[Move]]
 
 
 def move_key(move: Move) -> str:
@@ -81,8 +88,9 @@ class _Race:
         if n == 0:
             return 0.0, math.inf
         mean = self.diff_sum[index] / n
-        variance = max(self.diff_sq[index] / n - mean * mean, 0.0)
-        return mean, math.sqrt(variance / max(n - 1, 1)) + 1e-9
+        spread = max(self.diff_sq[index] - n * mean * mean, 0.0)
+        variance = (spread + PRIOR_WEIGHT * PRIOR_SPREAD ** 2) / (n - 1 + PRIOR_WEIGHT)
+        return mean, math.sqrt(variance / n)
 
     def prune(self) -> None:
         if self.rounds < MIN_ROUNDS_TO_PRUNE:
@@ -97,7 +105,7 @@ class _Race:
     def winner(self) -> int:
         best, best_margin = 0, 0.0
         for index in range(1, len(self.seen)):
-            if self.seen[index] < 2:
+            if self.seen[index] < MIN_ROUNDS_TO_CHOOSE:
                 continue
             mean, error = self.mean_and_error(index)
             if mean > CHOOSE_Z * error and mean > best_margin:
@@ -128,12 +136,14 @@ class ExpertBot:
     takes_budget = True
 
     def __init__(self, policy: Strategy, evaluate: Evaluate, *, horizon: int, sharpness: float,
-                 extra_moves: ExtraMoves | None = None, max_candidates: int = 12) -> None:
+                 extra_moves: ExtraMoves | None = None, rank: Rank | None = None,
+                 max_candidates: int = 12) -> None:
         self.policy = policy
         self.evaluate = evaluate
         self.horizon = horizon
         self.sharpness = sharpness
         self.extra_moves = extra_moves
+        self.rank = rank
         self.max_candidates = max_candidates
         self.last_report: SearchReport | None = None
 
@@ -175,8 +185,8 @@ class ExpertBot:
     def candidates(self, game: Game, state: State, seat: Seat, rng: random.Random,
                    allowed: Callable[[Move], bool] | None = None) -> list[Move]:
         """The favourite first (a move of the policy's that ``legal_moves`` leaves out, such as a
-        trade offer, included), then the other legal moves and the game's extra moves, a random
-        ``max_candidates - 1`` of them when there are more."""
+        trade offer, included), then the other legal moves and the game's extra moves: when there
+        are more than ``max_candidates``, the best of them by ``rank``, or a random sample."""
         favourite = self._policy_move(game, state, seat, rng)
         others = list(game.legal_moves(state, seat))
         if self.extra_moves is not None:
@@ -190,7 +200,9 @@ class ExpertBot:
         moves = list(ordered.values())
         if len(moves) > self.max_candidates:
             head, rest = moves[:1], moves[1:]
-            moves = head + rng.sample(rest, self.max_candidates - 1)
+            keep = self.max_candidates - 1
+            moves = head + (self.rank(game, state, seat, rest)[:keep] if self.rank is not None
+                            else rng.sample(rest, keep))
         return moves
 
     def _policy_move(self, game: Game, state: State, seat: Seat, rng: random.Random) -> Move | None:

@@ -246,6 +246,26 @@ def evaluate(state: Any) -> list[float]:
             for row in rows]
 
 
-expert_strategy = ExpertBot(greedy_strategy, evaluate, horizon=12, sharpness=0.35)
+def rank_moves(game: Game, state: Any, seat: int, moves: list[Move]) -> list[Move]:
+    """Placements by the greedy bot's value per card, best first, then the other moves (taking
+    cards): the search has time for a handful of playouts per candidate, not for every payment."""
+    b = board(state["scenario"], state["players"])
+    values: dict[str, float] = {}
+
+    def rate(move: Move) -> float:
+        if move["type"] != "place_band":
+            return -1.0
+        band = b.band_for(move["pegs"])
+        if band is None:
+            return -1.0
+        if band.key not in values:
+            values[band.key] = band_value(state, seat, band)
+        return values[band.key] / (_cards_spent(move) + 0.5)
+    return sorted(moves, key=rate, reverse=True)
+
+
+# Its playouts are short (a greedy decision weighs every band: milliseconds), so few candidates.
+expert_strategy = ExpertBot(greedy_strategy, evaluate, horizon=4, sharpness=0.35, rank=rank_moves,
+                            max_candidates=6)
 
 STRATEGIES["expert"] = expert_strategy
