@@ -2,6 +2,7 @@
 
     boardgames play catan                       # you in seat 0, two random bots
     boardgames play catan --players 4 --bot greedy --seed 7
+    boardgames play catan --bot expert --bot-budget-ms 500   # two hard bots that think 0.5 s a move
     boardgames play elasund --options '{"shortage_payout": "none"}'
     boardgames play catan --game ID --token TOKEN   # resume a seat
     boardgames watch catan ID                   # follow a game live
@@ -85,7 +86,11 @@ def build_parser(out: IO[str]) -> argparse.ArgumentParser:
     play = game_command("play", "Create a game with you in seat 0 and bots elsewhere, and play it here.")
     play.add_argument("--players", type=int, default=3, help="number of seats, you included (default 3)")
     play.add_argument("--bot", default="random", help="bot strategy, or a comma-separated list cycled over the "
-                      "bot seats (default random)")
+                      "bot seats (default random). Levels: random (easy); the game's rule-of-thumb bot (medium: "
+                      "catan and elastium greedy, elasund heuristic, elfenland planner); expert (hard: searches "
+                      "for --bot-budget-ms a move)")
+    play.add_argument("--bot-budget-ms", type=int, default=None, help="how long expert bots think a move, in "
+                      "milliseconds (20 to 2000; default 200)")
     play.add_argument("--options", default=None, help='game options as JSON, e.g. \'{"board": "variable"}\'')
     play.add_argument("--seed", type=int, default=None, help="make the game reproducible (where the service "
                       "allows a client seed: ALLOW_CLIENT_SEED)")
@@ -276,7 +281,8 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
         bots = [b.strip() for b in args.bot.split(",") if b.strip()] or ["random"]
         players = [{"name": args.name or env.get("USER") or "player", "bot": None}]
         players += [{"name": f"{bots[i % len(bots)]}-{i + 1}", "bot": bots[i % len(bots)]} for i in range(args.players - 1)]
-        created = lobby.create_game(players, options, args.seed, turn_seconds=args.turn_seconds)
+        created = lobby.create_game(players, options, args.seed, turn_seconds=args.turn_seconds,
+                                    bot_budget_ms=args.bot_budget_ms)
         gid, token = created["id"], created["players"][0]["token"]
         term.say(f"Created {args.game} game {gid}; you are seat 0.")
     resume = f"boardgames play {args.game} --game {gid} --token {token}" + (f" --url {args.url}" if args.url else "")

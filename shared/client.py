@@ -111,14 +111,15 @@ class GameClient:
     # -- the contract -------------------------------------------------------------------------
     def create_game(self, players: list[dict[str, Any]], options: dict[str, Any] | None = None,
                     seed: int | None = None, listed: bool = True, turn_seconds: int | None = None,
-                    fallback_bot: str | None = None) -> dict[str, Any]:
+                    fallback_bot: str | None = None, bot_budget_ms: int | None = None) -> dict[str, Any]:
         """``POST /games``: ``{id, version, players: [{seat, name, bot, token}], host_token?}``.
 
         ``players`` are ``{"name": ..., "bot": None | strategy}`` or ``{"open": True}`` (a seat
         for whoever takes it: the game waits, and ``host_token`` may cancel it); a human seat's
         token is in this answer only.  ``listed=False`` keeps the game out of :meth:`list_games`.
         ``turn_seconds`` sets a turn clock: a seat that lets it run out is played by ``fallback_bot``
-        (default: the game's rule-of-thumb bot).  Not retried: creating twice would make two games.
+        (default: the game's rule-of-thumb bot).  ``bot_budget_ms``: how long the ``expert`` bots
+        think a move (20 to 2000; default 200).  Not retried: creating twice would make two games.
         """
         body: dict[str, Any] = {"players": players, "options": options or {}}
         if seed is not None:
@@ -127,6 +128,8 @@ class GameClient:
             body["turn_seconds"] = turn_seconds
         if fallback_bot is not None:
             body["fallback_bot"] = fallback_bot
+        if bot_budget_ms is not None:
+            body["bot_budget_ms"] = bot_budget_ms
         if not listed:
             body["listed"] = False
         return self._request("POST", "/games", json_body=body, retry=False)

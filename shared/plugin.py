@@ -44,3 +44,15 @@ class GamePlugin:
     view_schema: type[Schema] | None = None
     result_schema: type[Schema] | None = None
     event_schemas: dict[str, type[Schema]] = field(default_factory=dict)
+
+    def bot_levels(self) -> list[dict[str, str]]:
+        """The bots people may seat, easiest first: ``random`` (easy), the rule-of-thumb bots
+        (medium) and the search bots that think for ``bot_budget_ms`` a move (hard).  The lobby and
+        the terminal client offer them in this order."""
+        def level(name: str) -> str:
+            if name == "random":
+                return "easy"
+            return "hard" if getattr(self.strategies[name], "takes_budget", False) else "medium"
+        order = {"easy": 0, "medium": 1, "hard": 2}
+        return sorted(({"name": name, "level": level(name)} for name in self.strategies),
+                      key=lambda bot: (order[bot["level"]], bot["name"]))

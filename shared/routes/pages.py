@@ -31,7 +31,7 @@ def blueprint(service: Service) -> Blueprint:
     game, plugin = service.game, service.plugin
     # What the lobby needs to offer a game: given to every page in a JSON script element.
     config = {"game": game.name, "title": game.title or game.name, "min_players": game.min_players,
-              "max_players": game.max_players, "strategies": sorted(plugin.strategies),
+              "max_players": game.max_players, "bots": plugin.bot_levels(),
               "default_options": game.default_options(), "has_picture": plugin.board_svg is not None,
               "has_widgets": plugin.web_dir is not None and (plugin.web_dir / "moves.js").is_file()}
     # "</" could end the script element early; JSON allows "<\/" for it.

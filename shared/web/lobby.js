@@ -15,9 +15,11 @@ function seatRow(index) {
   const nameLabel = Object.assign(document.createElement("label"), { htmlFor: name.id, textContent: `Seat ${index} name` });
   const kind = Object.assign(document.createElement("select"), { id: `seat-${index}-kind`, name: `seat-${index}-kind` });
   kind.append(new Option("human", ""));
-  for (const bot of config.strategies) kind.append(new Option(`bot: ${bot}`, bot));
+  for (const bot of config.bots) kind.append(new Option(`bot: ${bot.name} (${bot.level})`, bot.name));
   kind.append(new Option("open: anyone may join", OPEN));
-  if (index > 0 && config.strategies.length) kind.value = config.strategies[0];
+  // Other seats start as the rule-of-thumb bot: a fair opponent that answers at once.
+  const medium = config.bots.find((bot) => bot.level === "medium") || config.bots[0];
+  if (index > 0 && medium) kind.value = medium.name;
   const kindLabel = Object.assign(document.createElement("label"), { htmlFor: kind.id, textContent: "played by" });
   li.append(nameLabel, name, kindLabel, kind);
   return li;
@@ -148,7 +150,10 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
     return bot ? { name, bot } : { name };
   });
   try {
-    const created = await api("/games", { method: "POST", body: { players, options } });
+    const body = { players, options };
+    const budget = document.getElementById("bot-budget").value;
+    if (budget) body.bot_budget_ms = Number(budget);
+    const created = await api("/games", { method: "POST", body });
     const game = { id: created.id, created: Date.now(),
                    players: created.players.map(({ seat, name, bot, token }) => ({ seat, name, bot, token })) };
     remember(game);

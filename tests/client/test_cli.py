@@ -55,6 +55,17 @@ def test_play_a_few_turns_against_bots(catan: str) -> None:
     assert code == 1 and "error: 422 validation-error" in out and "/players/1/bot: Must be one of" in out, out
 
 
+def test_play_against_a_thinking_expert(catan: str) -> None:
+    code, out = run(["play", "catan", "--bot", "expert,greedy", "--bot-budget-ms", "30", "--seed", "6"],
+                    ["1", "1", "1", "q"], env={"CATAN_URL": catan})
+    assert code == 0, out
+    assert "seat 1 (expert-1, bot:expert)" in out and "seat 2 (greedy-2, bot:greedy)" in out
+    # The expert played its set-up between ours, on a worker, and the game records its thinking time.
+    assert re.search(r"#\d+ +expert-1 builds a settlement at node \d+ \(free\)", out), out
+    code, out = run(["play", "catan", "--url", catan, "--bot", "expert", "--bot-budget-ms", "5000"])
+    assert code == 1 and "error: 422 validation-error" in out and "/bot_budget_ms" in out, out
+
+
 def test_a_stale_move_shows_the_game_again(catan: str, monkeypatch: pytest.MonkeyPatch) -> None:
     real_post = GameClient.post_move
     calls: list[int] = []

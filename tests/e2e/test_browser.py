@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -82,7 +83,8 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
-def create_in_lobby(page: Any, base: str, bots: list[str], options: str | None = None) -> tuple[str, str]:
+def create_in_lobby(page: Any, base: str, bots: list[str], options: str | None = None,
+                    bot_budget_ms: int | None = None) -> tuple[str, str]:
     """Fill the lobby's form (seat 0 human, the others the given bots); the game id and seat 0's link."""
     page.goto(base + "/")
     while page.locator("#seats > li").count() < len(bots) + 1:
@@ -91,6 +93,8 @@ def create_in_lobby(page: Any, base: str, bots: list[str], options: str | None =
         page.locator(f"#seat-{i}-kind").select_option(bot)
     if options is not None:
         page.get_by_label("Options (JSON)").fill(options)
+    if bot_budget_ms is not None:
+        page.get_by_label(re.compile("Hard bots think")).fill(str(bot_budget_ms))
     page.get_by_role("button", name="Create the game").click()
     link = page.locator("#created-links").get_by_role("link", name=re.compile(r"Seat 0 .*your table"))
     href = link.get_attribute("href")
@@ -354,6 +358,33 @@ def test_catan_played_by_clicking_then_to_its_end_and_audited_in_the_browser(sta
     page.get_by_text("Audit passed").wait_for()
     assert int(page.locator("#last").inner_text()) == final["version"]
     shot(page, "catan-end")
+
+
+def test_the_lobby_offers_the_bots_by_level_and_seats_a_thinking_expert(stacks: Any, page: Any) -> None:
+    """The lobby lists each bot with its level (easy, medium, hard), and a game created there with an
+    expert and a thinking time is played by that expert, on a worker, within its budget."""
+    base = stacks("catan")
+    page.goto(base + "/")
+    options = page.locator("#seat-1-kind option").all_inner_texts()
+    assert options[1:4] == ["bot: random (easy)", "bot: greedy (medium)", "bot: expert (hard)"], options
+    assert page.locator("#seat-1-kind").input_value() == "greedy"      # a fair default that answers at once
+    game_id, href = create_in_lobby(page, base, ["expert", "greedy"], bot_budget_ms=60)
+    headers = auth(href)
+    view = requests.get(f"{base}/games/{game_id}", headers=headers, timeout=5).json()
+    assert view["bot_budget_ms"] == 60
+    assert [p.get("bot") for p in view["players"]] == [None, "expert", "greedy"]
+    # Seat 0 places its first settlement and road; the expert (seat 1) then places its own.
+    for _ in range(2):
+        move = my_moves(base, game_id, headers)[0]
+        assert requests.post(f"{base}/games/{game_id}/moves", json=move, headers=headers, timeout=5).status_code == 201
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        state = requests.get(f"{base}/games/{game_id}", headers=headers, timeout=5).json()["state"]
+        if 1 in state["node_owner"]:
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the expert did not play its set-up")
 
 
 def test_a_trade_offer_is_made_with_the_games_own_form(stacks: Any, page: Any) -> None:

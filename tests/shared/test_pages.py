@@ -6,8 +6,6 @@ import json
 import re
 from typing import Any
 
-from tests.shared.toygame import PLUGIN
-
 
 def page_config(html: str) -> dict[str, Any]:
     match = re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)
@@ -21,7 +19,9 @@ def test_the_lobby_offers_this_game_with_its_bots_and_default_options(client: An
     html = resp.get_data(as_text=True)
     assert "<title>Lobby · Race to 10</title>" in html and 'name="viewport"' in html
     config = page_config(html)
-    assert config["strategies"] == sorted(PLUGIN.strategies) and "random" in config["strategies"]
+    # Easiest first: random, then the bots that answer at once (a search bot would come last, "hard").
+    assert config["bots"] == [{"name": "random", "level": "easy"}, {"name": "roller", "level": "medium"},
+                              {"name": "slow", "level": "medium"}]
     assert config["default_options"] == {"target": 10}
     assert (config["min_players"], config["max_players"]) == (2, 4)
     assert "default-src 'self'" in resp.headers["Content-Security-Policy"]
@@ -80,3 +80,11 @@ def test_the_words_refuse_odd_bodies_and_games_without_widgets_say_so(client: An
     assert words["events"] == ["ann: x y, n 1", "odd"] and "summary" not in words
     assert client.get("/web/game/moves.js").status_code == 404
     assert page_config(client.get("/table/x").get_data(as_text=True))["has_widgets"] is False
+
+
+def test_every_game_offers_its_bots_by_level() -> None:
+    from shared import registry
+    for name in registry.available():
+        levels = registry.plugin(name).bot_levels()
+        assert [bot["level"] for bot in levels] == ["easy", "medium", "hard"], (name, levels)
+        assert levels[0]["name"] == "random" and levels[2]["name"] == "expert"
