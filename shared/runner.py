@@ -9,6 +9,9 @@ A child that exits is logged (which one, its exit code or signal) and started ag
 ``MAX_RESTARTS_PER_MINUTE`` times in a minute: one that keeps dying is broken (a port taken, a
 bad setting), so the runner then stops everything and exits 1, naming it.
 
+Each game gets ``BOT_WORKERS`` bot workers (default 2): while one thinks through an ``expert``
+turn (its ``bot_budget_ms``, up to 2 s), the other plays the other games' bot turns.
+
 Each service gets its own Prometheus multiprocess directory (``<base>/<game>``, emptied when
 its gunicorn starts), so its ``/metrics`` counts its own processes only.
 """
@@ -29,6 +32,7 @@ from shared import redis_server, registry
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_RESTARTS_PER_MINUTE = 5
+DEFAULT_BOT_WORKERS = 2
 
 
 def port_for(name: str) -> int:
@@ -73,6 +77,11 @@ def describe_exit(code: int) -> str:
     return f"exit code {code}"
 
 
+def bot_workers() -> int:
+    """Bot workers per game (``BOT_WORKERS``, at least 1)."""
+    return max(1, int(os.environ.get("BOT_WORKERS") or DEFAULT_BOT_WORKERS))
+
+
 def children(env: dict[str, str], metrics_base: str) -> list[Child]:
     bin_dir = Path(sys.executable).parent
     games = registry.available()
@@ -87,7 +96,9 @@ def children(env: dict[str, str], metrics_base: str) -> list[Child]:
              "--bind", f"127.0.0.1:{port_for(name)}", f"services.{name}.wsgi:app"],
             {**env, "ACCESS_LOG": os.environ.get("ACCESS_LOG", ""), "PROMETHEUS_MULTIPROC_DIR": metrics_dir},
             metrics_dir=metrics_dir))
-        out.append(Child(f"{name} worker", [sys.executable, "-m", "shared.worker", "--quiet", name], quiet_env))
+        for index in range(1, bot_workers() + 1):
+            out.append(Child(f"{name} worker {index}", [sys.executable, "-m", "shared.worker", "--quiet", name],
+                             quiet_env))
     out.append(Child("sweeper", [sys.executable, "-m", "shared.sweeper", *games], quiet_env))
     return out
 
