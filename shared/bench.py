@@ -4,7 +4,11 @@
 * rebuilding a long game's state from Redis, with and without a snapshot (events per second);
 * HTTP: POST moves per second and p50/p99 at 16 concurrent clients, beside a bare Flask endpoint;
 * the feed: the same with 1,000 clients waiting on the feed (SSE and long-polls), /healthz p99 meanwhile;
-* bots: from a human move's acceptance to the bot's reply in the log, p50/p99;
+* bots: from a human move's acceptance to the bot's reply in the log, p50/p99 (random, greedy and
+  expert at its default 200 ms budget);
+* ladder: each game's expert against two copies of its rule-of-thumb bot (and the controls), win
+  rates with Wilson intervals and Elo (shared.ladder); catanatron: our Catan expert in catanatron's
+  own engine against its players (services/catan/catanatron_bridge.py);
 * scale-out: moves per second through haproxy with one and with two instances of the service,
   on one Redis and on a three-master Redis Cluster (with the CPU the load generator and the
   balancer spent: on a small machine they share the cores with the instances).
@@ -401,7 +405,9 @@ def _scripted_games(port: int, plugin: Any, count: int, moves: int,
     return created_games, scripts
 
 
-def bench_bot_latency(url: str, samples: int = 60) -> None:
+def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_ms: int | None = None) -> None:
+    """From a human move's acceptance to the first bot reply in the log (worker pick-up, the bot's
+    thinking, the append), with ``bot`` in the two other seats."""
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "CREATE_RATE_LIMIT": ""}  # a game per sample
     server = Server("services.catan.wsgi:app", env)
     worker = subprocess.Popen([str(BIN / "rq"), "worker", "--url", url, "--serializer", "json",
@@ -422,7 +428,8 @@ def bench_bot_latency(url: str, samples: int = 60) -> None:
                              params={"after": page["version"], "wait": 5, "limit": 1}).json()
         while len(latencies) < samples:
             created = http_.post(f"{base}/games", json={"players": [
-                {"name": "me"}, {"name": "b1", "bot": "random"}, {"name": "b2", "bot": "random"}]}).json()
+                {"name": "me"}, {"name": "b1", "bot": bot}, {"name": "b2", "bot": bot}],
+                **({"bot_budget_ms": budget_ms} if budget_ms else {})}).json()
             gid, auth = created["id"], {"Authorization": f"Bearer {created['players'][0]['token']}"}
             for _ in range(400):
                 view = http_.get(f"{base}/games/{gid}", headers=auth).json()
@@ -440,9 +447,14 @@ def bench_bot_latency(url: str, samples: int = 60) -> None:
                                  params={"after": accepted["version"], "wait": 5}).json()
                 if page["events"]:
                     latencies.append((page["events"][0]["at"] - accepted["events"][-1]["at"]) / 1000)
-        emit({"bench": "bot-reply-latency", "samples": len(latencies),
-              "p50_ms": round(percentile(latencies, 0.5) * 1000, 1),
-              "p99_ms": round(percentile(latencies, 0.99) * 1000, 1), "target_p50_ms": 50})
+        figure: dict[str, Any] = {"bench": "bot-reply-latency", "bot": bot, "samples": len(latencies),
+                                  "p50_ms": round(percentile(latencies, 0.5) * 1000, 1),
+                                  "p99_ms": round(percentile(latencies, 0.99) * 1000, 1)}
+        if budget_ms:
+            figure["budget_ms"] = budget_ms        # the expert thinks this long when it has a choice
+        else:
+            figure["target_p50_ms"] = 50
+        emit(figure)
     finally:
         worker.terminate()
         worker.wait(10)
@@ -503,13 +515,18 @@ def bench_scaleout(url: str, cluster: bool = False, clients: int = 32, rounds: i
         scratch.cleanup()
 
 
+PARTS = ("selfplay", "rebuild", "http", "feed", "bots", "scaleout", "ladder", "catanatron")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["selfplay", "rebuild", "http", "feed", "bots", "scaleout"],
-                        action="append")
+    parser.add_argument("--only", choices=PARTS, action="append")
+    parser.add_argument("--ladder-games", type=int, default=60, help="games per ladder series (default 60)")
+    parser.add_argument("--mirror-games", type=int, default=24, help="games of each mirror match (default 24)")
+    parser.add_argument("--catanatron-games", type=int, default=60)
     parser.add_argument("--feed-connections", type=int, default=1000)
     args = parser.parse_args(argv)
-    parts = args.only or ["selfplay", "rebuild", "http", "feed", "bots", "scaleout"]
+    parts = args.only or list(PARTS)
     base_url, proc = redis_server.ensure(os.environ.get("REDIS_URL"))
     url = base_url.rsplit("/", 1)[0] + "/14"          # a database of its own, emptied first
     redis.Redis.from_url(url).flushdb()
@@ -528,9 +545,17 @@ def main(argv: list[str] | None = None) -> int:
             bench_feed(url, connections=args.feed_connections, watch_the_moves=True)
         if "bots" in parts:
             bench_bot_latency(url)
+            bench_bot_latency(url, samples=40, bot="greedy")
+            bench_bot_latency(url, samples=40, bot="expert", budget_ms=200)
         if "scaleout" in parts:
             bench_scaleout(url)
             bench_scaleout(url, cluster=True)
+        if "ladder" in parts:
+            from shared import ladder
+            ladder.main(["--games", str(args.ladder_games), "--mirror-games", str(args.mirror_games)])
+        if "catanatron" in parts:
+            from services.catan import catanatron_bridge
+            emit(catanatron_bridge.run_match(args.catanatron_games, "expert", 1, 200))
     finally:
         redis.Redis.from_url(url).flushdb()
         if proc is not None:

@@ -1,0 +1,33 @@
+"""The ladder (shared.ladder) end to end on a few games: its series, their figures and the Elo line."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from shared import ladder
+
+
+def test_the_ladder_prints_each_series_and_the_elo_of_every_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    assert ladder.main(["--games", "3", "--mirror-games", "3", "--budget-ms", "20", "--only", "elastium",
+                        "--processes", "2"]) == 0
+    lines: list[dict[str, Any]] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(line["bench"], line.get("bot"), line.get("against")) for line in lines] == [
+        ("elastium-ladder", "greedy", "2x random"), ("elastium-ladder", "expert", "2x greedy"),
+        ("elastium-ladder", "expert", "2x expert"), ("elastium-elo", None, None)]
+    for series in lines[:3]:
+        assert series["games"] == 3 and series["unfinished"] == 0
+        assert 0 <= series["wins"] <= 3 and series["win_rate"] == round(series["wins"] / 3, 3)
+        low, high = series["interval_95"]
+        assert 0 <= low <= series["win_rate"] <= high <= 1
+    # The expert's series time its searches; the simple bots' do not search.
+    assert "think_p50_ms" not in lines[0] and lines[1]["searched_decisions"] > 0 and lines[1]["budget_ms"] == 20
+    elo = lines[3]["elo"]
+    assert elo["greedy"] == 1500
+    assert elo["expert"] == 1500 + lines[1]["elo_gap"] and elo["random"] == 1500 - lines[0]["elo_gap"]
+
+
+def test_each_game_names_its_rule_of_thumb_bot() -> None:
+    assert {name: ladder.rule_of_thumb(name) for name in ("catan", "elasund", "elfenland", "elastium")} == {
+        "catan": "greedy", "elasund": "heuristic", "elfenland": "planner", "elastium": "greedy"}
