@@ -228,8 +228,10 @@ def create_game_schema(plugin: GamePlugin) -> type[Schema]:
 
     class Player(PlayerInSchema):
         bot = fields.Str(load_default=None, allow_none=True, validate=validate.OneOf(bots),
-                         metadata={"description": "null for a human seat, or a bot strategy: "
-                                   + ", ".join(bots)})
+                         metadata={"description": "null for a human seat, or a bot, easiest first: "
+                                   + ", ".join(f"{bot['name']} ({bot['level']}"
+                                               + ("; thinks bot_budget_ms a move)" if bot["level"] == "hard" else ")")
+                                               for bot in plugin.bot_levels())})
 
     name = "".join(p.capitalize() for p in game.name.split("-"))
     return type(name + "CreateGameSchema", (Schema,), {

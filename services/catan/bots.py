@@ -419,6 +419,37 @@ def trade_offers(game: Game, state: State, seat: int) -> list[Move]:
     return []
 
 
-expert_strategy = ExpertBot(greedy_strategy, evaluate, horizon=30, sharpness=1.2, extra_moves=trade_offers)
+# Which kinds of move the search looks at first when there are more than it has time for: what
+# scores or builds toward scoring, then the robber and the cards, then roads and trades.
+KIND_PRIORITY = {"build_city": 0, "build_settlement": 0, "play_knight": 1, "play_monopoly": 1,
+                 "play_year_of_plenty": 1, "play_road_building": 1, "buy_dev_card": 1, "move_robber": 2,
+                 "end_turn": 2, "roll": 2, "build_road": 3, "offer_trade": 4, "counter_trade": 4,
+                 "bank_trade": 5}
+
+
+def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[Move]:
+    """Best first, by kind (``KIND_PRIORITY``) and within a kind by where it leads: a settlement's
+    or city's site value, a road's best reachable site, a robber's hex by the opponents' points
+    there; so the search spends its worlds on the moves that could matter."""
+    have = seat_production(state, seat)
+
+    def within(move: Move) -> float:
+        kind = move["type"]
+        if "node" in move:                  # a settlement (in set-up too) or a city
+            return node_value(state, seat, move["node"], have)
+        if kind == "build_road" and "edge" in move:
+            return _road_target_value(state, seat, move["edge"], have)
+        if kind == "move_robber":
+            victims = [owner for node in board.HEX_NODES[move["hex"]]
+                       if (owner := state["node_owner"][node]) not in (EMPTY, seat)]
+            own = sum(1 for node in board.HEX_NODES[move["hex"]] if state["node_owner"][node] == seat)
+            return sum(victory_points(state, v, hidden=False) for v in victims) - 5 * own + (move.get("victim") is not None)
+        return 0.0
+
+    return sorted(moves, key=lambda m: (KIND_PRIORITY.get(m["type"], 3), -within(m)))
+
+
+expert_strategy = ExpertBot(greedy_strategy, evaluate, horizon=15, sharpness=1.2, extra_moves=trade_offers,
+                            rank=rank_moves)
 
 STRATEGIES["expert"] = expert_strategy

@@ -179,6 +179,15 @@ def evaluate(state: State) -> list[float]:
     return values
 
 
-expert_strategy = ExpertBot(heuristic_strategy, evaluate, horizon=24, sharpness=1.0)
+def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[Move]:
+    """The heuristic bot's own scores, best first: the search plays out its next choices."""
+    seen = game.view(state, seat)
+    occ = occupancy(seen)
+    return sorted(moves, key=lambda move: -score_move(seen, seat, move, occ))
+
+
+# A heuristic decision costs about a millisecond: short playouts, few candidates, more worlds.
+expert_strategy = ExpertBot(heuristic_strategy, evaluate, horizon=10, sharpness=1.0, rank=rank_moves,
+                            max_candidates=6)
 
 STRATEGIES["expert"] = expert_strategy

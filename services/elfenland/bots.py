@@ -219,6 +219,7 @@ def evaluate(state: State) -> list[float]:
     return values
 
 
-expert_strategy = ExpertBot(planner_strategy, evaluate, horizon=20, sharpness=1.0)
+# A planner decision costs about a millisecond and a half: short playouts, few candidates.
+expert_strategy = ExpertBot(planner_strategy, evaluate, horizon=8, sharpness=1.0, max_candidates=5)
 
 STRATEGIES["expert"] = expert_strategy
