@@ -237,13 +237,15 @@ STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_s
 
 # -- expert: search on top of greedy ------------------------------------------------------------
 
+HAND_CARD_WORTH = 0.2      # a card in hand, in points: what the bands it will pay for bring, discounted
+
+
 def evaluate(state: Any) -> list[float]:
     """Each seat's points as the end of the game would count them now (score, energy, the
     scenario's bonuses), plus a little for the cards in hand (the bands they will pay for)."""
     from services.elastium.rules.scoring import final_breakdown
     rows = final_breakdown(state)
-    return [row["total"] + 0.3 * len(state["hands"][row["seat"]]) if "hands" in state else row["total"]
-            for row in rows]
+    return [row["total"] + HAND_CARD_WORTH * sum(state["hands"][row["seat"]].values()) for row in rows]
 
 
 def rank_moves(game: Game, state: Any, seat: int, moves: list[Move]) -> list[Move]:
