@@ -2,8 +2,10 @@
 from ``POST /games`` to the worker that plays the turn (a real Redis)."""
 from __future__ import annotations
 
+import functools
 import random
 import time
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -11,7 +13,7 @@ import redis
 
 from shared import registry
 from shared.bots import play_bot_turn_with
-from shared.engine import Game, Move, State
+from shared.engine import Game, Move, State, play_fair
 from shared.eventstore import EventStore
 from shared.runtime import GameRuntime
 from shared.search import DEFAULT_BUDGET_MS, ExpertBot
@@ -136,3 +138,23 @@ def test_the_budget_goes_from_the_game_to_the_bot(redis_url: str, redis_client: 
         assert play_bot_turn_with(runtime, {"thinker": Thinker()}, created, loaded.version, seat)["played"]
     assert budgets == [120, None]
     assert DEFAULT_BUDGET_MS == 200
+
+
+def test_catans_expert_makes_answers_and_counters_trade_offers() -> None:
+    """Offers and counter-offers are not in legal_moves (their terms are free): the expert adds its
+    own candidates for them, and plays all three kinds in games against greedy bots."""
+    plugin = registry.plugin("catan")
+    game = plugin.game
+    expert = functools.partial(plugin.strategies["expert"], iterations=24)
+    made: Counter[str] = Counter()
+    for seed in (40, 41):
+        rng = random.Random(seed)
+        state = game.replay(game.setup(3, game.default_options(), rng))
+        while game.result(state) is None:
+            acting = game.to_act(state)
+            seat = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]
+            move = play_fair(game, expert if seat == 0 else plugin.strategies["greedy"], state, seat, rng, rng)
+            made[move["type"]] += seat == 0
+            for e in game.decide(state, seat, move, rng):
+                state = game.evolve(state, e)
+    assert made["offer_trade"] and made["answer_trade"] and made["counter_trade"], made
