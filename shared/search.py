@@ -8,6 +8,11 @@ Every game's ``expert`` is an :class:`ExpertBot` built from three parts the game
 * ``evaluate(state) -> [float per seat]``: a value in "points" for each seat where a playout stops
   before the end; ``sharpness`` turns the differences into a win chance (a softmax).
 * ``extra_moves``: moves ``legal_moves`` leaves out (Catan's trade offers and counter-offers).
+* ``endgame(state) -> bool``: optional; near the end (say a seat close to winning) playouts go
+  on to the end of the game, or ``endgame_horizon`` plies, so the reward is who really wins.
+* ``same_kind``: only moves of the favourite's type compete with it (which wall, which row, which
+  building, not whether to build at all): for a game whose value function does not see what an
+  investment will bring (Elasund's permits and walls), so that it cannot talk the bot out of one.
 * ``rank``: optional, orders the other moves best first when there are more than
   ``max_candidates`` (without it, a random sample of them joins the favourite).
 
@@ -137,13 +142,18 @@ class ExpertBot:
 
     def __init__(self, policy: Strategy, evaluate: Evaluate, *, horizon: int, sharpness: float,
                  extra_moves: ExtraMoves | None = None, rank: Rank | None = None,
-                 max_candidates: int = 12) -> None:
+                 max_candidates: int = 12, same_kind: bool = False,
+                 endgame: Callable[[State], bool] | None = None,
+                 endgame_horizon: int = 400) -> None:
         self.policy = policy
         self.evaluate = evaluate
         self.horizon = horizon
         self.sharpness = sharpness
         self.extra_moves = extra_moves
         self.rank = rank
+        self.same_kind = same_kind
+        self.endgame = endgame
+        self.endgame_horizon = endgame_horizon
         self.max_candidates = max_candidates
         self.last_report: SearchReport | None = None
 
@@ -160,6 +170,7 @@ class ExpertBot:
         deadline = started + budget
         race = _Race(len(candidates))
         playouts = 0
+        horizon = self.endgame_horizon if self.endgame is not None and self.endgame(state) else self.horizon
 
         def more() -> bool:
             if iterations is not None:
@@ -172,7 +183,7 @@ class ExpertBot:
             rewards = {}
             for index in race.alive:
                 rewards[index] = self.playout(game, game.copy(world), seat, candidates[index],
-                                              random.Random(seed))
+                                              random.Random(seed), horizon)
                 playouts += 1
             race.record(rewards)
             race.prune()
@@ -191,6 +202,8 @@ class ExpertBot:
         others = list(game.legal_moves(state, seat))
         if self.extra_moves is not None:
             others += self.extra_moves(game, state, seat)
+        if self.same_kind and favourite is not None:
+            others = [move for move in others if move.get("type") == favourite.get("type")]
         ordered: dict[str, Move] = {}
         for move in ([favourite] if favourite is not None else []) + others:
             if allowed is None or allowed(move):
@@ -211,9 +224,11 @@ class ExpertBot:
         except Exception:  # noqa: BLE001 - a policy that fails on a strange position: no favourite
             return None
 
-    def playout(self, game: Game, world: State, seat: Seat, move: Move, rng: random.Random) -> float:
+    def playout(self, game: Game, world: State, seat: Seat, move: Move, rng: random.Random,
+                horizon: int | None = None) -> float:
         """``seat`` plays ``move`` in ``world``, then the policy plays every seat for ``horizon``
-        plies; the seat's reward in [0, 1]."""
+        plies (the bot's own by default); the seat's reward in [0, 1]."""
+        horizon = horizon if horizon is not None else self.horizon
         actor, plies = seat, 0
         while True:
             try:
@@ -225,7 +240,7 @@ class ExpertBot:
                 # seat accepted an offer of cards it was then dealt away): the world ends here.
                 break
             plies += 1
-            if plies >= self.horizon or game.result(world) is not None:
+            if plies >= horizon or game.result(world) is not None:
                 break
             acting = game.to_act(world)
             actor = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]

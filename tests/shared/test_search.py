@@ -51,6 +51,13 @@ def test_the_search_overrules_a_policy_when_the_playouts_show_a_better_move() ->
     assert bot.last_report is not None and bot.last_report.candidates == 2 and bot.last_report.playouts >= 60
 
 
+def test_a_same_kind_search_never_trades_the_favourites_kind_for_another() -> None:
+    # Rolling is better (the test above), but it is not the kind of move the policy chose.
+    bot = ExpertBot(always_hold, scores, horizon=3, sharpness=1.0, same_kind=True)
+    assert bot(GAME, race_state(), 0, random.Random(1), iterations=60) == {"type": "hold"}
+    assert bot.last_report is not None and bot.last_report.candidates == 1
+
+
 def test_the_search_keeps_the_favourite_when_nothing_is_better() -> None:
     # Both moves score the same: an evaluation that ignores the dice gives no reason to switch.
     bot = ExpertBot(always_hold, lambda state: [0.0] * state["players"], horizon=3, sharpness=1.0)
