@@ -230,22 +230,23 @@ class ExpertBot:
         plies (the bot's own by default); the seat's reward in [0, 1]."""
         horizon = horizon if horizon is not None else self.horizon
         actor, plies = seat, 0
-        while True:
-            try:
+        try:
+            while True:
                 for event in game.decide(world, actor, move, rng):
                     world = game.evolve(world, event)
-            except Exception:  # noqa: BLE001 - see below
-                # A move the seat's information allowed but this determinization does not, or a
-                # world the dealing made inconsistent with what the seat could deduce (another
-                # seat accepted an offer of cards it was then dealt away): the world ends here.
-                break
-            plies += 1
-            if plies >= horizon or game.result(world) is not None:
-                break
-            acting = game.to_act(world)
-            actor = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]
-            chosen = self._policy_move(game, world, actor, rng)
-            move = chosen if chosen is not None else rng.choice(game.legal_moves(world, actor))
+                plies += 1
+                if plies >= horizon or game.result(world) is not None:
+                    break
+                acting = game.to_act(world)
+                actor = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]
+                chosen = self._policy_move(game, world, actor, rng)
+                move = chosen if chosen is not None else rng.choice(game.legal_moves(world, actor))
+        except Exception:  # noqa: BLE001 - see below
+            # A move the seat's information allowed but this determinization does not, or a world
+            # the dealing made inconsistent with what the seat could deduce (another seat accepted
+            # an offer of cards it was then dealt away; a seat to act with no move): the world
+            # ends here, scored as it stands.
+            pass
         return self._reward(game, world, seat)
 
     def _reward(self, game: Game, world: State, seat: Seat) -> float:

@@ -58,6 +58,25 @@ def test_a_same_kind_search_never_trades_the_favourites_kind_for_another() -> No
     assert bot.last_report is not None and bot.last_report.candidates == 1
 
 
+class BrokenWorlds(RaceGame):
+    """A game whose determinized worlds can leave a seat to act with no move (an inconsistent deal)."""
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return [] if sum(state["scores"]) else super().legal_moves(state, seat)
+
+
+def test_a_world_that_cannot_go_on_ends_the_playout_and_is_scored() -> None:
+    def failing_policy(game: Game, state: State, seat: int, rng: random.Random) -> Move:
+        if sum(state["scores"]):
+            raise RuntimeError("no move here")
+        return {"type": "hold"}
+    bot = ExpertBot(failing_policy, scores, horizon=5, sharpness=1.0)
+    game = BrokenWorlds()
+    move = bot(game, game.replay(game.setup(3, {"target": 10}, random.Random(2))), 0, random.Random(2), iterations=30)
+    assert move in ({"type": "roll"}, {"type": "hold"})
+    assert bot.last_report is not None and bot.last_report.playouts >= 30
+
+
 def test_the_search_keeps_the_favourite_when_nothing_is_better() -> None:
     # Both moves score the same: an evaluation that ignores the dice gives no reason to switch.
     bot = ExpertBot(always_hold, lambda state: [0.0] * state["players"], horizon=3, sharpness=1.0)
