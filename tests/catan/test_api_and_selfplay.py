@@ -27,7 +27,7 @@ def test_options_default_to_the_beginner_board_and_reject_unknowns() -> None:
 
 def test_every_move_type_has_a_schema_and_unknown_fields_are_rejected() -> None:
     assert set(MOVE_SCHEMAS) == set(DECIDERS)
-    assert PLUGIN.port == 8001 and set(PLUGIN.strategies) == {"random", "greedy"}
+    assert PLUGIN.port == 8001 and set(PLUGIN.strategies) == {"random", "greedy", "expert"}
     with pytest.raises(ValidationError):
         MOVE_SCHEMAS["build_road"]().load({"edge": 3, "free": True})
     with pytest.raises(ValidationError):

@@ -31,6 +31,12 @@ def test_an_expert_thinking_leaves_other_games_turns_to_the_other_worker(make_st
     gaps = [(later["at"] - earlier["at"]) / 1000 for earlier, later in zip(events, events[1:])]
     # One worker would alternate between the games: the greedy game would wait out whole 2 s thoughts.
     assert max(gaps) < BUDGET_MS / 1000 * 0.75, sorted(gaps)[-5:]
-    # ... while the expert was thinking all along (it is still in its opening: a move per 2 s at best).
-    thought = requests.get(f"{base}/games/{thinker['id']}", timeout=5).json()
-    assert thought["status"] == "active" and thought["version"] >= 3
+    # ... while the experts were thinking all along: their game is still in its opening, where every
+    # move is a choice, and each of its moves took the whole budget.
+    wait_until(lambda: requests.get(f"{base}/games/{thinker['id']}", timeout=5).json()["version"] >= 4,
+               "two more expert moves", timeout=30)
+    thought = requests.get(f"{base}/games/{thinker['id']}/events", timeout=10).json()["events"]
+    assert requests.get(f"{base}/games/{thinker['id']}", timeout=5).json()["status"] == "active"
+    moves = [event["at"] for event in thought if event.get("cause", {}).get("kind") == "move"]
+    assert len(moves) >= 3
+    assert all((later - earlier) / 1000 >= BUDGET_MS / 1000 * 0.9 for earlier, later in zip(moves, moves[1:])), moves

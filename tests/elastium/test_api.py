@@ -30,7 +30,7 @@ def test_setup_refuses_bad_options() -> None:
 
 
 def test_plugin_metadata() -> None:
-    assert PLUGIN.port == 8004 and set(PLUGIN.strategies) == {"random", "greedy"}
+    assert PLUGIN.port == 8004 and set(PLUGIN.strategies) == {"random", "greedy", "expert"}
     assert set(PLUGIN.move_schemas) == {"take_cards", "place_band", "buy_action", "end_turn", "take_bonus_card"}
 
 

@@ -39,7 +39,7 @@ def test_selfplay_reports_and_planner_beats_random() -> None:
     report = run_selfplay(2, 3, seed=1, bots=["random", "planner"], options={"edition": "elfenland"})
     assert report["bench"] == "elfenland-selfplay" and report["games"] == 2
     versus = run_versus("planner", 6, 3, seed=2, options={"edition": "elfenland"})
-    assert versus["win_rate"] > 0.5 and set(STRATEGIES) == {"random", "planner"}
+    assert versus["win_rate"] > 0.5 and set(STRATEGIES) == {"random", "planner", "expert"}
 
 
 def test_planner_places_a_counter_it_can_pay_on_its_route() -> None:
