@@ -77,6 +77,17 @@ def test_a_world_that_cannot_go_on_ends_the_playout_and_is_scored() -> None:
     assert bot.last_report is not None and bot.last_report.playouts >= 30
 
 
+def test_near_the_end_playouts_go_to_the_end_and_count_who_wins() -> None:
+    # A value function that misleads (it dislikes one's own points): one ply deep it talks the bot out
+    # of rolling; played to the end, rolling first wins more often, and nothing argues against it.
+    def misleading(state: State) -> list[float]:
+        return [-float(score) for score in state["scores"]]
+    short = ExpertBot(always_roll, misleading, horizon=1, sharpness=1.0)
+    assert short(GAME, race_state(), 0, random.Random(4), iterations=80) == {"type": "hold"}
+    to_the_end = ExpertBot(always_roll, misleading, horizon=1, sharpness=1.0, endgame=lambda state: True)
+    assert to_the_end(GAME, race_state(), 0, random.Random(4), iterations=80) == {"type": "roll"}
+
+
 def test_the_search_keeps_the_favourite_when_nothing_is_better() -> None:
     # Both moves score the same: an evaluation that ignores the dice gives no reason to switch.
     bot = ExpertBot(always_hold, lambda state: [0.0] * state["players"], horizon=3, sharpness=1.0)
