@@ -34,6 +34,11 @@ How one decision goes (information-set Monte Carlo, the search at the root of an
    plays the candidate with the best mean difference over the favourite if that difference is
    more than two standard errors above zero, and the favourite otherwise.
 
+Why flat and paired rather than a deeper tree: a tree over the seat's own decisions (UCB1, progressive
+widening, availability counts, a fresh world per iteration) was tried first and, at 200 ms, lost to the
+rule-of-thumb bot it was built on: each node saw too few worlds for a move's effect to show through the
+luck of the dice.  Comparing all candidates in the same worlds is what made the differences visible.
+
 The search never reads anything its seat could not see: everything it knows comes from the state
 it is handed, which the platform has already concealed.
 """
