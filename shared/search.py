@@ -35,7 +35,7 @@ How one decision goes (information-set Monte Carlo, the search at the root of an
    more than two standard errors above zero, and the favourite otherwise.
 
 Why flat and paired rather than a deeper tree: a tree over the seat's own decisions (UCB1, progressive
-widening, availability counts, a fresh world per iteration) was tried first and, at 200 ms, lost to the
+widening, availability counts, a fresh world per iteration) was tried first and, at 100 ms, lost to the
 rule-of-thumb bot it was built on: each node saw too few worlds for a move's effect to show through the
 luck of the dice.  Comparing all candidates in the same worlds is what made the differences visible.
 
