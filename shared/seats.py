@@ -22,6 +22,7 @@ from shared.auth import hash_token, new_token
 from shared.eventstore import AppendResult
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame, game_cancelled, new_game_id
+from shared.search import bot_budget_ms
 
 ATTEMPTS = 64      # each conflict is somebody else's accepted append: the loop always ends
 
@@ -188,9 +189,9 @@ class Seats:
                     players.append({"name": p["name"], "open": True, "reserved": True})
             extra = {"rematch_of": game_id, "host": hash_token(token),
                      "reserved": json.dumps([h if p.get("open") else None for h, p in zip(old_tokens, players)])}
-            clock = clocks.settings(meta)           # the rematch keeps the turn clock
+            clock = clocks.settings(meta)           # the rematch keeps the turn clock and the bots' budget
             self.runtime.create(players, self.options_of(game_id, meta), None, listed=meta.get("listed", "1") == "1",
-                                extra_meta=extra, game_id=new_id, **clock)
+                                extra_meta=extra, game_id=new_id, bot_budget_ms=bot_budget_ms(meta), **clock)
             return {"id": new_id, "rematch_of": game_id}, True
         raise self._busy()
 

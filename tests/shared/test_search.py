@@ -17,6 +17,7 @@ from shared.engine import Game, Move, State, play_fair
 from shared.eventstore import EventStore
 from shared.runtime import GameRuntime
 from shared.search import DEFAULT_BUDGET_MS, ExpertBot
+from tests.shared.conftest import auth
 from tests.shared.test_clocks import clocked_client
 from tests.shared.toygame import PLUGIN as RACE
 from tests.shared.toygame import RaceGame
@@ -175,6 +176,17 @@ def test_the_budget_goes_from_the_game_to_the_bot(redis_url: str, redis_client: 
         assert play_bot_turn_with(runtime, {"thinker": Thinker()}, created, loaded.version, seat)["played"]
     assert budgets == [120, None]
     assert DEFAULT_BUDGET_MS == 200
+
+
+def test_a_rematch_keeps_the_bots_budget(redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.shared.test_seats import play_to_the_end
+    client = next(clocked_client(RACE, redis_url, monkeypatch))
+    created = client.post("/games", json={"players": [{"name": "a"}, {"name": "b"}], "bot_budget_ms": 700}).get_json()
+    gid, tokens = created["id"], [p["token"] for p in created["players"]]
+    play_to_the_end(client, gid, tokens)
+    new = client.post(f"/games/{gid}/rematch", headers=auth(tokens[0])).get_json()["id"]
+    assert client.get(f"/games/{new}").get_json()["bot_budget_ms"] == 700
+    assert client.get(f"/games/{new}/events").get_json()["events"][0]["cause"]["bot_budget_ms"] == 700
 
 
 def test_catans_expert_makes_answers_and_counters_trade_offers() -> None:
