@@ -102,11 +102,7 @@ def default_fallback(plugin: GamePlugin) -> str:
     its rule-of-thumb bot, the last listed strategy other than ``random`` that answers at once.  Not
     the search bot (``expert``): a seat whose player is gone need not hold a worker for a budget a
     move, and a clock's move should come right at the deadline."""
-    if plugin.fallback_bot:
-        return plugin.fallback_bot
-    strong = [name for name, strategy in plugin.strategies.items()
-              if name != "random" and not getattr(strategy, "takes_budget", False)]
-    return strong[-1] if strong else "random"
+    return plugin.fallback_bot or plugin.rule_of_thumb_bot()
 
 
 def iso(ms: int) -> str:

@@ -175,14 +175,20 @@ Strategy = Callable[[Game, State, Seat, random.Random], Move]
 (see :func:`play_fair`), so it sees the other seats' secrets only as a random resampling."""
 
 
+def thinks(strategy: Strategy) -> bool:
+    """Is ``strategy`` a search bot, one that thinks for a budget a move (``takes_budget``, see
+    shared.search) rather than answering at once?"""
+    return bool(getattr(strategy, "takes_budget", False))
+
+
 def play_fair(game: Game, strategy: Strategy, state: State, seat: Seat, rng: random.Random,
               conceal_rng: random.Random, budget_ms: int | None = None) -> Move:
     """The move ``strategy`` picks for ``seat`` from ``game.conceal(state, seat, conceal_rng)``:
     the only way the platform runs a bot (the worker, a clock's fallback bot, self-play), so a bot
-    cannot read another seat's secrets even if it tried.  A search bot (one that ``takes_budget``,
-    see shared.search) gets ``budget_ms``: how long it may think."""
+    cannot read another seat's secrets even if it tried.  A search bot (one that :func:`thinks`)
+    gets ``budget_ms``: how long it may think."""
     concealed = game.conceal(state, seat, conceal_rng)
-    if budget_ms is not None and getattr(strategy, "takes_budget", False):
+    if budget_ms is not None and thinks(strategy):
         return strategy(game, concealed, seat, rng, budget_ms=budget_ms)  # type: ignore[call-arg]
     return strategy(game, concealed, seat, rng)
 

@@ -36,13 +36,6 @@ ANCHOR_ELO = 1500          # the rule-of-thumb bot's rating
 MAX_MOVES = 5000
 
 
-def rule_of_thumb(game_name: str) -> str:
-    """The game's simple strong bot: the last strategy listed that is neither random nor a search."""
-    plugin = registry.plugin(game_name)
-    return [name for name, strategy in plugin.strategies.items()
-            if name != "random" and not getattr(strategy, "takes_budget", False)][-1]
-
-
 def _elastium_scenarios(index: int) -> dict[str, Any]:
     from services.elastium.rules.board import SCENARIOS
     return {"scenario": SCENARIOS[index % len(SCENARIOS)]}
@@ -119,7 +112,7 @@ def run_series(game_name: str, focus_bot: str, field_bot: str, games: int, seed:
 
 def ladder(game_name: str, games: int, mirror_games: int, seed: int, budget_ms: int,
            mirror_budget_ms: int, pool: Any) -> list[dict[str, Any]]:
-    simple = rule_of_thumb(game_name)
+    simple = registry.plugin(game_name).rule_of_thumb_bot()
     base = run_series(game_name, simple, "random", games, seed, budget_ms, pool)
     expert = run_series(game_name, "expert", simple, games, seed + 1, budget_ms, pool)
     figures = [base, expert]

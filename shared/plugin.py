@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from marshmallow import Schema
 
-from shared.engine import Game, Strategy
+from shared.engine import Game, Strategy, thinks
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class GamePlugin:
     # function in the game's own package (``services/<game>/pictures.py``), see shared.pictures.
     board_svg: Callable[[dict[str, Any], list[dict[str, Any]]], str] | None = None
     # The bot that plays for a seat whose turn clock ran out, unless a game names another at
-    # creation; None: the last strategy listed other than "random" (see shared.clocks).
+    # creation; None: its rule-of-thumb bot (``rule_of_thumb_bot``, see shared.clocks).
     fallback_bot: str | None = None
     # The game's own small ES module of move widgets for the web table (forms for moves that
     # legal-moves cannot list, such as an open trade offer): ``<web_dir>/moves.js``, served at
@@ -45,14 +45,22 @@ class GamePlugin:
     result_schema: type[Schema] | None = None
     event_schemas: dict[str, type[Schema]] = field(default_factory=dict)
 
+    def bot_level(self, name: str) -> str:
+        """``random`` is easy, a search bot that thinks for ``bot_budget_ms`` a move is hard, the
+        rule-of-thumb bots that answer at once are medium."""
+        if name == "random":
+            return "easy"
+        return "hard" if thinks(self.strategies[name]) else "medium"
+
     def bot_levels(self) -> list[dict[str, str]]:
-        """The bots people may seat, easiest first: ``random`` (easy), the rule-of-thumb bots
-        (medium) and the search bots that think for ``bot_budget_ms`` a move (hard).  The lobby and
-        the terminal client offer them in this order."""
-        def level(name: str) -> str:
-            if name == "random":
-                return "easy"
-            return "hard" if getattr(self.strategies[name], "takes_budget", False) else "medium"
+        """The bots people may seat, easiest first (see :meth:`bot_level`).  The lobby and the
+        terminal client offer them in this order."""
         order = {"easy": 0, "medium": 1, "hard": 2}
-        return sorted(({"name": name, "level": level(name)} for name in self.strategies),
+        return sorted(({"name": name, "level": self.bot_level(name)} for name in self.strategies),
                       key=lambda bot: (order[bot["level"]], bot["name"]))
+
+    def rule_of_thumb_bot(self) -> str:
+        """The game's rule-of-thumb bot: the last medium one listed (each game lists its strongest
+        last), or ``random`` when there is none."""
+        medium = [name for name in self.strategies if self.bot_level(name) == "medium"]
+        return medium[-1] if medium else "random"

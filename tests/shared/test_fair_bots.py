@@ -17,7 +17,7 @@ import redis
 
 from shared import registry
 from shared.bots import bot_rngs, play_bot_turn_with
-from shared.engine import Game, State, play_fair
+from shared.engine import Game, State, play_fair, thinks
 from shared.eventstore import EventStore
 from shared.runtime import GameRuntime
 from tests.shared.secret_swaps import swapped
@@ -67,7 +67,7 @@ def test_a_bot_plays_the_same_move_whatever_the_others_hide(case: tuple[str, int
             assert canon(game.legal_moves(concealed, seat)) == canon(game.legal_moves(state, seat))
             before = canon(game.dump(state))
             for bot, strategy in plugin.strategies.items():
-                if getattr(strategy, "takes_budget", False):
+                if thinks(strategy):
                     # A search bot on a wall-clock budget plays whatever it found in time: pin its
                     # effort (one round of playouts) so that the move is a function of its input.
                     strategy = functools.partial(strategy, iterations=1)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from shared import ladder
+from shared import ladder, registry
 
 
 def test_the_ladder_prints_each_series_and_the_elo_of_every_bot(capsys: pytest.CaptureFixture[str]) -> None:
@@ -29,5 +29,5 @@ def test_the_ladder_prints_each_series_and_the_elo_of_every_bot(capsys: pytest.C
 
 
 def test_each_game_names_its_rule_of_thumb_bot() -> None:
-    assert {name: ladder.rule_of_thumb(name) for name in ("catan", "elasund", "elfenland", "elastium")} == {
+    assert {name: registry.plugin(name).rule_of_thumb_bot() for name in ("catan", "elasund", "elfenland", "elastium")} == {
         "catan": "greedy", "elasund": "heuristic", "elfenland": "planner", "elastium": "greedy"}
