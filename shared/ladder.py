@@ -21,28 +21,17 @@ import argparse
 import json
 import multiprocessing
 import os
-import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from shared import registry
-from shared.engine import play_fair, random_strategy
+from shared.selfplay import play_one
 from shared.stats import elo_gap, wilson_interval
 
 PLAYERS = 3
 ANCHOR_ELO = 1500          # the rule-of-thumb bot's rating
 MAX_MOVES = 5000
-
-
-def _elastium_scenarios(index: int) -> dict[str, Any]:
-    from services.elastium.rules.board import SCENARIOS
-    return {"scenario": SCENARIOS[index % len(SCENARIOS)]}
-
-
-# Options a series' games take in turn (a game not listed plays its defaults).
-LADDER_OPTIONS: dict[str, Callable[[int], dict[str, Any]]] = {"elastium": _elastium_scenarios}
 
 
 @dataclass(frozen=True)
@@ -56,39 +45,22 @@ class Table:
 
 
 def play_table(table: Table) -> dict[str, Any]:
-    """One game; the focus seat's share of the win and the search times of every expert seat."""
+    """One game (shared.selfplay's loop); the focus seat's share of the win and the search times
+    of every expert seat."""
     plugin = registry.plugin(table.game)
-    game = plugin.game
-    rng = random.Random(table.seed)
-    state = game.replay(game.setup(len(table.seats), {**game.default_options(), **table.options}, rng))
-    think: list[float] = []
-    moves = 0
-    while game.result(state) is None and moves < MAX_MOVES:
-        acting = game.to_act(state)
-        seat = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]
-        strategy = plugin.strategies[table.seats[seat]]
-        if strategy is random_strategy:
-            move = strategy(game, state, seat, rng)
-        else:
-            move = play_fair(game, strategy, state, seat, rng, rng, table.budget_ms)
-            report = getattr(strategy, "last_report", None)
-            if report is not None and report.candidates > 1:
-                think.append(report.seconds)
-        for e in game.decide(state, seat, move, rng):
-            state = game.evolve(state, e)
-        moves += 1
-    result = game.result(state)
-    winners = list(result["winners"]) if result else []
-    share = 1 / len(winners) if table.focus in winners else 0.0
-    return {"share": share, "finished": result is not None, "moves": moves, "think": think}
+    outcome = play_one(plugin, [plugin.strategies[name] for name in table.seats], table.seed, table.options,
+                       MAX_MOVES, table.budget_ms)
+    share = 1 / len(outcome.winners) if table.focus in outcome.winners else 0.0
+    return {"share": share, "finished": outcome.finished, "moves": outcome.moves, "think": outcome.think}
 
 
 def run_series(game_name: str, focus_bot: str, field_bot: str, games: int, seed: int, budget_ms: int,
                pool: Any) -> dict[str, Any]:
     """``games`` games of ``focus_bot`` against two ``field_bot``s, its seat rotating."""
-    option_for = LADDER_OPTIONS.get(game_name, lambda index: {})
+    variants = registry.plugin(game_name).bench_variants or [{}]      # Elastium: its scenarios in turn
     tables = [Table(game_name, tuple(focus_bot if s == i % PLAYERS else field_bot for s in range(PLAYERS)),
-                    i % PLAYERS, seed * 1_000_003 + i, budget_ms, option_for(i)) for i in range(games)]
+                    i % PLAYERS, seed * 1_000_003 + i, budget_ms, variants[i % len(variants)])
+              for i in range(games)]
     started = time.perf_counter()
     outcomes = list(pool.imap(play_table, tables))
     wins = sum(o["share"] for o in outcomes)

@@ -44,6 +44,9 @@ class GamePlugin:
     view_schema: type[Schema] | None = None
     result_schema: type[Schema] | None = None
     event_schemas: dict[str, type[Schema]] = field(default_factory=dict)
+    # Option sets the bot ladder's games cycle through (shared.ladder; Elastium: its eight
+    # scenarios), so that a bot is measured on the whole game; empty: the default options.
+    bench_variants: list[dict[str, Any]] = field(default_factory=list)
 
     def bot_level(self, name: str) -> str:
         """``random`` is easy, a search bot that thinks for ``bot_budget_ms`` a move is hard, the

@@ -11,7 +11,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from shared.engine import Strategy, play_fair, random_strategy
@@ -22,6 +22,7 @@ from shared.plugin import GamePlugin
 class GameOutcome:
     winners: list[int]     # empty when the game hit the move cap
     moves: int
+    think: list[float] = field(default_factory=list)   # seconds of each search bot decision with a choice
 
     @property
     def finished(self) -> bool:
@@ -29,23 +30,31 @@ class GameOutcome:
 
 
 def play_one(plugin: GamePlugin, strategies: Sequence[Strategy], seed: int,
-             options: dict[str, Any] | None = None, max_moves: int = 5000) -> GameOutcome:
-    """One game: setup, then strategy + ``decide`` + ``evolve`` (in place) until the end or the cap."""
+             options: dict[str, Any] | None = None, max_moves: int = 5000,
+             budget_ms: int | None = None) -> GameOutcome:
+    """One game: setup, then strategy + ``decide`` + ``evolve`` (in place) until the end or the cap.
+    Search bots think ``budget_ms`` a move (their default without it); their times are kept."""
     game = plugin.game
     rng = random.Random(seed)
     state = game.replay(game.setup(len(strategies), {**game.default_options(), **(options or {})}, rng))
     moves = 0
+    think: list[float] = []
     while (result := game.result(state)) is None and moves < max_moves:
         acting = game.to_act(state)
         seat = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]
         strategy = strategies[seat]
         # A bot sees what its seat may see, as on the server (the random bot needs no concealing).
-        move = (strategy(game, state, seat, rng) if strategy is random_strategy
-                else play_fair(game, strategy, state, seat, rng, rng))
+        if strategy is random_strategy:
+            move = strategy(game, state, seat, rng)
+        else:
+            move = play_fair(game, strategy, state, seat, rng, rng, budget_ms)
+            report = getattr(strategy, "last_report", None)     # a search bot's (shared.search)
+            if report is not None and report.candidates > 1:
+                think.append(report.seconds)
         for e in game.decide(state, seat, move, rng):
             state = game.evolve(state, e)
         moves += 1
-    return GameOutcome(list(result["winners"]) if result else [], moves)
+    return GameOutcome(list(result["winners"]) if result else [], moves, think)
 
 
 def run_selfplay(plugin: GamePlugin, games: int, players: int, seed: int, bots: Sequence[str],

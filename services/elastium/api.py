@@ -97,6 +97,7 @@ PLUGIN = GamePlugin(
     view_schema=View,
     result_schema=Result,
     event_schemas=EVENT_SCHEMAS,
+    bench_variants=[{"scenario": scenario} for scenario in SCENARIOS],
     port=8004,
     description="Elastium (Kauchuk): rubber bands on a peg board, eight scenarios for 2-4 players.",
 )

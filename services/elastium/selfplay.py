@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def scenarios(args: argparse.Namespace) -> list[dict[str, Any]]:
-    return [{"scenario": s} for s in (SCENARIOS if args.all_scenarios else [args.scenario])]
+    return PLUGIN.bench_variants if args.all_scenarios else [{"scenario": args.scenario}]
 
 
 def main(argv: list[str] | None = None) -> None:
