@@ -230,10 +230,9 @@ class ExpertBot:
             return None
 
     def playout(self, game: Game, world: State, seat: Seat, move: Move, rng: random.Random,
-                horizon: int | None = None) -> float:
+                horizon: int) -> float:
         """``seat`` plays ``move`` in ``world``, then the policy plays every seat for ``horizon``
-        plies (the bot's own by default); the seat's reward in [0, 1]."""
-        horizon = horizon if horizon is not None else self.horizon
+        plies; the seat's reward in [0, 1]."""
         actor, plies = seat, 0
         try:
             while True:

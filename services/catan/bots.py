@@ -21,7 +21,7 @@ from typing import Any
 from shared.engine import Game, Move, Strategy, random_strategy
 from shared.search import ExpertBot
 from services.catan.rules import board
-from services.catan.rules.board import NODE_HEXES, NODE_LINKS, RESOURCES
+from services.catan.rules.board import NODE_HEXES, NODE_LINKS, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (
     CITY, CITY_COST, DEV_CARD_COST, EMPTY, LARGEST_ARMY_MIN, ROAD, ROAD_COST, SETTLEMENT,
     SETTLEMENT_COST, State, may_trade, resource_counts, settlement_allowed_at, settlement_spots,
@@ -412,7 +412,7 @@ def trade_offers(game: Game, state: State, seat: int) -> list[Move]:
                 for g in spare for w in lacking][:6]
     offer = state.get("offer")
     if phase == "trade" and offer is not None and seat != offer["seat"] and offer["answers"][seat] is None:
-        wanted = [RESOURCES.index(name) for name in offer["give"] if hand[RESOURCES.index(name)] == 0]
+        wanted = [RESOURCE_INDEX[name] for name in offer["give"] if hand[RESOURCE_INDEX[name]] == 0]
         spare = [i for i, n in enumerate(hand) if n >= 2]
         return [{"type": "counter_trade", "give": {RESOURCES[g]: 1}, "get": {RESOURCES[w]: 1}}
                 for g in spare for w in wanted if g != w][:4]

@@ -13,7 +13,7 @@ from typing import Any
 from services.elastium.rules.board import COLOURS, Band, board
 from services.elastium.rules.legal import placement_moves
 from services.elastium.rules.placement import candidate_bands, pegs_to_pay
-from services.elastium.rules.scoring import Outcome, band_outcome
+from services.elastium.rules.scoring import Outcome, band_outcome, final_breakdown
 from services.elastium.rules.state import own_pegs
 from shared.engine import Game, Strategy, random_strategy
 from shared.search import ExpertBot
@@ -243,7 +243,6 @@ HAND_CARD_WORTH = 0.2      # a card in hand, in points: what the bands it will p
 def evaluate(state: Any) -> list[float]:
     """Each seat's points as the end of the game would count them now (score, energy, the
     scenario's bonuses), plus a little for the cards in hand (the bands they will pay for)."""
-    from services.elastium.rules.scoring import final_breakdown
     rows = final_breakdown(state)
     return [row["total"] + HAND_CARD_WORTH * sum(state["hands"][row["seat"]].values()) for row in rows]
 

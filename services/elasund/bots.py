@@ -147,13 +147,18 @@ def _row_choice(state: State, seat: int, row: int, pirates: bool) -> float:
     return (others - 2 * mine) if pirates else (mine - 0.3 * others)
 
 
+def move_scores(game: Game, state: State, seat: int, moves: list[Move]) -> list[float]:
+    """The heuristic's score of each move, from what this seat may see (own hand, public board)."""
+    seen = game.view(state, seat)
+    occ = occupancy(seen)
+    return [score_move(seen, seat, move, occ) for move in moves]
+
+
 def heuristic_strategy(game: Game, state: State, seat: int, rng: random.Random) -> Move:
     moves = game.legal_moves(state, seat)
     if len(moves) == 1:
         return moves[0]
-    seen = game.view(state, seat)   # score from what this seat may see (own hand, public board)
-    occ = occupancy(seen)
-    scored = [(score_move(seen, seat, move, occ) + rng.random() * 0.01, i) for i, move in enumerate(moves)]
+    scored = [(score + rng.random() * 0.01, i) for i, score in enumerate(move_scores(game, state, seat, moves))]
     best = max(scored)[1]
     return moves[best]
 
@@ -181,9 +186,8 @@ def evaluate(state: State) -> list[float]:
 
 def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[Move]:
     """The heuristic bot's own scores, best first: the search plays out its next choices."""
-    seen = game.view(state, seat)
-    occ = occupancy(seen)
-    return sorted(moves, key=lambda move: -score_move(seen, seat, move, occ))
+    scores = move_scores(game, state, seat, moves)
+    return [move for _, move in sorted(zip(scores, moves), key=lambda pair: -pair[0])]
 
 
 # A heuristic decision costs about a millisecond: short playouts, few candidates, more worlds.  The
