@@ -12,11 +12,18 @@ bad setting), so the runner then stops everything and exits 1, naming it.
 Each game gets ``BOT_WORKERS`` bot workers (default 2): while one thinks through an ``expert``
 turn (its ``bot_budget_ms``, up to 2 s), the other plays the other games' bot turns.
 
+Processes a child leaves behind are the runner's to reap: a bot worker killed ``-9`` orphans
+its RQ scheduler process.  The runner registers as the *child subreaper* of everything it starts
+(Linux), so such orphans become its children instead of PID 1's, which in a container may
+never reap them (they would linger as zombies); it reaps them as they exit and stops any still
+running when it stops.
+
 Each service gets its own Prometheus multiprocess directory (``<base>/<game>``, emptied when
 its gunicorn starts), so its ``/metrics`` counts its own processes only.
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import signal
@@ -33,6 +40,7 @@ from shared import redis_server, registry
 ROOT = Path(__file__).resolve().parent.parent
 MAX_RESTARTS_PER_MINUTE = 5
 DEFAULT_BOT_WORKERS = 2
+PR_SET_CHILD_SUBREAPER = 36     # <linux/prctl.h>
 
 
 def port_for(name: str) -> int:
@@ -103,10 +111,71 @@ def children(env: dict[str, str], metrics_base: str) -> list[Child]:
     return out
 
 
-def supervise(kids: list[Child]) -> int:
-    """Restart children that exit; 1 once one of them keeps dying."""
+def become_subreaper() -> bool:
+    """Adopt the orphans of our children's children (Linux only); whether that worked."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def started(kids: list[Child], *others: subprocess.Popen[bytes] | None) -> set[int]:
+    """The pids of the processes the runner started itself (its children, Redis)."""
+    return {p.pid for p in [*(k.process for k in kids), *others] if p is not None}
+
+
+def adopted(ours: set[int]) -> list[int]:
+    """Our children that we did not start: orphans handed to us as their subreaper."""
+    me = str(os.getpid())
+    found: list[int] = []
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if not entry.name.isdigit() or int(entry.name) in ours:
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue        # gone meanwhile
+        # "pid (comm) state ppid ...": comm may hold spaces or parentheses, so split after the last ')'.
+        if stat.rsplit(")", 1)[-1].split()[1] == me:
+            found.append(int(entry.name))
+    return found
+
+
+def reap_adopted(ours: set[int]) -> None:
+    """Collect the exit status of adopted orphans that have ended (no zombies left behind)."""
+    for pid in adopted(ours):
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+
+
+def stop_adopted(ours: set[int], timeout: float = 10.0) -> None:
+    """Ask adopted orphans still running to stop, wait for them, then kill what remains."""
+    for pid in adopted(ours):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + timeout
+    while adopted(ours) and time.monotonic() < deadline:
+        reap_adopted(ours)
+        time.sleep(0.1)
+    for pid in adopted(ours):
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+
+
+def supervise(kids: list[Child], redis_proc: subprocess.Popen[bytes] | None = None) -> int:
+    """Restart children that exit, reap adopted orphans; 1 once a child keeps dying."""
     while True:
         time.sleep(0.5)
+        reap_adopted(started(kids, redis_proc))
         for kid in kids:
             code = kid.exited()
             if code is None:
@@ -134,12 +203,13 @@ def main() -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    become_subreaper()
     try:
         for kid in kids:
             kid.start()
         print("\n".join(lines), flush=True)
         print("Ctrl-C stops everything.", flush=True)
-        return supervise(kids)
+        return supervise(kids, redis_proc)
     except KeyboardInterrupt:
         return 0
     finally:
@@ -151,6 +221,8 @@ def main() -> int:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait()
+        stop_adopted(started(kids, redis_proc))
         if redis_proc is not None:
             redis_proc.terminate()
             redis_proc.wait(10)

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,21 @@ def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str], t
         worker = subprocess.run(["pgrep", "-P", str(runner.pid), "-f", "shared.worker --quiet catan"],
                                 capture_output=True, text=True).stdout.split()
         assert len(worker) == 2, worker          # two a game: one may think through an expert's turn
-        os.kill(int(worker[0]), signal.SIGKILL)
+        # Kill the one running RQ's scheduler (a forked child): its orphan is adopted and reaped by the
+        # runner (PID 1 in a container may reap nothing, leaving a zombie in the runner's group).
+        def with_scheduler() -> str | None:
+            return next((pid for pid in worker
+                         if subprocess.run(["pgrep", "-P", pid], capture_output=True).stdout), None)
+        wait_until(lambda: with_scheduler() is not None, "a catan worker to start its scheduler")
+        killed = with_scheduler() or "0"
+        scheduler = subprocess.run(["pgrep", "-P", killed], capture_output=True, text=True).stdout.split()[0]
+        os.kill(int(killed), signal.SIGKILL)
+        time.sleep(0.2)
+        try:    # the orphan (alive or a zombie) is the runner's now, until the runner reaps it
+            orphan_parent = Path(f"/proc/{scheduler}/stat").read_text().rsplit(")", 1)[1].split()[1]
+            assert orphan_parent == str(runner.pid)
+        except FileNotFoundError:
+            pass    # already reaped
         wait_until(lambda: re.search(r"catan worker \d exited \(killed by SIGKILL\); starting it again",
                                      errors.read_text()) is not None,
                    "the runner to notice")
