@@ -12,6 +12,7 @@ from typing import Any, Callable
 from marshmallow import Schema
 
 from shared.engine import Game, Strategy, thinks
+from shared.valuefit import FeatureSet
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class GamePlugin:
     # Option sets the bot ladder's games cycle through (shared.ladder; Elastium: its eight
     # scenarios), so that a bot is measured on the whole game; empty: the default options.
     bench_variants: list[dict[str, Any]] = field(default_factory=list)
+    # The features its expert's value function is fit on (``python -m shared.valuefit <game>``).
+    value_features: FeatureSet | None = None
 
     def bot_level(self, name: str) -> str:
         """``random`` is easy, a search bot that thinks for ``bot_budget_ms`` a move is hard, the

@@ -11,6 +11,7 @@ from pathlib import Path
 from marshmallow import Schema, fields, validate
 
 from services.catan.bots import STRATEGIES
+from services.catan.value import FEATURES as VALUE_FEATURES
 from services.catan.pictures import board_svg
 from services.catan.rules import CatanGame
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
@@ -147,6 +148,7 @@ PLUGIN = GamePlugin(
     options_schema=OptionsSchema,
     move_schemas=MOVE_SCHEMAS,
     strategies=STRATEGIES,
+    value_features=VALUE_FEATURES,
     port=8001,
     board_svg=board_svg,
     web_dir=Path(__file__).resolve().parent / "web",

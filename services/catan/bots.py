@@ -20,41 +20,22 @@ from typing import Any
 
 from shared.engine import Game, Move, Strategy, random_strategy
 from shared.search import ExpertBot
+from shared.valuefit import load
 from services.catan.rules import board
-from services.catan.rules.board import NODE_HEXES, NODE_LINKS, RESOURCE_INDEX, RESOURCES
+from services.catan.rules.board import NODE_LINKS, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (
     CITY, CITY_COST, DEV_CARD_COST, EMPTY, LARGEST_ARMY_MIN, ROAD, ROAD_COST, SETTLEMENT,
     SETTLEMENT_COST, State, may_trade, resource_counts, settlement_allowed_at, settlement_spots,
     victory_points,
 )
+from services.catan.value import FEATURES, PIPS, node_production, seat_production
+
+# Early game the road/settlement resources matter most; ore and grain make cities.
+RESOURCE_WEIGHT = (1.1, 1.1, 0.8, 1.0, 0.9)
 
 NOTHING: tuple[int, ...] = (0, 0, 0, 0, 0)
 CLOSE_TO_WINNING = 8          # public points from which the bot trades with nobody
 MAX_NET_CARDS = 2             # most cards a trade may cost net (a counter of 3 for 1, at worst)
-
-# Dots on a number token: the number of dice combinations out of 36 that roll it.
-PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
-# Early game the road/settlement resources matter most; ore and grain make cities.
-RESOURCE_WEIGHT = (1.1, 1.1, 0.8, 1.0, 0.9)
-
-
-def node_production(state: State, node: int) -> list[float]:
-    """Expected cards per 36 rolls, per resource, for a settlement on ``node``."""
-    production = [0.0] * 5
-    for hex_id in NODE_HEXES[node]:
-        resource = state["hex_resource"][hex_id]
-        if resource >= 0 and hex_id != state["robber"]:
-            production[resource] += PIPS[state["numbers"][hex_id]]
-    return production
-
-
-def seat_production(state: State, seat: int) -> list[float]:
-    total = [0.0] * 5
-    for node, owner in enumerate(state["node_owner"]):
-        if owner == seat:
-            for i, value in enumerate(node_production(state, node)):
-                total[i] += value * state["node_level"][node]
-    return total
 
 
 def node_value(state: State, seat: int, node: int, have: list[float] | None = None) -> float:
@@ -381,22 +362,6 @@ STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_s
 
 # -- expert: search on top of greedy ------------------------------------------------------------
 
-def position_value(state: State, seat: int) -> float:
-    """A seat's standing in points, for the search where a playout stops: its victory points
-    (the hidden ones too, in a determinization), plus what its buildings will produce, the cards
-    it holds (fewer counted past the discard limit) and its development cards."""
-    production = sum(w * p for w, p in zip(RESOURCE_WEIGHT, seat_production(state, seat)))
-    cards = sum(state["hands"][seat])
-    held = min(cards, 7) + 0.3 * max(0, cards - 7)
-    development = sum(state["dev_hand"][seat]) + sum(state["dev_new"][seat])
-    return (victory_points(state, seat) + 0.045 * production + 0.1 * held + 0.3 * development
-            + 0.08 * state["road_length"][seat] + 0.15 * state["knights"][seat])
-
-
-def evaluate(state: State) -> list[float]:
-    return [position_value(state, seat) for seat in range(state["players"])]
-
-
 MAX_OFFERS_PER_TURN = 2      # the expert's own limit, so that offering never loops
 
 
@@ -449,7 +414,8 @@ def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[M
     return sorted(moves, key=lambda m: (KIND_PRIORITY.get(m["type"], 3), -within(m)))
 
 
-expert_strategy = ExpertBot(greedy_strategy, evaluate, horizon=15, sharpness=1.2, extra_moves=trade_offers,
+# The value function is fit to greedy self-play (services/catan/value.py): its scores are log-odds.
+expert_strategy = ExpertBot(greedy_strategy, load(FEATURES), horizon=15, sharpness=1.0, extra_moves=trade_offers,
                             rank=rank_moves)
 
 STRATEGIES["expert"] = expert_strategy

@@ -9,6 +9,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from services.elastium.bots import STRATEGIES
+from services.elastium.value import FEATURES as VALUE_FEATURES
 from services.elastium.pictures import board_svg
 from services.elastium.rules.board import COLOURS, SCENARIOS
 from services.elastium.rules.game import Elastium
@@ -93,6 +94,7 @@ PLUGIN = GamePlugin(
         "take_bonus_card": TakeBonusCardMove,
     },
     strategies=STRATEGIES,
+    value_features=VALUE_FEATURES,
     board_svg=board_svg,
     view_schema=View,
     result_schema=Result,

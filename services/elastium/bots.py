@@ -13,10 +13,12 @@ from typing import Any
 from services.elastium.rules.board import COLOURS, Band, board
 from services.elastium.rules.legal import placement_moves
 from services.elastium.rules.placement import candidate_bands, pegs_to_pay
-from services.elastium.rules.scoring import Outcome, band_outcome, final_breakdown
+from services.elastium.rules.scoring import Outcome, band_outcome
 from services.elastium.rules.state import own_pegs
+from services.elastium.value import FEATURES
 from shared.engine import Game, Strategy, random_strategy
 from shared.search import ExpertBot
+from shared.valuefit import load
 
 Move = dict[str, Any]
 
@@ -237,16 +239,6 @@ STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_s
 
 # -- expert: search on top of greedy ------------------------------------------------------------
 
-HAND_CARD_WORTH = 0.2      # a card in hand, in points: what the bands it will pay for bring, discounted
-
-
-def evaluate(state: Any) -> list[float]:
-    """Each seat's points as the end of the game would count them now (score, energy, the
-    scenario's bonuses), plus a little for the cards in hand (the bands they will pay for)."""
-    rows = final_breakdown(state)
-    return [row["total"] + HAND_CARD_WORTH * sum(state["hands"][row["seat"]].values()) for row in rows]
-
-
 def rank_moves(game: Game, state: Any, seat: int, moves: list[Move]) -> list[Move]:
     """Placements by the greedy bot's value per card, best first, then the other moves (taking
     cards): the search has time for a handful of playouts per candidate, not for every payment."""
@@ -265,8 +257,10 @@ def rank_moves(game: Game, state: Any, seat: int, moves: list[Move]) -> list[Mov
     return sorted(moves, key=rate, reverse=True)
 
 
-# Its playouts are short (a greedy decision weighs every band: milliseconds), so few candidates.
-expert_strategy = ExpertBot(greedy_strategy, evaluate, horizon=4, sharpness=0.35, rank=rank_moves,
+# Its playouts are short (a greedy decision weighs every band: milliseconds), so few candidates.  Its
+# value function is fit to greedy self-play over the eight scenarios (services/elastium/value.py).
+# Shorter playouts (1 or 2 plies) judged by that function alone lost clearly (7 and 15 of 60).
+expert_strategy = ExpertBot(greedy_strategy, load(FEATURES), horizon=4, sharpness=1.0, rank=rank_moves,
                             max_candidates=6)
 
 STRATEGIES["expert"] = expert_strategy

@@ -9,6 +9,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from services.elasund.bots import STRATEGIES
+from services.elasund.value import FEATURES as VALUE_FEATURES
 from services.elasund.pictures import board_svg
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
@@ -157,6 +158,7 @@ PLUGIN = GamePlugin(
     options_schema=OptionsSchema,
     move_schemas=MOVE_SCHEMAS,
     strategies=STRATEGIES,
+    value_features=VALUE_FEATURES,
     board_svg=board_svg,
     view_schema=View,
     result_schema=Result,

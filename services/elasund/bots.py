@@ -13,10 +13,12 @@ from typing import Any, Callable
 
 from shared.engine import Game, Move, random_strategy
 from shared.search import ExpertBot
+from shared.valuefit import load
 from services.elasund.rules import board
 from services.elasund.rules.board import key
-from services.elasund.rules.state import State, cubes_on_board, find_building, influence_total, occupancy
+from services.elasund.rules.state import State, find_building, occupancy
 from services.elasund.rules.trade import trade_points
+from services.elasund.value import FEATURES
 
 CUBE = 10.0          # a victory cube on the board
 INCOME = 4.0         # a building that produces (early in the game)
@@ -171,19 +173,6 @@ STRATEGIES: dict[str, Callable[[Game, State, int, random.Random], Move]] = {
 
 # -- expert: search on top of heuristic ---------------------------------------------------------
 
-def evaluate(state: State) -> list[float]:
-    """Each seat's standing in victory cubes: the cubes on the board (what wins), plus gold and
-    influence cards (what builds the next ones) and the buildings that bring income."""
-    values = []
-    for seat in range(state["players"]):
-        hand = state["hands"][seat]
-        income = sum(1 for b in state["buildings"]
-                     if b["seat"] == seat and board.BUILDINGS[b["kind"]]["income"])
-        values.append(cubes_on_board(state, seat) + (GOLD * hand["gold"]
-                      + INFLUENCE_CARD * influence_total(hand["influence"]) + INCOME * income) / CUBE)
-    return values
-
-
 def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[Move]:
     """The heuristic bot's own scores, best first: the search plays out its next choices."""
     scores = move_scores(game, state, seat, moves)
@@ -191,10 +180,10 @@ def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[M
 
 
 # A heuristic decision costs about a millisecond: short playouts, few candidates, more worlds.  The
-# value function sees cubes, gold, cards and income, not what a permit or a wall will bring: across
-# kinds of move it talked the bot out of its investments (18% of ladder games won against two
-# heuristic bots), so the search only chooses among moves of the heuristic's kind (where, which).
-expert_strategy = ExpertBot(heuristic_strategy, evaluate, horizon=10, sharpness=1.0, rank=rank_moves,
+# value function is fit to heuristic self-play (services/elasund/value.py; its scores are log-odds).
+# The search only chooses among moves of the heuristic's kind (where, which): with the first,
+# hand-weighted value function, choosing across kinds talked the bot out of its investments.
+expert_strategy = ExpertBot(heuristic_strategy, load(FEATURES), horizon=10, sharpness=1.0, rank=rank_moves,
                             max_candidates=6, same_kind=True)
 
 STRATEGIES["expert"] = expert_strategy

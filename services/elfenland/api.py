@@ -10,6 +10,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from services.elfenland.bots import STRATEGIES
+from services.elfenland.value import FEATURES as VALUE_FEATURES
 from services.elfenland.pictures import board_svg
 from services.elfenland.rules import ElfenlandGame
 from services.elfenland.rules.board import ROADS, TOWNS
@@ -161,6 +162,7 @@ PLUGIN = GamePlugin(
         "keep_cards": KeepCardsMove,
     },
     strategies=STRATEGIES,
+    value_features=VALUE_FEATURES,
     board_svg=board_svg,
     view_schema=View,
     result_schema=Result,

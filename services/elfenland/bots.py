@@ -14,6 +14,7 @@ from typing import Any
 
 from shared.engine import Game, Move, State, Strategy, random_strategy
 from shared.search import ExpertBot
+from shared.valuefit import load
 
 from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS, ROADS, ROADS_AT, Road
 from services.elfenland.rules.components import (
@@ -22,6 +23,7 @@ from services.elfenland.rules.multiset import remove
 from services.elfenland.rules.placement import admits
 from services.elfenland.rules.state import road_slot
 from services.elfenland.rules.travel import payments
+from services.elfenland.value import FEATURES
 
 View = dict[str, Any]
 ROUTE_LENGTH = 6
@@ -208,18 +210,8 @@ STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "planner": planner
 
 # -- expert: search on top of planner -----------------------------------------------------------
 
-def evaluate(state: State) -> list[float]:
-    """Each seat's standing in towns: the towns its elf has visited (what wins), plus a little for
-    the cards and counters that pay the next legs, and Elfengold's coins."""
-    values = []
-    for info in state["seats"]:
-        cards = sum(info["hand"].values())
-        values.append(len(info["visited"]) + 0.15 * cards + 0.1 * len(info["counters"])
-                      + 0.02 * info.get("coins", 0))
-    return values
-
-
 # A planner decision costs about a millisecond and a half: short playouts, few candidates.
-expert_strategy = ExpertBot(planner_strategy, evaluate, horizon=8, sharpness=1.0, max_candidates=5)
+# Its value function is fit to planner self-play over the editions (services/elfenland/value.py).
+expert_strategy = ExpertBot(planner_strategy, load(FEATURES), horizon=8, sharpness=1.0, max_candidates=5)
 
 STRATEGIES["expert"] = expert_strategy
