@@ -13,8 +13,8 @@ with one weight vector ``w`` shared by all seats.  Its scores are log-odds, so t
 takes them with a sharpness of 1.  The fit is Newton's method with a small ridge, in pure Python
 (no numpy in the services): a few thousand positions and a dozen features take seconds.
 
-A game supplies a :class:`FeatureSet` (``GamePlugin.value_features``): named features per seat,
-computed from a full state (in the search, a determinization).  ``python -m shared.valuefit <game>``
+A game supplies a :class:`FeatureSet` (``GamePlugin.value_features``): named features, a row per
+seat, computed from a full state (in the search, a determinization).  ``python -m shared.valuefit <game>``
 plays the games, fits, prints how well the model predicts held-out winners, and writes the weights
 to the game's ``value_model.json`` (checked in; :func:`load` refuses a file whose names differ from
 the feature set's).  The fit is deterministic for a given seed.
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.engine import Game, Seat, State, Strategy
+from shared.engine import Game, State, Strategy
 
 RIDGE = 1.0                 # per thousand positions, on standardized features
 NEWTON_STEPS = 12
@@ -41,15 +41,12 @@ MAX_PLIES = 5000            # a game longer than this is dropped (a stuck policy
 
 @dataclass(frozen=True)
 class FeatureSet:
-    """Named features of a position for one seat."""
+    """Named features of a position: ``compute(state)`` gives a row of them per seat (all seats at
+    once, so that what they share, such as the leader's points, is computed once per position)."""
 
     names: tuple[str, ...]
-    compute: Callable[[State, Seat], Sequence[float]]
+    compute: Callable[[State], Sequence[Sequence[float]]]
     path: Path                                   # where its fitted weights live
-    # Which positions the fit learns from: those where the search will ask for a value (where
-    # its ``stop`` ends playouts, say the start of a turn).
-    sample_from: Callable[[State], bool] = lambda state: True
-    every: int = 8                               # of those, one in this many
     # Option sets the fit's games cycle through (an expansion's economy needs its own weights);
     # empty: the plugin's ``bench_variants``, or the default options.
     variants: tuple[dict[str, Any], ...] = ()
@@ -84,11 +81,9 @@ class ValueModel:
             self._weights = tuple(float(data["weights"][n]) for n in names)
         return self._weights
 
-    def score(self, state: State, seat: Seat) -> float:
-        return sum(w * x for w, x in zip(self.weights, self.features.compute(state, seat)))
-
     def __call__(self, state: State) -> list[float]:
-        return [self.score(state, seat) for seat in range(state["players"])]
+        weights = self.weights
+        return [sum(w * x for w, x in zip(weights, row)) for row in self.features.compute(state)]
 
 
 def load(features: FeatureSet) -> ValueModel:
@@ -99,11 +94,11 @@ def load(features: FeatureSet) -> ValueModel:
 # -- data -------------------------------------------------------------------------------------------
 
 def collect(game: Game, policy: Strategy, features: FeatureSet, games: int, players: int, seed: int,
-            every: int | None = None, options: dict[str, Any] | None = None,
+            every: int = 8, options: dict[str, Any] | None = None,
             variants: Sequence[dict[str, Any]] = ()) -> list[Sample]:
     """Positions from ``games`` games in which ``policy`` plays every seat, labelled with who won
-    that game: of the positions ``sample_from`` admits, one in ``every`` (drawn by an rng of its
-    own, so that sampling does not change the games)."""
+    that game: one position in ``every`` (drawn by an rng of its own, so that sampling does not
+    change the games)."""
     samples: list[Sample] = []
     for index in range(games):
         rng = random.Random(seed * 1_000_003 + index)
@@ -111,12 +106,11 @@ def collect(game: Game, policy: Strategy, features: FeatureSet, games: int, play
                   **(options or {})}
         state = game.replay(game.setup(players, chosen, rng))
         pick = random.Random(f"sample {seed} {index}")
-        keep_one_in = every if every is not None else features.every
         taken: list[tuple[tuple[float, ...], ...]] = []
         plies = 0
         while game.result(state) is None and plies < MAX_PLIES:
-            if features.sample_from(state) and pick.random() * keep_one_in < 1:
-                taken.append(tuple(tuple(float(x) for x in features.compute(state, s)) for s in range(players)))
+            if pick.random() * every < 1:
+                taken.append(tuple(tuple(float(x) for x in row) for row in features.compute(state)))
             acting = game.to_act(state)
             seat = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]
             for event in game.decide(state, seat, policy(game, state, seat, rng), rng):
@@ -239,8 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=600, help="self-play games to learn from")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--every", type=int, default=None,
-                        help="keep one position in this many (default: the game's)")
+    parser.add_argument("--every", type=int, default=8, help="keep one position in this many")
     parser.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
     args = parser.parse_args(argv)
     plugin = registry.plugin(args.game)
@@ -259,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     played = time.perf_counter() - started
     weights = fit(train)
     report = {
-        "games": args.games, "variants": list(variants), "players": args.players, "seed": args.seed, "every": args.every or features.every,
+        "games": args.games, "variants": list(variants), "players": args.players, "seed": args.seed, "every": args.every,
         "positions": len(train), "held_out_positions": len(test),
         "held_out_log_loss": round(log_loss(test, weights), 4),
         "uninformed_log_loss": round(math.log(args.players), 4),

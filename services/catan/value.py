@@ -45,10 +45,14 @@ NAMES = (
 )
 
 
-def features(state: State, seat: int) -> list[float]:
-    points = victory_points(state, seat)
-    leader = max(victory_points(state, s) for s in range(state["players"]))
-    left = max(0.0, 1.0 - leader / WINNING_POINTS)
+def features(state: State) -> list[list[float]]:
+    seats = range(state["players"])
+    points = [victory_points(state, seat) for seat in seats]
+    left = max(0.0, 1.0 - max(points) / WINNING_POINTS)
+    return [_seat_features(state, seat, points[seat], left) for seat in seats]
+
+
+def _seat_features(state: State, seat: int, points: int, left: float) -> list[float]:
     production = seat_production(state, seat)    # dots per resource: brick, lumber, wool, grain, ore
     harbours = sum(1 for node, owner in enumerate(state["node_owner"])
                    if owner == seat and state["node_harbour"][node] >= 0)

@@ -17,15 +17,16 @@ from services.elastium.rules.state import ENERGY_PER_POINT, State, board_of
 NAMES = ("points", "cards", "energy_towards_a_point", "bands_used", "volcano_energy_short", "on_turn")
 
 
-def features(state: State, seat: int) -> list[float]:
-    row = final_breakdown(state)[seat]
-    energy = state["energy"][seat]
+def features(state: State) -> list[list[float]]:
     escape = board_of(state).rules.get("min_energy_at_end", 0)     # the Volcano's: 7 energy to escape
-    short = max(0, escape - energy)
-    return [
-        row["total"], sum(state["hands"][seat].values()), (energy % ENERGY_PER_POINT) / ENERGY_PER_POINT,
-        state["bands_used"][seat], short, 1.0 if state["turn_seat"] == seat else 0.0,
-    ]
+    rows = []
+    for row in final_breakdown(state):                             # one row per seat, in order
+        seat, energy = row["seat"], state["energy"][row["seat"]]
+        rows.append([
+            row["total"], sum(state["hands"][seat].values()), (energy % ENERGY_PER_POINT) / ENERGY_PER_POINT,
+            state["bands_used"][seat], max(0, escape - energy), 1.0 if state["turn_seat"] == seat else 0.0,
+        ])
+    return rows
 
 
 FEATURES = FeatureSet(NAMES, features, Path(__file__).with_name("value_model.json"))

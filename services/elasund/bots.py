@@ -18,7 +18,7 @@ from services.elasund.rules import board
 from services.elasund.rules.board import key
 from services.elasund.rules.state import State, find_building, occupancy
 from services.elasund.rules.trade import trade_points
-from services.elasund.value import FEATURES
+from services.elasund.value import FEATURES, ROLL_WAYS
 
 CUBE = 10.0          # a victory cube on the board
 INCOME = 4.0         # a building that produces (early in the game)
@@ -28,7 +28,7 @@ INFLUENCE_CARD = 1.2
 
 def _rows_weight(row: int) -> float:
     """How often the ship visits ``row`` (2d6 odds; 7 is the pirates)."""
-    return {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}[row] / 5.0
+    return ROLL_WAYS[row] / 5.0
 
 
 def _building_value(state: State, seat: int, move: Move, occ: dict[Any, int]) -> float:

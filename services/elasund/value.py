@@ -36,10 +36,14 @@ def income(state: State, seat: int) -> tuple[float, float]:
     return gold, influence
 
 
-def features(state: State, seat: int) -> list[float]:
-    cubes = cubes_on_board(state, seat)
-    leader = max(cubes_on_board(state, s) for s in range(state["players"]))
-    left = max(0.0, 1.0 - leader / board.CUBES_PER_PLAYER)
+def features(state: State) -> list[list[float]]:
+    seats = range(state["players"])
+    cubes = [cubes_on_board(state, seat) for seat in seats]
+    left = max(0.0, 1.0 - max(cubes) / board.CUBES_PER_PLAYER)
+    return [_seat_features(state, seat, cubes[seat], left) for seat in seats]
+
+
+def _seat_features(state: State, seat: int, cubes: int, left: float) -> list[float]:
     hand = state["hands"][seat]
     gold_income, influence_income = income(state, seat)
     permits = [value for owner, value in state["permits"].values() if owner == seat]

@@ -21,8 +21,11 @@ NAMES = (
 )
 
 
-def features(state: State, seat: int) -> list[float]:
-    me = state["seats"][seat]
+def features(state: State) -> list[list[float]]:
+    return [_seat_features(state, me) for me in state["seats"]]
+
+
+def _seat_features(state: State, me: dict[str, Any]) -> list[float]:
     rounds = max(state["rounds"], 1)
     left = max(0.0, (rounds - state["round"] + 1) / rounds)     # the current round still to play
     seen = set(me["visited"])
@@ -39,6 +42,8 @@ def features(state: State, seat: int) -> list[float]:
 
 # Learnt over the editions (Elfengold's coins and gold-valued towns, Elfenroads) and without the
 # home-town rule too, in turn: one set of weights serves every option set a game may be created with.
-VARIANTS: tuple[dict[str, Any], ...] = ({}, {"edition": "elfengold"}, {"home_towns": False}, {"edition": "elfenroads"},
-            {"edition": "elfengold", "wizards": True})
+VARIANTS: tuple[dict[str, Any], ...] = (
+    {}, {"edition": "elfengold"}, {"home_towns": False}, {"edition": "elfenroads"},
+    {"edition": "elfengold", "wizards": True},
+)
 FEATURES = FeatureSet(NAMES, features, Path(__file__).with_name("value_model.json"), variants=VARIANTS)
