@@ -3,9 +3,9 @@
 An ``expert`` (``shared.search``) scores the position where a playout stops with a value function.
 Hand-weighted sums of points and production judge early positions badly: they do not know what a
 settlement's production is worth at turn 3 against turn 30, or what a permit will bring.  Here the
-weights come from the games themselves: the game's rule-of-thumb bot plays every seat (it is also
-the search's playout policy, so this is the value of a position *under the play the search will
-simulate*), positions are sampled along the way, and a **conditional logit** is fit to the winners:
+weights come from the games themselves: the expert's playout policy plays every seat (the game's
+rule-of-thumb bot, or Catan's and Elastium's tuned variants of it; so this is the value of a
+position *under the play the search will simulate*), positions are sampled along the way, and a **conditional logit** is fit to the winners:
 
     P(seat s wins | position) = exp(w . f(position, s)) / sum over seats t of exp(w . f(position, t))
 
@@ -225,6 +225,13 @@ def accuracy(samples: Sequence[Sample], weights: Sequence[float]) -> float:
 
 # -- the command -------------------------------------------------------------------------------------
 
+def playout_policy(plugin: Any) -> Strategy:
+    """The policy the game's expert plays its playouts with (its rule-of-thumb bot without one)."""
+    expert = plugin.strategies.get("expert")
+    policy = getattr(expert, "policy", None)
+    return policy if policy is not None else plugin.strategies[plugin.rule_of_thumb_bot()]
+
+
 def main(argv: list[str] | None = None) -> int:
     from shared import registry
 
@@ -241,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     if features is None:
         print(f"{args.game} has no value features", file=sys.stderr)
         return 2
-    policy = plugin.strategies[plugin.rule_of_thumb_bot()]
+    policy = playout_policy(plugin)
     started = time.perf_counter()
     held_out = max(args.games // 5, 1)
     variants = features.variants or tuple(plugin.bench_variants)
