@@ -61,7 +61,7 @@ def test_the_checked_in_model_predicts_unseen_games(name: str) -> None:
     assert features is not None
     model = valuefit.load(features)
     assert len(model.weights) == len(features.names) and all(math.isfinite(w) for w in model.weights)
-    samples = valuefit.collect(plugin.game, valuefit.playout_policy(plugin), features,
+    samples = valuefit.collect(plugin.game, plugin.strategies[plugin.rule_of_thumb_bot()], features,
                                games=40, players=3, seed=424242,
                                variants=features.variants or plugin.bench_variants)
     assert len(samples) > 20
