@@ -105,6 +105,16 @@ class _Plan:
         moves = self.by_type.get(kind)
         return max(moves, key=score) if moves else None
 
+    def best_settlement(self) -> Move | None:
+        """The settlement on the site worth most to this seat (``node_value``, the plan's weights)."""
+        return self.best("build_settlement",
+                         lambda m: node_value(self.state, self.seat, m["node"], self.have, self.weights))
+
+    def best_road(self) -> Move | None:
+        """The road toward the best settlement site (``_road_target_value``, the plan's weights)."""
+        return self.best("build_road",
+                         lambda m: _road_target_value(self.state, self.seat, m["edge"], self.have, self.weights))
+
     # -- choosing what to save for -------------------------------------------------------------
     def target(self) -> tuple[int, ...] | None:
         state, seat = self.state, self.seat
@@ -223,11 +233,7 @@ class _Plan:
 
     # -- phases ---------------------------------------------------------------------------------
     def setup(self) -> Move:
-        state, seat = self.state, self.seat
-        settle = self.best("build_settlement", lambda m: node_value(state, seat, m["node"], self.have, self.weights))
-        if settle:
-            return settle
-        return self.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], self.have, self.weights))  # type: ignore[return-value]
+        return self.best_settlement() or self.best_road()  # type: ignore[return-value]
 
     def robber(self) -> Move:
         state, seat = self.state, self.seat
@@ -326,11 +332,11 @@ class _Plan:
         city = self.best("build_city", lambda m: sum(node_production(state, m["node"])))
         if city:
             return city
-        settle = self.best("build_settlement", lambda m: node_value(state, seat, m["node"], self.have, self.weights))
+        settle = self.best_settlement()
         if settle:
             return settle
         if not has_spot and "build_road" in self.by_type:
-            return self.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], self.have, self.weights))  # type: ignore[return-value]
+            return self.best_road()  # type: ignore[return-value]
         buy = self.first("buy_dev_card")
         if buy and (target is not SETTLEMENT_COST or sum(self.hand) > 7):
             return buy
@@ -341,7 +347,7 @@ class _Plan:
                     return trade
         if sum(self.hand) > 7 and "build_road" in self.by_type:
             # Spend rather than lose half to a 7.
-            return self.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], self.have, self.weights))  # type: ignore[return-value]
+            return self.best_road()  # type: ignore[return-value]
         return {"type": "end_turn"}
 
 
@@ -361,7 +367,7 @@ def greedy_strategy(game: Game, state: State, seat: int, rng: random.Random,
     if phase == "main":
         return plan.main()
     if phase == "road_building":
-        return plan.best("build_road", lambda m: _road_target_value(state, seat, m["edge"], plan.have, weights))  # type: ignore[return-value]
+        return plan.best_road()  # type: ignore[return-value]
     if phase == "trade":
         if seat == state["offer"]["seat"]:
             return plan.close_offer()
