@@ -3,7 +3,8 @@ bot, not from the plain one people meet as the medium level: the tuning must rea
 
 Seeded self-play, so each count is exact for the code: the tuned bot, its seat rotating, against two
 plain greedy bots, must win clearly more than the fair third that the plain bot wins in its place
-(measured with 1,500 games a side while tuning: 53% for Catan, 48% for Elastium, against 33%).
+(measured with 1,500 games a side while tuning: 57-60% for Catan, 48% for Elastium, against 33%;
+here Catan's wins 41 of 90 and Elastium's 15.5 of 30, against 24 and 7 for the plain bot).
 """
 from __future__ import annotations
 
