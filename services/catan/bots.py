@@ -355,9 +355,8 @@ class _Plan:
         needed = max([LONGEST_ROAD_MIN] + [length + 1 for s, length in enumerate(state["road_length"]) if s != seat])
         if needed - mine > self.style.road_race:
             return None
-        lengths = [(self.road_length_with(move["edge"]), i) for i, move in enumerate(roads)]
-        length, best = max(lengths, key=lambda pair: (pair[0], -pair[1]))
-        return roads[best] if length > mine else None
+        length, best = max(((self.road_length_with(move["edge"]), move) for move in roads), key=lambda pair: pair[0])
+        return best if length > mine else None
 
     def road_length_with(self, edge: int) -> int:
         """The seat's longest road if it built on ``edge`` (on a copy of the two lists it changes)."""
