@@ -223,6 +223,11 @@ class AuditSchema(Schema):
     head_hash = fields.Str(required=True)
     first_bad_event = fields.Int()
     problem = fields.Str()
+    played_engine_version = fields.Str(
+        required=True, metadata={"description": "The rules engine's version the game was created under."})
+    audit_engine_version = fields.Str(
+        required=True, metadata={"description": "The rules engine's version this audit replayed the log with; when "
+                                                "it differs, a failure may be a rules change rather than a forged log."})
 
 
 class HealthSchema(Schema):

@@ -85,6 +85,11 @@ def blueprint(service: Service) -> Blueprint:
             # The rules' explanation of a refused move may describe a hand or a hidden move
             # ("choose one of the tiles you drew: ..."): only the finished game's log is public.
             body["problem"] = "the log does not replay through the rules; the details are shown once the game is over"
-        return body
+        played = meta.get("engine_version", game.engine_version)
+        if not body["ok"] and played != game.engine_version:
+            # An old game meets newer rules: the log may be honest and the rules changed since.
+            body["problem"] += (f" (the game was played under rules engine {played}, this server runs"
+                                f" {game.engine_version}: the difference may be a change of rules, not a forged log)")
+        return {**body, "played_engine_version": played, "audit_engine_version": game.engine_version}
 
     return history

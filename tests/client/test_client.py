@@ -8,7 +8,7 @@ import pytest
 import requests
 from requests.adapters import HTTPAdapter
 
-from shared import clocks
+from shared import clocks, registry
 from shared.client import GameClient, ProblemError
 
 pytestmark = pytest.mark.e2e
@@ -180,7 +180,9 @@ def test_follow_a_bots_only_game_to_the_end_then_replay_and_audit(catan: str) ->
     assert str(caught.value).endswith(f"; /query/version: Must be at most {final['version']}.")
 
     audit = client.audit(gid)
-    assert audit == {"ok": True, "version": final["version"], "head_hash": seen[-1]["hash"]}
+    engine = registry.plugin("catan").game.engine_version
+    assert audit == {"ok": True, "version": final["version"], "head_hash": seen[-1]["hash"],
+                     "played_engine_version": engine, "audit_engine_version": engine}
 
 
 def test_unreachable_service_raises_after_retries() -> None:

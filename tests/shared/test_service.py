@@ -219,6 +219,32 @@ def test_audit_detects_tampering(client: FlaskClient, app: Any) -> None:
         store.redis.xadd(log_key, {"e": json.dumps(record)}, id="0-" + str(record["seq"]))
     report = client.get(f"/games/{gid}/audit").get_json()
     assert report["ok"] is False and report["first_bad_event"] == forged["seq"]
+    engine = app.extensions["runtime"].game.engine_version
+    assert report["played_engine_version"] == report["audit_engine_version"] == engine
+    assert "rules engine" not in report["problem"]      # same rules: nothing to excuse
+
+
+def test_audit_names_the_rules_version_an_old_game_was_played_under(client: FlaskClient, app: Any) -> None:
+    """A game created under older rules that no longer replays: the report says the rules differ,
+    so an auditor does not take a change of rules for a forged log."""
+    game = new_game(client)
+    gid = game["id"]
+    seat, token = whose_turn(client, game)
+    client.post(f"/games/{gid}/moves", json={"type": "roll"}, headers=auth(token))
+    store = app.extensions["runtime"].store
+    log_key, meta_key = store.keys(gid)[:2]
+    store.redis.hset(meta_key, "engine_version", "0")
+    report = client.get(f"/games/{gid}/audit").get_json()
+    assert report["ok"] is True and report["played_engine_version"] == "0"      # replays: nothing to say
+    records = [json.loads(fields[b"e"]) for _, fields in store.redis.xrange(log_key)]
+    records[-1]["data"] = {**records[-1]["data"], "changed_by_new_rules": True}
+    store.redis.delete(log_key)
+    for record in records:
+        store.redis.xadd(log_key, {"e": json.dumps(record)}, id="0-" + str(record["seq"]))
+    report = client.get(f"/games/{gid}/audit").get_json()
+    engine = app.extensions["runtime"].game.engine_version
+    assert report["ok"] is False and report["audit_engine_version"] == engine != "0"
+    assert f"played under rules engine 0, this server runs {engine}" in report["problem"]
 
 
 def test_long_poll_on_a_finished_game_answers_at_once(client: FlaskClient) -> None:
