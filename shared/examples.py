@@ -170,7 +170,8 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
         "events": {"200": {"version": log[-1]["seq"], "status": "active",
                            "events": [served_record(game, r, None, False) for r in log]}},
         "replay": {"200": replay},
-        "audit": {"200": {"ok": True, "version": log[-1]["seq"], "head_hash": log[-1]["hash"]}},
+        "audit": {"200": {"ok": True, "version": log[-1]["seq"], "head_hash": log[-1]["hash"],
+                          "played_engine_version": game.engine_version, "audit_engine_version": game.engine_version}},
     }
     listed = {"id": GAME_ID, "status": "active", "version": log[-1]["seq"], "options": options,
               "players": players, "to_act": game.to_act(state), "created_at": AT_MS, "moved_at": AT_MS,
