@@ -29,7 +29,6 @@ import hashlib
 import json
 import os
 import threading
-import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from typing import Any
 import redis
 
 from shared import jsonout
+from shared.group_commit import GroupCommit
 
 GENESIS_HASH = "0" * 64
 _APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
@@ -86,7 +86,7 @@ class AppendResult:
 
 class EventStore:
     def __init__(self, client: "redis.Redis[bytes]", connection_per_thread: bool = True,
-                 movers_pool: "redis.ConnectionPool | None" = None, movers_cap: int = 64) -> None:
+                 appends_pool: "redis.ConnectionPool | None" = None) -> None:
         self.redis = client
         self._append = client.register_script(_APPEND_LUA)
         self._expire_unmoved = client.register_script(_EXPIRE_UNMOVED_LUA)
@@ -95,54 +95,42 @@ class EventStore:
         # Off under gevent: "threads" are then greenlets, one per client connection, and a
         # thousand clients watching the feed would each keep a Redis connection for nothing.
         self._per_thread = connection_per_thread
-        # Under gevent, only appends (the move path) get a connection of their own, from a pool of
-        # their own, and at most ``movers_cap`` at once: the rest share the bounded pool.
-        self._movers_pool = movers_pool
-        self._movers_cap = movers_cap
-        self._movers = 0
-        self._movers_lock = threading.Lock()
+        # Appends (the move path) go through one connection per process, in batches when they
+        # overlap (shared.group_commit), from a pool of their own (under gevent: never queued
+        # behind the feed's readers in the bounded pool).  A Redis Cluster client routes each
+        # append by its game's slot instead.
+        self._appends_pool = appends_pool or (client.connection_pool if type(client) is redis.Redis else None)
+        self._appender: tuple[int, "redis.Redis[bytes]"] | None = None
+        self.appends = GroupCommit(self._run_append, self._append.sha, self._appends_client) \
+            if self._appends_pool is not None else None
+
+    def _run_append(self, keys: list[str], args: list[Any], client: "redis.Redis[bytes]") -> Any:
+        return self._append(keys=keys, args=args, client=client)
+
+    def _appends_client(self) -> "redis.Redis[bytes]":
+        """This process's connection for appends (a fork's child opens its own)."""
+        if self._appender is None or self._appender[0] != os.getpid():
+            self._appender = (os.getpid(), redis.Redis(connection_pool=self._appends_pool,
+                                                       single_connection_client=True))
+        return self._appender[1]
 
     def _own_client(self) -> "redis.Redis[bytes]":
-        """This thread's own connection (standalone Redis), else the shared client.
+        """This thread's own connection for reads (standalone Redis, threaded workers), else the
+        shared client.
 
         A pooled client checks a connection out of the pool and back in on every command, which
         costs about as much client CPU as the command's own I/O; a request thread holds one
         connection instead (gunicorn's threads are few and long-lived).  A copy inherited
         across a fork is never used (the child opens its own), nor one of a replaced client.
-        Under gevent a "thread" is a client connection's greenlet: see ``_movers_client``.
         """
-        if type(self.redis) is not redis.Redis:
-            return self.redis                       # Redis Cluster routes by key: keep its client
-        if not self._per_thread:
-            return self._movers_client()
+        if type(self.redis) is not redis.Redis or not self._per_thread:
+            return self.redis                       # Redis Cluster routes by key; gevent: the bounded pool
         own = getattr(self._own, "client", None)
         if own is None or own[0] != os.getpid() or own[1] is not self.redis:
             own = (os.getpid(), self.redis, redis.Redis(connection_pool=self.redis.connection_pool,
                                                         single_connection_client=True))
             self._own.client = own
         return own[2]
-
-    def _movers_client(self) -> "redis.Redis[bytes]":
-        """A greenlet's own connection for its appends (a keep-alive client moving again and again
-        skips the pool's checkout), while fewer than ``movers_cap`` greenlets hold one; it goes
-        back to the movers' pool when the greenlet ends."""
-        if self._movers_pool is None:
-            return self.redis
-        own = getattr(self._own, "mover", None)
-        if own is not None and own[0] == os.getpid():
-            return own[1]
-        with self._movers_lock:
-            if self._movers >= self._movers_cap:
-                return self.redis
-            self._movers += 1
-        client = redis.Redis(connection_pool=self._movers_pool, single_connection_client=True)
-        weakref.finalize(client, self._mover_gone)
-        self._own.mover = (os.getpid(), client)
-        return client
-
-    def _mover_gone(self) -> None:
-        with self._movers_lock:
-            self._movers -= 1
 
     @property
     def _client(self) -> "redis.Redis[bytes]":
@@ -190,7 +178,8 @@ class EventStore:
         keys = [log, meta_key, idem]
         try:
             # Unchecked: the check is a system call, and a move makes exactly this one call.
-            reply = self._append(keys=keys, args=args, client=self._own_client())
+            reply = self.appends.run(keys, args) if self.appends is not None else \
+                self._append(keys=keys, args=args)
         except redis.ConnectionError:
             # The answer never came.  Either the script never reached Redis (a connection the
             # server had closed, e.g. across a restart) or it ran and the answer was lost.  Our

@@ -64,8 +64,8 @@ def connect_event_store(settings: Settings) -> EventStore:
         # non-blocking sockets; gevent's own bound each wait, at no GIL handover cost.
         pool = redis.BlockingConnectionPool.from_url(settings.redis_url, max_connections=settings.redis_pool_size,
                                                      timeout=settings.redis_timeout, **options)
-        movers = redis.ConnectionPool.from_url(settings.redis_url, **options)
-        return EventStore(redis.Redis(connection_pool=pool), connection_per_thread=False, movers_pool=movers)
+        appends = redis.ConnectionPool.from_url(settings.redis_url, **options)
+        return EventStore(redis.Redis(connection_pool=pool), connection_per_thread=False, appends_pool=appends)
     if settings.redis_url.startswith("redis://"):       # plain TCP (not TLS, not a Unix socket)
         options["connection_class"] = KernelTimeoutConnection
     return EventStore(redis.Redis.from_url(settings.redis_url, **options))
