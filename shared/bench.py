@@ -521,7 +521,7 @@ PARTS = ("selfplay", "rebuild", "http", "feed", "bots", "scaleout", "ladder", "c
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=PARTS, action="append")
-    parser.add_argument("--ladder-games", type=int, default=60, help="games per ladder series (default 60)")
+    parser.add_argument("--ladder-games", type=int, default=120, help="games per ladder series (default 120)")
     parser.add_argument("--mirror-games", type=int, default=24, help="games of each mirror match (default 24)")
     parser.add_argument("--catanatron-games", type=int, default=60)
     parser.add_argument("--feed-connections", type=int, default=1000)

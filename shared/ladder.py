@@ -13,7 +13,7 @@ with its Wilson 95% interval, the Elo gap it implies (shared.stats.elo_gap), and
 per searched decision (p50/p99).  A last line per game gives every bot's Elo with the
 rule-of-thumb bot at 1500.  Games run in worker processes, one per core.
 
-    python -m shared.ladder --games 60 --mirror-games 12 --budget-ms 200 [--only catan]
+    python -m shared.ladder --games 120 --mirror-games 24 --budget-ms 200 [--only catan]
 """
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def ladder(game_name: str, games: int, mirror_games: int, seed: int, budget_ms: 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=60, help="games per series (default 60)")
+    parser.add_argument("--games", type=int, default=120, help="games per series (default 120)")
     parser.add_argument("--mirror-games", type=int, default=24, help="games of the mirror match (0: none)")
     parser.add_argument("--budget-ms", type=int, default=200, help="the expert's time per move")
     parser.add_argument("--mirror-budget-ms", type=int, default=None,
