@@ -54,6 +54,7 @@ class GroupCommit:
         self.sha = sha
         self.connection = connection
         self.max_batch = max_batch
+        self.on_batch: Callable[[int], None] | None = None    # told each batch's size (the service's metrics)
         self.batches = 0           # how many round trips carried
         self.appends = 0           # how many appends (their ratio is the mean batch size)
         self._reset()
@@ -95,6 +96,11 @@ class GroupCommit:
             replies = [exc] * len(batch)
         self.batches += 1
         self.appends += len(batch)
+        if self.on_batch is not None:
+            try:
+                self.on_batch(len(batch))
+            except Exception:  # noqa: BLE001 - counting must never cost a caller its reply
+                pass
         with self._lock:
             if self._queue:
                 following = self._queue[0]

@@ -18,6 +18,10 @@ LATENCY = Histogram("http_request_seconds", "HTTP request latency", ["game", "me
 MOVES = Counter("moves_total", "Moves posted", ["game", "outcome", "reason"])
 PROBLEMS = Counter("problems_total", "Problem responses by reason", ["status", "reason"])
 GAMES_CREATED = Counter("games_created_total", "Games created", ["game"])
+APPENDS = Counter("event_appends_total", "Moves' appends sent to the event store", ["game"])
+APPEND_ROUND_TRIPS = Counter("event_append_round_trips_total",
+                             "Round trips to Redis that carried them (overlapping appends share one: group commit)",
+                             ["game"])
 QUEUE_DEPTH = Gauge("bot_queue_depth", "Bot turns waiting in the RQ queue", ["game"],
                     multiprocess_mode="max")
 
@@ -42,6 +46,12 @@ def record_request(game: str, method: str, route: str, status: int, seconds: flo
 
 def record_move(game: str, outcome: str, reason: str = "") -> None:
     _child(MOVES, game, outcome, reason).inc()
+
+
+def record_append_batch(game: str, size: int) -> None:
+    """One round trip that carried ``size`` appends (shared.group_commit)."""
+    _child(APPEND_ROUND_TRIPS, game).inc()
+    _child(APPENDS, game).inc(size)
 
 
 def record_problem(problem: Any) -> None:

@@ -83,6 +83,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         },
     )
     store = store or connect_event_store(settings)
+    if store.appends is not None:
+        store.appends.on_batch = lambda size: metrics.record_append_batch(game.name, size)
     queue_redis = connect_queue(settings)      # no I/O yet: redis-py connects on first use
     before_bot_turn = None
     if notify_bots is None and settings.enqueue_bots:
