@@ -22,6 +22,7 @@ import json
 import multiprocessing
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,22 +84,23 @@ def run_series(game_name: str, focus_bot: str, field_bot: str, games: int, seed:
 
 
 def ladder(game_name: str, games: int, mirror_games: int, seed: int, budget_ms: int,
-           mirror_budget_ms: int, pool: Any) -> list[dict[str, Any]]:
+           mirror_budget_ms: int, pool: Any) -> Iterator[dict[str, Any]]:
+    """The game's series, each as soon as it is played (the whole ladder takes over an hour), then its Elo line."""
     simple = registry.plugin(game_name).rule_of_thumb_bot()
     base = run_series(game_name, simple, "random", games, seed, budget_ms, pool)
+    yield base
     expert = run_series(game_name, "expert", simple, games, seed + 1, budget_ms, pool)
-    figures = [base, expert]
+    yield expert
     if mirror_games:
-        figures.append(run_series(game_name, "expert", "expert", mirror_games, seed + 2, mirror_budget_ms, pool))
+        yield run_series(game_name, "expert", "expert", mirror_games, seed + 2, mirror_budget_ms, pool)
     goal = 0.6 if game_name == "catan" else None
-    figures.append({
+    yield {
         "bench": f"{game_name}-elo", "anchor": f"{simple} = {ANCHOR_ELO}",
         "elo": {"random": ANCHOR_ELO - base["elo_gap"], simple: ANCHOR_ELO,
                 "expert": ANCHOR_ELO + expert["elo_gap"]},
         "expert_lower_bound_above_fair_share": expert["interval_95"][0] > 1 / PLAYERS,
         **({"expert_goal_win_rate": goal, "expert_goal_met": expert["win_rate"] >= goal} if goal else {}),
-    })
-    return figures
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

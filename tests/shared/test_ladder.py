@@ -31,3 +31,24 @@ def test_the_ladder_prints_each_series_and_the_elo_of_every_bot(capsys: pytest.C
 def test_each_game_names_its_rule_of_thumb_bot() -> None:
     assert {name: registry.plugin(name).rule_of_thumb_bot() for name in ("catan", "elasund", "elfenland", "elastium")} == {
         "catan": "greedy", "elasund": "heuristic", "elfenland": "planner", "elastium": "greedy"}
+
+
+class CountingPool:
+    """Plays tables in this process and counts the series asked of it."""
+
+    def __init__(self) -> None:
+        self.series = 0
+
+    def imap(self, function: Any, tables: list[Any]) -> Any:
+        self.series += 1
+        return map(function, tables)
+
+
+def test_each_series_is_given_as_soon_as_it_is_played() -> None:
+    """The whole ladder takes over an hour: a series' figure must not wait for the game's other series."""
+    pool = CountingPool()
+    figures = ladder.ladder("elastium", 2, 2, 1, 20, 20, pool)
+    first = next(figures)
+    assert (first["bot"], first["against"], pool.series) == ("greedy", "2x random", 1)   # the expert has not played
+    assert [next(figures)["against"], pool.series] == ["2x greedy", 2]
+    assert [f["bench"] for f in figures] == ["elastium-ladder", "elastium-elo"] and pool.series == 3
