@@ -55,8 +55,6 @@ class GroupCommit:
         self.connection = connection
         self.max_batch = max_batch
         self.on_batch: Callable[[int], None] | None = None    # told each batch's size (the service's metrics)
-        self.batches = 0           # how many round trips carried
-        self.appends = 0           # how many appends (their ratio is the mean batch size)
         self._reset()
 
     def _reset(self) -> None:
@@ -94,8 +92,6 @@ class GroupCommit:
             replies = self._send(batch)
         except BaseException as exc:  # noqa: BLE001 - every caller of the batch gets it, raised as theirs
             replies = [exc] * len(batch)
-        self.batches += 1
-        self.appends += len(batch)
         if self.on_batch is not None:
             try:
                 self.on_batch(len(batch))
