@@ -54,7 +54,10 @@ def on_starting(server):  # noqa: ANN001 - gunicorn's hook signature
 
 def post_worker_init(worker):  # noqa: ANN001 - gunicorn's hook signature
     """On SIGTERM, besides gunicorn's own graceful stop, wake every feed client parked here so
-    each stream ends with a reconnect hint and each long-poll answers now (shared.news)."""
+    each stream ends with a reconnect hint and each long-poll answers now (shared.news).
+    First, the app being loaded, the garbage collector is tuned for a server (shared.gc_tuning)."""
+    from shared.gc_tuning import tune_garbage_collector
+    tune_garbage_collector()
     from shared.news import begin_draining
     graceful = signal.getsignal(signal.SIGTERM)
 

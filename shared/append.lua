@@ -5,7 +5,7 @@
 -- ARGV[4] the new head hash, ARGV[5] the expected head hash ('' to skip: a new game),
 -- ARGV[6] n: count of meta field/value pairs that follow, then 2n meta fields/values,
 -- then one JSON document per event.
--- On success, publishes '<game id> <new version> <status>' on 'news:<game name>' (shared/news.py
+-- On success, publishes '<game id> <new version> <status>' on 'news:<game name>:<game id>' (shared/news.py
 -- wakes the feed's waiters with it).
 -- Returns {'OK', version} | {'DUPLICATE', 'version|fingerprint|first_seq'}
 --       | {'CONFLICT', current_version, entries after the expected version (at most 100)}
@@ -43,6 +43,7 @@ end
 local title = redis.call('HGET', KEYS[2], 'game')
 if title then
   local status = redis.call('HGET', KEYS[2], 'status') or 'active'
-  redis.call('PUBLISH', 'news:' .. title, string.match(KEYS[1], '^{g:(.*)}:log$') .. ' ' .. seq .. ' ' .. status)
+  local game_id = string.match(KEYS[1], '^{g:(.*)}:log$')
+  redis.call('PUBLISH', 'news:' .. title .. ':' .. game_id, game_id .. ' ' .. seq .. ' ' .. status)
 end
 return {'OK', tostring(seq)}

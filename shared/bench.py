@@ -313,11 +313,12 @@ class FeedCrowd:
             cast(socket.socket, key.fileobj).close()
 
 
-def bench_feed(url: str, connections: int = 1000, clients: int = 16, moves: int = 300,
+def bench_feed(url: str, connections: int = 1000, clients: int = 16, rounds: int = 9, moves_per_round: int = 50,
                watch_the_moves: bool = False) -> None:
     """One service with ``connections`` clients on the feed (half SSE, half long-poll), five per
     game as a table with spectators would be, while 16 clients play moves and a probe asks
-    /healthz every 20 ms; the bare endpoint takes turns with the moves (``vs_bare``).
+    /healthz every 20 ms.  The bare endpoint takes turns with the moves, round after round, as
+    in :func:`bench_http`: ``vs_bare`` is the median of the rounds' ratios.
 
     By default the crowd waits on games other than the 16 being played: what waiting clients
     cost.  ``watch_the_moves`` puts five of them on each played game too, so every move is
@@ -330,7 +331,7 @@ def bench_feed(url: str, connections: int = 1000, clients: int = 16, moves: int 
     port = servers["moves"].port
     crowd: FeedCrowd | None = None
     try:
-        played, scripts = _scripted_games(port, plugin, clients, 3 * moves, seed_base=5000)
+        played, scripts = _scripted_games(port, plugin, clients, rounds * moves_per_round, seed_base=5000)
         idle = []
         for _ in range(connections // 5 - (clients if watch_the_moves else 0)):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -354,17 +355,22 @@ def bench_feed(url: str, connections: int = 1000, clients: int = 16, moves: int 
                 time.sleep(0.02)
 
         bare_round = [[("/moves", {"Content-Type": "application/json"}, json.dumps({"type": "roll"}).encode())]
-                      * (moves // 3) for _ in range(clients)]
+                      * moves_per_round for _ in range(clients)]
         rates: dict[str, list[float]] = {"bare": [], "crowd": []}
+        cpu: dict[str, list[float]] = {"bare": [], "crowd": []}
         move_latencies: list[float] = []
         prober = threading.Thread(target=probe)
         prober.start()
-        for r in range(3):
-            chunk = [script[r * (moves // 3):(r + 1) * (moves // 3)] for script in scripts]
+        for r in range(rounds):
+            chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]
+            cpu_before = servers["moves"].cpu_seconds()
             seconds, lat = post_many(port, chunk)
+            cpu["crowd"].append((servers["moves"].cpu_seconds() - cpu_before) / len(lat))
             rates["crowd"].append(len(lat) / seconds)
             move_latencies.extend(lat)
+            cpu_before = servers["bare"].cpu_seconds()
             seconds, lat = post_many(servers["bare"].port, bare_round)
+            cpu["bare"].append((servers["bare"].cpu_seconds() - cpu_before) / len(lat))
             rates["bare"].append(len(lat) / seconds)
         probing.set()
         prober.join()
@@ -376,6 +382,8 @@ def bench_feed(url: str, connections: int = 1000, clients: int = 16, moves: int 
               "moves_p99_ms": round(percentile(move_latencies, 0.99) * 1000, 1),
               "moves_per_second": round(statistics.median(rates["crowd"])),
               "vs_bare": round(statistics.median([m / b for m, b in zip(rates["crowd"], rates["bare"])]), 2),
+              "server_cpu_ms_per_move": round(statistics.median(cpu["crowd"]) * 1000, 3),
+              "bare_server_cpu_ms_per_request": round(statistics.median(cpu["bare"]) * 1000, 3),
               **({} if watch_the_moves else
                  {"targets": {"healthz_p99_ms": 100, "moves_p99_ms": 100, "vs_bare": 0.55}})})
     finally:

@@ -1,8 +1,10 @@
 """Who is waiting for which game's log, and waking them when it grows: one subscriber per process.
 
-Every append publishes ``<game id> <new version> <status>`` on the title's channel
+Every append publishes ``<game id> <new version> <status>`` on the game's own channel
 (``append.lua``).  A process that serves the feed keeps ONE pub/sub connection to Redis, in one
-background thread (a greenlet under gevent).  When a game that somebody here waits on moves, it
+background thread (a greenlet under gevent), subscribed to the games somebody here waits on and
+to no other: the moves of games nobody here watches cost this process nothing, however many
+instances serve the title.  When a game that somebody here waits on moves, it
 reads the new events once and hands them to every waiter of that game: a move watched by five
 clients costs one read, not five.  So a thousand clients long-polling or streaming the feed cost
 a thousand parked greenlets and no Redis connection each; a waiting client costs nothing until
@@ -19,6 +21,7 @@ import logging
 import os
 import threading
 import time
+import uuid
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,9 +51,9 @@ def draining() -> bool:
     return _draining.is_set()
 
 
-def channel(game_name: str) -> str:
-    """The pub/sub channel a title's appends are announced on (see ``append.lua``)."""
-    return f"news:{game_name}"
+def channel(game_name: str, game_id: str) -> str:
+    """The pub/sub channel a game's appends are announced on (see ``append.lua``)."""
+    return f"news:{game_name}:{game_id}"
 
 
 ReadLog = Callable[[str, int, int], list[dict[str, Any]]]    # (game id, after, limit) -> records
@@ -99,17 +102,37 @@ class Waiter:
 
 
 class LogNews:
-    """The process's subscriber to one title's channel, started on first use (after any fork)."""
+    """The process's subscriber to the channels of the games someone here waits on, started on
+    first use (after any fork).
+
+    The subscriber thread owns its pub/sub connection: every SUBSCRIBE and UNSUBSCRIBE is sent
+    from it, never from a waiter's greenlet (a redis-py PubSub is not safe to drive from two).
+    A waiter whose game is not subscribed yet asks for it and nudges the thread through the
+    process's own wake channel; until Redis confirms the subscription the waiter relies on
+    its own read of the log, and the confirmation wakes it to read once more, so an append in
+    between is never missed.  A game nobody here waits on any more stays subscribed for
+    ``idle_seconds`` (a long-poll that answers usually comes straight back), then is dropped.
+    """
 
     def __init__(self, client: "redis.Redis[bytes]", game_name: str, read_log: ReadLog | None = None,
-                 page: int = 200) -> None:
+                 page: int = 200, publisher: "redis.Redis[bytes] | None" = None,
+                 idle_seconds: float = 30.0) -> None:
         self._client = client
+        self._publisher = publisher or client       # sends the wake-ups (a client with timeouts)
         self._read_log = read_log
         self._page = page
-        self._channel = channel(game_name)
+        self._game_name = game_name
+        self._idle_seconds = idle_seconds
         self._lock = threading.Lock()
         self._waiters: dict[str, set[Waiter]] = {}
+        # Shared with the subscriber thread, under the lock:
+        self._confirmed: set[str] = set()           # games whose subscription Redis confirmed
+        self._requested: set[str] = set()           # games a waiter asked for, not yet sent
+        self._sent: set[str] = set()                # SUBSCRIBE sent, not yet confirmed
+        self._unwatched_since: dict[str, float] = {}  # subscribed games nobody waits on, since when
+        self._wake_channel = ""
         self._pid = 0
+        self.announcements_read = 0                 # games' announcements received (tests, diagnostics)
         _instances.add(self)
 
     # -- the waiting side -------------------------------------------------------------------------
@@ -121,6 +144,14 @@ class LogNews:
         waiter = Waiter(game_id, after)
         with self._lock:
             self._waiters.setdefault(game_id, set()).add(waiter)
+            self._unwatched_since.pop(game_id, None)
+            # One nudge carries every request made before the thread next looks at them.
+            nudge = False
+            if game_id not in self._confirmed and game_id not in self._sent:
+                nudge = not self._requested
+                self._requested.add(game_id)
+        if nudge:
+            self._nudge()
         try:
             yield waiter
         finally:
@@ -130,6 +161,15 @@ class LogNews:
                     watchers.discard(waiter)
                     if not watchers:
                         del self._waiters[game_id]
+                        self._unwatched_since[game_id] = time.monotonic()
+
+    def _nudge(self) -> None:
+        """Tell the subscriber thread there are games to subscribe (it may be parked in a read)."""
+        try:
+            self._publisher.publish(self._wake_channel, b"")
+        except redis.RedisError as exc:
+            # The subscriber also looks at its requests once a second; the waiter reads the log itself.
+            log.warning("could not wake the feed subscriber: %s", exc)
 
     # -- the subscriber thread --------------------------------------------------------------------
     def _ensure_started(self) -> None:
@@ -139,27 +179,39 @@ class LogNews:
             if self._pid == os.getpid():
                 return
             self._pid = os.getpid()
+            self._wake_channel = f"news-wake:{uuid.uuid4().hex}"     # this process's own
+            self._confirmed.clear()
             threading.Thread(target=self._run, name="log-news", daemon=True).start()
 
     def _run(self) -> None:
         failures = 0
         while True:
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._client.pubsub()
             try:
-                pubsub.subscribe(self._channel)
-                self._wake_all()          # messages may have been lost while we were away
+                with self._lock:
+                    # A new connection: every game anyone waits on is subscribed again, and each
+                    # waiter is woken by its game's confirmation (messages may have been lost).
+                    self._confirmed.clear()
+                    self._sent.clear()
+                    self._requested = set(self._waiters)
+                pubsub.subscribe(self._wake_channel)
                 failures = 0
+                last_tidy = time.monotonic()
                 while True:
+                    self._send_requests(pubsub)
                     # A one-second poll, not listen(): the client's health checks (a PING when
                     # the line has been quiet) run in get_message, and find a dead connection.
                     message = pubsub.get_message(timeout=1.0)
-                    if message and message.get("type") == "message":
-                        self._deliver(message["data"])
+                    if message is not None:
+                        self._handle(message)
+                    if time.monotonic() - last_tidy >= min(1.0, self._idle_seconds):
+                        last_tidy = time.monotonic()
+                        self._drop_unwatched(pubsub)
             except (redis.RedisError, OSError) as exc:
                 delay = RECONNECT_BACKOFF_SECONDS[min(failures, len(RECONNECT_BACKOFF_SECONDS) - 1)]
                 failures += 1
                 if failures == 1:
-                    log.warning("feed subscription to %s lost (%s); reconnecting", self._channel, exc)
+                    log.warning("feed subscription of %s lost (%s); reconnecting", self._game_name, exc)
                 time.sleep(delay)
             except Exception:  # noqa: BLE001 - the thread must outlive any surprise; waiters time out meanwhile
                 log.exception("feed subscriber failed; restarting it")
@@ -169,6 +221,46 @@ class LogNews:
                     pubsub.close()
                 except Exception:  # noqa: BLE001 - closing a broken connection may fail too
                     pass
+
+    def _send_requests(self, pubsub: Any) -> None:
+        with self._lock:
+            wanted, self._requested = self._requested, set()
+            self._sent |= wanted
+        if wanted:
+            pubsub.subscribe(*(channel(self._game_name, game_id) for game_id in wanted))
+
+    def _drop_unwatched(self, pubsub: Any) -> None:
+        """Unsubscribe the games nobody here has waited on for ``idle_seconds``.  Taken out of
+        ``_confirmed`` first, under the lock: a waiter that comes for one now asks anew."""
+        now = time.monotonic()
+        with self._lock:
+            idle = [g for g, since in self._unwatched_since.items() if now - since >= self._idle_seconds]
+            for game_id in idle:
+                del self._unwatched_since[game_id]
+                self._confirmed.discard(game_id)
+                self._sent.discard(game_id)
+        if idle:
+            pubsub.unsubscribe(*(channel(self._game_name, game_id) for game_id in idle))
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "message":
+            if message.get("channel") != self._wake_channel.encode():
+                self.announcements_read += 1
+                self._deliver(message["data"])
+        elif kind == "subscribe":
+            name = message["channel"].decode()
+            if name == self._wake_channel:
+                return
+            game_id = name[len(channel(self._game_name, "")):]
+            with self._lock:
+                if game_id in self._sent:        # not dropped meanwhile
+                    self._sent.discard(game_id)
+                    self._confirmed.add(game_id)
+                watchers = list(self._waiters.get(game_id, ()))
+            # Appends before this point were announced to nobody here: read the log again.
+            for waiter in watchers:
+                waiter.wake()
 
     def _deliver(self, data: Any) -> None:
         text = data.decode() if isinstance(data, bytes) else str(data)

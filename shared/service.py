@@ -96,7 +96,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     if before_bot_turn is not None:
         runtime.clock_jobs = ClockJobs(bot_queue)     # turn clocks' deadlines, on the same queue
     app.extensions["runtime"] = runtime
-    news = LogNews(connect_news(settings), game.name,
+    news = LogNews(connect_news(settings), game.name, publisher=store.redis,
                    read_log=lambda game_id, after, limit: store.read(game_id, after=after, limit=limit))
     feed = Feed(game, store, news, heartbeat_seconds=settings.sse_heartbeat_seconds,
                 max_stream_seconds=settings.sse_max_seconds, max_wait_seconds=settings.max_wait_seconds,

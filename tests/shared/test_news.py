@@ -1,0 +1,108 @@
+"""The feed's subscriber (shared.news) against a real Redis: it hears only the games someone
+here waits on, never misses an append that lands while a subscription is being made, drops
+games nobody waits on, and comes back after its connection is cut."""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import redis
+
+from shared.eventstore import EventStore
+from shared.news import LogNews, channel
+from shared.runtime import GameRuntime
+from tests.shared.toygame import RaceGame
+
+
+def one_move(runtime: GameRuntime, game_id: str) -> int:
+    """Play whatever the toy game asks for next; the log's new version."""
+    loaded = runtime.load(game_id)
+    seat = runtime.game.to_act(loaded.state)[0]
+    move = {"type": "hold"} if loaded.state["pending"] == [] else {"type": "acknowledge"}
+    return runtime.submit(game_id, seat, move).version
+
+
+def until(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
+def subscribers(client: "redis.Redis[bytes]", game: Any, game_id: str) -> int:
+    return int(client.pubsub_numsub(channel(game.name, game_id))[0][1])
+
+
+def setup(redis_client: Any, idle_seconds: float = 30.0) -> tuple[GameRuntime, LogNews, list[str]]:
+    store = EventStore(redis_client)
+    runtime = GameRuntime(RaceGame(), store, snapshot_every=0)
+    games = [runtime.create([{"name": "x"}, {"name": "y"}], {"target": 1000}, seed=i)[0] for i in range(3)]
+    news = LogNews(redis.Redis(connection_pool=redis_client.connection_pool), runtime.game.name,
+                   read_log=lambda g, after, limit: store.read(g, after=after, limit=limit),
+                   idle_seconds=idle_seconds)
+    return runtime, news, games
+
+
+def test_only_the_watched_games_announcements_reach_the_process(redis_client: Any) -> None:
+    runtime, news, (watched, busy, _) = setup(redis_client)
+    with news.watch(watched, runtime.store.version(watched)) as waiter:
+        assert until(lambda: subscribers(redis_client, runtime.game, watched) == 1)
+        for _ in range(40):
+            one_move(runtime, busy)                 # a game nobody here waits on
+        version = one_move(runtime, watched)
+        woken, brought = waiter.wait(5)
+        while woken and brought is None:            # the subscription's confirmation came first
+            woken, brought = waiter.wait(5)
+    assert brought is not None and brought.version == version
+    assert [r["seq"] for r in brought.records] == [version]      # the new event, read once for all
+    assert news.announcements_read == 1             # the 40 moves of the other game never came here
+    assert subscribers(redis_client, runtime.game, busy) == 0
+
+
+def test_an_append_while_the_subscription_is_made_is_not_missed(redis_client: Any) -> None:
+    """The waiter reads the log before Redis has confirmed its game's subscription; a move in
+    that gap is announced to nobody here, so the confirmation wakes the waiter to read again."""
+    runtime, news, games = setup(redis_client, idle_seconds=0.05)
+    for round_ in range(20):
+        game_id = games[round_ % 3]
+        after = runtime.store.version(game_id)
+        with news.watch(game_id, after) as waiter:
+            one_move(runtime, game_id)              # at once: most likely before the confirmation
+            woken, _ = waiter.wait(5)
+            assert woken                            # by the confirmation or by the announcement
+            assert runtime.store.version(game_id) > after
+        until(lambda: subscribers(redis_client, runtime.game, game_id) == 0, 2)  # dropped again
+
+
+def test_a_game_nobody_waits_on_is_dropped_after_idle_seconds(redis_client: Any) -> None:
+    runtime, news, (game_id, _, _) = setup(redis_client, idle_seconds=0.3)
+    with news.watch(game_id, 0):
+        assert until(lambda: subscribers(redis_client, runtime.game, game_id) == 1)
+    time.sleep(0.1)
+    assert subscribers(redis_client, runtime.game, game_id) == 1        # a long-poll often comes back
+    assert until(lambda: subscribers(redis_client, runtime.game, game_id) == 0, 3)
+    with news.watch(game_id, runtime.store.version(game_id)) as waiter:  # and is subscribed anew
+        assert until(lambda: subscribers(redis_client, runtime.game, game_id) == 1)
+        version = one_move(runtime, game_id)
+        woken, brought = waiter.wait(5)
+        while woken and brought is None:
+            woken, brought = waiter.wait(5)
+        assert brought is not None and brought.version == version
+
+
+def test_a_cut_subscription_is_made_again_and_its_waiters_woken(redis_client: Any) -> None:
+    runtime, news, (game_id, _, _) = setup(redis_client)
+    with news.watch(game_id, runtime.store.version(game_id)) as waiter:
+        assert until(lambda: subscribers(redis_client, runtime.game, game_id) == 1)
+        waiter.wait(0)                              # forget the confirmation's wake-up
+        redis_client.client_kill_filter(_type="pubsub")
+        woken, brought = waiter.wait(5)
+        assert woken and brought is None            # read the log yourself: news may have been lost
+        assert until(lambda: subscribers(redis_client, runtime.game, game_id) == 1)
+        version = one_move(runtime, game_id)
+        woken, brought = waiter.wait(5)
+        while woken and brought is None:
+            woken, brought = waiter.wait(5)
+        assert brought is not None and brought.version == version
