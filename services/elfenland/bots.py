@@ -210,8 +210,54 @@ STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "planner": planner
 
 # -- expert: search on top of planner -----------------------------------------------------------
 
-# A planner decision costs about a millisecond and a half: short playouts, few candidates.
-# Its value function is fit to planner self-play over the editions (services/elfenland/value.py).
-expert_strategy = ExpertBot(planner_strategy, load(FEATURES), horizon=8, sharpness=1.0, max_candidates=5)
+def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[Move]:
+    """Best first by the planner's own yardsticks, so that the search's few candidates are the
+    planner's runners-up rather than a random draw among dozens of placements: a counter by how
+    well it serves the route, a card by the counters it would pay, a placement by its fit on
+    the seat's own route (or a rival's road for an obstacle), a journey by the towns the search
+    a few roads ahead finds after it, a kept hand by the planner's worth."""
+    view = game.view(state, seat)
+    me = view["seats"][seat]
+    my_roads = {road.id for road, _ in route(view, seat)}
+    rivals = {s["town"] for i, s in enumerate(view["seats"]) if i != seat}
+    seen = set(me["visited"])
+
+    def score(move: Move) -> float:
+        kind = move["type"]
+        if kind == "take_counter":
+            return _counter_value(view, seat, move["counter"])
+        if kind == "take_card":
+            return _card_value(view, seat, move["card"])
+        if kind in ("place_counter", "place_double"):
+            road, counter = ROADS[move["road"]], move["counter"]
+            if counter in TRANSPORTS:
+                return _fit(view, seat, counter, road) + (2 if road.id in my_roads else 0)
+            if counter == GOLD_COUNTER:
+                return 3 if road.id in my_roads else 0
+            if counter in (OBSTACLE, SEA_MONSTER):
+                return 2 if road.id not in my_roads and (road.a in rivals or road.b in rivals) else -1
+            return 0
+        if kind == "travel":
+            road = ROADS[move["road"]]
+            nxt = road.other_end(me["town"])
+            rest = dict(me["hand"])
+            remove(rest, move["cards"])
+            ahead, _ = _search(view, seat, nxt, rest, seen | {nxt}, SEARCH_DEPTH - 1)
+            gain = TOWN_POINTS if nxt in MARKER_TOWNS and nxt not in seen else 0
+            return gain - len(move["cards"]) + ahead
+        if kind == "keep_cards":
+            return sum(me["hand"].get(c, 0) + (1 if c == RAFT else 0) for c in move["cards"])
+        if kind == "keep_counters":
+            return sum(me["hand"].get(c, 0) + (3 if c == GOLD_COUNTER else 0) for c in move["counters"])
+        return 0
+
+    return sorted(moves, key=lambda move: -score(move))
+
+
+# A planner decision costs about a millisecond and a half: short playouts, few candidates, the
+# planner's runners-up (rank_moves).  Its value function is fit to planner self-play over the
+# editions (services/elfenland/value.py).
+expert_strategy = ExpertBot(planner_strategy, load(FEATURES), horizon=8, sharpness=1.0, max_candidates=5,
+                            rank=rank_moves)
 
 STRATEGIES["expert"] = expert_strategy

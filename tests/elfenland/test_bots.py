@@ -61,3 +61,34 @@ def test_planner_ends_the_last_round_near_home() -> None:
     set_hand(state, 0, ["giant_pig"])
     # Lapphalya is already visited and one road further from Beata: staying home-near is better.
     assert planner_strategy(GAME, state, 0, random.Random(0))["type"] == "finish_travel"
+
+
+def test_the_experts_candidates_are_the_planners_runners_up() -> None:
+    """rank_moves puts a counter the seat can pay on its own route before placements elsewhere,
+    and a journey to a new town before one to a visited town, so the search's few candidates are
+    worth comparing."""
+    from services.elfenland.bots import expert_strategy, rank_moves
+
+    state = start_phase(new_game(2), "placement", first=0)
+    clear_counters(state, 0)
+    give_counter(state, 0, "giant_pig")
+    set_hand(state, 0, ["giant_pig"] * 3)
+    legal = GAME.legal_moves(state, 0)
+    ranked = rank_moves(GAME, state, 0, legal)
+    my_roads = {road.id for road, _ in route(GAME.view(state, 0), 0)}
+    assert sorted(map(str, ranked)) == sorted(map(str, legal))                # the same moves, reordered
+    assert ranked[0]["type"] == "place_counter" and ranked[0]["road"] in my_roads
+    off_route = [m for m in ranked if m["type"] == "place_counter" and m["road"] not in my_roads]
+    assert off_route and ranked.index(off_route[0]) > ranked.index(ranked[0])
+    candidates = expert_strategy.candidates(GAME, state, 0, random.Random(0))     # the planner's move first,
+    rest = [m for m in legal if m != candidates[0]]                                # then the best four others
+    assert len(candidates) == 5 and candidates[1:] == rank_moves(GAME, state, 0, rest)[:4]
+
+    state = start_phase(new_game(2), "movement", first=0)
+    state["seats"][0].update(visited=["Lapphalya"])
+    lapphalya, beata = road_between("Elvenhold", "Lapphalya"), road_between("Elvenhold", "Beata")
+    place(state, 1, "giant_pig", lapphalya.id)
+    place(state, 1, "giant_pig", beata.id)
+    set_hand(state, 0, ["giant_pig"] * 2)
+    ranked = rank_moves(GAME, state, 0, GAME.legal_moves(state, 0))
+    assert ranked[0] == {"type": "travel", "road": beata.id, "cards": ["giant_pig"]}

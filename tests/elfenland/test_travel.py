@@ -159,3 +159,4 @@ def test_every_transport_on_every_terrain_follows_the_table() -> None:
             state, events = play(state, 0, {"type": "travel", "road": road.id, "cards": [transport] * cost})
             assert events[0]["data"]["to"] == road.b and state["seats"][0]["hand"] == (
                 {transport: 3 - cost} if cost < 3 else {})
+

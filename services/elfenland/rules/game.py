@@ -1,7 +1,6 @@
 """The Elfenland engine: Elfenland, Elfengold and Elfenroads on the Elfenland board."""
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -109,8 +108,17 @@ class ElfenlandGame(Game):
         return views.redact(event, seat)
 
     def copy(self, state: State) -> State:
-        # The state is plain JSON: a JSON round trip is a fast deep copy.
-        return json.loads(json.dumps(state))
+        # The state is plain JSON (dicts, lists, strings, numbers, None): copying just those
+        # takes half the time of a JSON round trip, and the bots' search copies every world.
+        return _plain_copy(state)
 
     def conceal(self, state: State, seat: int, rng: random.Random) -> State:
         return conceal.conceal(self.copy(state), seat, rng)
+
+
+def _plain_copy(value: Any) -> Any:
+    if type(value) is dict:
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_plain_copy(item) for item in value]
+    return value

@@ -6,9 +6,8 @@ multiset in ``decide`` and the event records what was drawn.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable
-from itertools import combinations_with_replacement
+from functools import lru_cache
 
 Multiset = dict[str, int]
 
@@ -32,7 +31,10 @@ def remove(items: Multiset, kinds: Iterable[str]) -> None:
 
 
 def contains(items: Multiset, kinds: Iterable[str]) -> bool:
-    return all(items.get(kind, 0) >= n for kind, n in Counter(kinds).items())
+    wanted: dict[str, int] = {}
+    for kind in kinds:
+        wanted[kind] = wanted.get(kind, 0) + 1
+    return all(items.get(kind, 0) >= n for kind, n in wanted.items())
 
 
 def draw(items: Multiset, count: int, rng: random.Random) -> list[str]:
@@ -42,12 +44,35 @@ def draw(items: Multiset, count: int, rng: random.Random) -> list[str]:
 
 
 def submultisets(items: Multiset, count: int, kinds: Iterable[str] | None = None) -> list[tuple[str, ...]]:
-    """Every distinct choice of ``count`` items (sorted tuples of kinds), optionally among ``kinds``."""
-    allowed = sorted(k for k in items if items[k] > 0 and (kinds is None or k in kinds))
-    if sum(items[k] for k in allowed) < count:
-        return []
-    found = []
-    for combo in combinations_with_replacement(allowed, count):
-        if all(items[k] >= n for k, n in Counter(combo).items()):
-            found.append(combo)
-    return found
+    """Every distinct choice of ``count`` items (sorted tuples of kinds), optionally among ``kinds``,
+    in lexicographic order (``itertools.combinations_with_replacement``'s, without the choices
+    the multiset cannot give: those are never made)."""
+    allowed = tuple(sorted((k, n) for k, n in items.items() if n > 0 and (kinds is None or k in kinds)))
+    return list(_choices(allowed, count))
+
+
+@lru_cache(maxsize=8192)
+def _choices(allowed: tuple[tuple[str, int], ...], count: int) -> tuple[tuple[str, ...], ...]:
+    """submultisets of ``allowed`` ((kind, count) pairs, sorted), remembered: the bots' searches
+    ask for the same hand's choices again and again (every caravan road out of a town)."""
+    kinds = [kind for kind, _ in allowed]
+    left = [n for _, n in allowed]
+    if sum(left) < count:
+        return ()
+    found: list[tuple[str, ...]] = []
+    chosen: list[str] = []
+
+    def extend(start: int, missing: int) -> None:
+        if missing == 0:
+            found.append(tuple(chosen))
+            return
+        for i in range(start, len(kinds)):
+            if left[i]:
+                left[i] -= 1
+                chosen.append(kinds[i])
+                extend(i, missing - 1)
+                chosen.pop()
+                left[i] += 1
+
+    extend(0, count)
+    return tuple(found)
