@@ -16,19 +16,17 @@ from shared.engine import Game, Move, State, Strategy, random_strategy
 from shared.search import ExpertBot
 from shared.valuefit import load
 
-from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS, ROADS, ROADS_AT, Road
+from services.elfenland.lookahead import SEARCH_DEPTH, TOWN_POINTS, best_journey
+from services.elfenland.rules.board import MARKER_TOWNS, ROADS, ROADS_AT, Road
 from services.elfenland.rules.components import (
     GOLD_COUNTER, OBSTACLE, RAFT, SEA_MONSTER, TRANSPORT_COST, TRANSPORTS)
 from services.elfenland.rules.multiset import remove
 from services.elfenland.rules.placement import admits
 from services.elfenland.rules.state import road_slot
-from services.elfenland.rules.travel import payments
 from services.elfenland.value import FEATURES
 
 View = dict[str, Any]
 ROUTE_LENGTH = 6
-SEARCH_DEPTH = 4
-TOWN_POINTS = 10
 
 
 def route(view: View, seat: int, length: int = ROUTE_LENGTH) -> list[tuple[Road, str]]:
@@ -145,33 +143,9 @@ def _placement(view: View, seat: int, legal: list[Move]) -> Move:
     return {"type": "pass"}
 
 
-def _search(view: View, seat: int, town: str, hand: dict[str, int], seen: set[str], depth: int) -> tuple[float, Move | None]:
-    """Best (value, first travel move) from here within ``depth`` roads."""
-    me = view["seats"][seat]
-    final_round = view["round"] == view["rounds"] and view["options"]["home_towns"] and me["home"]
-    value = -TOWN_POINTS * DISTANCES[town][me["home"]] if final_round else 0.0
-    best: tuple[float, Move | None] = (value, None)
-    if depth == 0:
-        return best
-    probe = {**view, "seats": [{**me, "town": town, "hand": hand}]}
-    for road in ROADS_AT[town]:
-        options = payments(probe, 0, road)
-        cheap = [p for p in options if len(set(p)) == 1] or options[:1]
-        for cards in cheap[:2]:
-            nxt = road.other_end(town)
-            gain = TOWN_POINTS if nxt in MARKER_TOWNS and nxt not in seen else 0
-            rest = dict(hand)
-            remove(rest, cards)
-            sub, _ = _search(view, seat, nxt, rest, seen | {nxt}, depth - 1)
-            total = gain - len(cards) + sub
-            if total > best[0]:
-                best = (total, {"type": "travel", "road": road.id, "cards": list(cards)})
-    return best
-
-
 def _movement(view: View, seat: int, legal: list[Move]) -> Move:
     me = view["seats"][seat]
-    _, move = _search(view, seat, me["town"], dict(me["hand"]), set(me["visited"]), SEARCH_DEPTH)
+    _, move = best_journey(view, seat, me["town"], dict(me["hand"]), set(me["visited"]), SEARCH_DEPTH)
     if move is not None and move in legal:
         return move
     finishes = [m for m in legal if m["type"] == "finish_travel"]
@@ -242,7 +216,7 @@ def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[M
             nxt = road.other_end(me["town"])
             rest = dict(me["hand"])
             remove(rest, move["cards"])
-            ahead, _ = _search(view, seat, nxt, rest, seen | {nxt}, SEARCH_DEPTH - 1)
+            ahead, _ = best_journey(view, seat, nxt, rest, seen | {nxt}, SEARCH_DEPTH - 1)
             gain = TOWN_POINTS if nxt in MARKER_TOWNS and nxt not in seen else 0
             return gain - len(move["cards"]) + ahead
         if kind == "keep_cards":

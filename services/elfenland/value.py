@@ -3,7 +3,9 @@
 The weights are fit to self-play by the planner (``python -m shared.valuefit elfenland``, see
 ``shared.valuefit``) and live in ``value_model.json``.  What lies ahead (unvisited towns near the
 elf, cards and counters to pay for the legs) is multiplied by the share of the game still to
-play; the distance home (the home-town rule) counts most in the last round.
+play; the distance home (the home-town rule) counts most in the last round; while counters go
+down and elves travel, the new towns the seat's best journey would still collect this round
+(``lookahead.towns_in_reach``, the planner's own search) count too.
 """
 from __future__ import annotations
 
@@ -11,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from shared.valuefit import FeatureSet
+from services.elfenland.lookahead import towns_in_reach
 from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS
 from services.elfenland.rules.multiset import size
 from services.elfenland.rules.state import State
 
 NAMES = (
     "towns", "towns_near_left", "towns_far_left", "cards_left", "cards", "counters_left", "coins",
-    "home_distance", "home_distance_last_round",
+    "home_distance", "home_distance_last_round", "reach_placing", "reach_moving",
 )
 
 
@@ -34,9 +37,14 @@ def _seat_features(state: State, me: dict[str, Any]) -> list[float]:
     far = sum(1 for town in unvisited if 2 < DISTANCES[me["town"]][town] <= 4)
     home = DISTANCES[me["town"]][me["home"]] if state["options"].get("home_towns") and me["home"] else 0
     cards = size(me["hand"])
+    # What the counters on the roads and the cards in hand still bring this round: while the
+    # counters go down (placement) and while the elf has not ended its journey (movement).
+    moving = state["phase"] == "movement" and not me["moved"]
+    placing = state["phase"] == "placement"
+    reach = towns_in_reach(state, state["seats"].index(me)) if placing or moving else 0.0
     return [
         len(me["visited"]), near * left, far * left, cards * left, cards, len(me["counters"]) * left,
-        me.get("coins", 0), home, home if state["round"] >= state["rounds"] else 0,
+        me.get("coins", 0), home, home if state["round"] >= state["rounds"] else 0, reach * placing, reach * moving,
     ]
 
 
