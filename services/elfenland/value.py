@@ -25,10 +25,10 @@ NAMES = (
 
 
 def features(state: State) -> list[list[float]]:
-    return [_seat_features(state, me) for me in state["seats"]]
+    return [_seat_features(state, seat, me) for seat, me in enumerate(state["seats"])]
 
 
-def _seat_features(state: State, me: dict[str, Any]) -> list[float]:
+def _seat_features(state: State, seat: int, me: dict[str, Any]) -> list[float]:
     rounds = max(state["rounds"], 1)
     left = max(0.0, (rounds - state["round"] + 1) / rounds)     # the current round still to play
     seen = set(me["visited"])
@@ -41,7 +41,7 @@ def _seat_features(state: State, me: dict[str, Any]) -> list[float]:
     # counters go down (placement) and while the elf has not ended its journey (movement).
     moving = state["phase"] == "movement" and not me["moved"]
     placing = state["phase"] == "placement"
-    reach = towns_in_reach(state, state["seats"].index(me)) if placing or moving else 0.0
+    reach = towns_in_reach(state, seat) if placing or moving else 0.0
     return [
         len(me["visited"]), near * left, far * left, cards * left, cards, len(me["counters"]) * left,
         me.get("coins", 0), home, home if state["round"] >= state["rounds"] else 0, reach * placing, reach * moving,
