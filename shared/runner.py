@@ -190,21 +190,25 @@ def supervise(kids: list[Child], redis_proc: subprocess.Popen[bytes] | None = No
 
 
 def main() -> int:
-    url, redis_proc = redis_server.ensure(os.environ.get("REDIS_URL"))
-    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": os.environ.get("RQ_REDIS_URL", url)}
-    env.setdefault("ALLOW_CLIENT_SEED", "1")     # local play: `boardgames play --seed 7` reproduces a game
-    metrics_base = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="prom-")
-    kids = children(env, metrics_base)
-    lines = [f"Redis: {url}" + (" (embedded, started by make run)" if redis_proc else "")]
-    lines += [f"{registry.plugin(name).game.title:<32} http://127.0.0.1:{port_for(name)}  (docs: /docs)"
-              for name in registry.available()]
-
     def stop(*_: object) -> None:
         raise KeyboardInterrupt
 
+    # SIGINT too, explicitly: a shell starts a background job (`make run &`) with SIGINT ignored,
+    # and Python then installs no handler of its own, so Ctrl-C or `kill -INT` would do nothing.
+    signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    become_subreaper()
+    kids: list[Child] = []
+    redis_proc: subprocess.Popen[bytes] | None = None
     try:
+        url, redis_proc = redis_server.ensure(os.environ.get("REDIS_URL"))
+        env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": os.environ.get("RQ_REDIS_URL", url)}
+        env.setdefault("ALLOW_CLIENT_SEED", "1")     # local play: `boardgames play --seed 7` reproduces a game
+        metrics_base = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="prom-")
+        kids = children(env, metrics_base)
+        lines = [f"Redis: {url}" + (" (embedded, started by make run)" if redis_proc else "")]
+        lines += [f"{registry.plugin(name).game.title:<32} http://127.0.0.1:{port_for(name)}  (docs: /docs)"
+                  for name in registry.available()]
+        become_subreaper()
         for kid in kids:
             kid.start()
         print("\n".join(lines), flush=True)
@@ -213,6 +217,9 @@ def main() -> int:
     except KeyboardInterrupt:
         return 0
     finally:
+        # A second Ctrl-C must not cut this short: it would leave the children running.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         running = [k.process for k in kids if k.process is not None and k.process.poll() is None]
         for proc in running:
             proc.terminate()

@@ -1,0 +1,66 @@
+"""``make run`` started as a shell's background job (``make run &``): SIGINT still stops it and
+everything it started."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import requests
+
+from shared import redis_server, registry
+from tests.e2e.conftest import ROOT, wait_until
+
+pytestmark = pytest.mark.e2e
+
+
+def ignore_sigint() -> None:
+    """What a shell without job control does to a background job before it runs it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def group_members(pgid: int) -> list[str]:
+    return subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True, text=True).stdout.split()
+
+
+def start_runner(env: dict[str, str], errors: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "shared.runner"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=errors.open("w"), text=True,
+                            start_new_session=True, preexec_fn=ignore_sigint)
+
+
+def stop_group(runner: subprocess.Popen[str]) -> None:
+    """Whatever the test found, leave no process of the runner's group behind."""
+    try:
+        os.killpg(runner.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    runner.wait(10)
+
+
+@pytest.fixture()
+def runner_env(stack_env: dict[str, str]) -> dict[str, str]:
+    ports = {name: redis_server.free_port() for name in registry.available()}
+    env = {**stack_env, **{f"{name.upper()}_PORT": str(port) for name, port in ports.items()}, "BOT_WORKERS": "1"}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    return env
+
+
+def test_sigint_stops_a_runner_started_in_the_background(runner_env: dict[str, str], tmp_path: Path) -> None:
+    runner = start_runner(runner_env, tmp_path / "stderr")
+    try:
+        for name in registry.available():
+            port = runner_env[f"{name.upper()}_PORT"]
+            wait_until(lambda: requests.get(f"http://127.0.0.1:{port}/readyz", timeout=1).ok, f"{name} on {port}",
+                       timeout=90)
+        assert len(group_members(runner.pid)) > len(registry.available())
+        runner.send_signal(signal.SIGINT)
+        out, _ = runner.communicate(timeout=60)
+        assert runner.returncode == 0, (tmp_path / "stderr").read_text()
+        assert "Ctrl-C stops everything." in out
+        assert group_members(runner.pid) == [], "processes left behind"
+    finally:
+        stop_group(runner)
