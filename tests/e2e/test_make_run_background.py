@@ -1,5 +1,6 @@
 """``make run`` started as a shell's background job (``make run &``): SIGINT still stops it and
-everything it started."""
+everything it started.  And a ``REDIS_URL`` that answers nothing: the embedded server takes its
+port on loopback, or the runner says why it cannot and stops before starting anything."""
 from __future__ import annotations
 
 import os
@@ -12,7 +13,7 @@ import pytest
 import requests
 
 from shared import redis_server, registry
-from tests.e2e.conftest import ROOT, wait_until
+from tests.e2e.conftest import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +28,8 @@ def group_members(pgid: int) -> list[str]:
 
 
 def start_runner(env: dict[str, str], errors: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "shared.runner"], cwd=ROOT, env=env,
+    # Run from the test's directory: an embedded Redis keeps its files under ./.run/redis.
+    return subprocess.Popen([sys.executable, "-m", "shared.runner"], cwd=errors.parent, env=env,
                             stdout=subprocess.PIPE, stderr=errors.open("w"), text=True,
                             start_new_session=True, preexec_fn=ignore_sigint)
 
@@ -50,6 +52,9 @@ def runner_env(stack_env: dict[str, str]) -> dict[str, str]:
 
 
 def test_sigint_stops_a_runner_started_in_the_background(runner_env: dict[str, str], tmp_path: Path) -> None:
+    # A loopback REDIS_URL that nothing serves (as when 6379 is taken and a person picks another port).
+    redis_url = f"redis://127.0.0.1:{redis_server.free_port()}/0"
+    runner_env.update(REDIS_URL=redis_url, RQ_REDIS_URL=redis_url)
     runner = start_runner(runner_env, tmp_path / "stderr")
     try:
         for name in registry.available():
@@ -61,6 +66,22 @@ def test_sigint_stops_a_runner_started_in_the_background(runner_env: dict[str, s
         out, _ = runner.communicate(timeout=60)
         assert runner.returncode == 0, (tmp_path / "stderr").read_text()
         assert "Ctrl-C stops everything." in out
+        assert f"Redis: {redis_url} (embedded, started by make run)" in out
         assert group_members(runner.pid) == [], "processes left behind"
+        assert not redis_server.answers(redis_url)
     finally:
         stop_group(runner)
+
+
+def test_a_redis_url_that_answers_nothing_elsewhere_stops_the_runner_saying_why(
+        runner_env: dict[str, str], tmp_path: Path) -> None:
+    runner_env.update(REDIS_URL="redis://192.0.2.1:6379/0", RQ_REDIS_URL="")
+    runner = start_runner(runner_env, tmp_path / "stderr")
+    try:
+        out, _ = runner.communicate(timeout=60)
+    finally:
+        stop_group(runner)
+    assert runner.returncode == 1
+    errors = (tmp_path / "stderr").read_text()
+    assert "make run: REDIS_URL=redis://192.0.2.1:6379/0 answers nothing" in errors
+    assert "http://" not in out                # no service was started, none announced
