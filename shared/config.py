@@ -38,7 +38,7 @@ class Settings:
     idle_game_ttl: int = 86_400            # seconds a game without a move lives (0 = forever)
     finished_game_ttl: int = 0             # seconds a finished game is kept (0 = forever)
     # POST /games may carry a ``seed``: whoever chose it can predict every roll and hidden card, so
-    # it is off unless asked for (make run and the tests turn it on; deploy/ leaves it off).
+    # it is off unless asked for (the tests turn it on; make run and deploy/ leave it off).
     allow_client_seed: bool = False
     # Origins whose browsers may call the API (CORS), e.g. ("https://play.example",); none by default.
     cors_origins: tuple[str, ...] = ()

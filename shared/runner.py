@@ -216,7 +216,6 @@ def main() -> int:
             print(f"make run: {exc}", file=sys.stderr, flush=True)
             return 1
         env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": rq_url}
-        env.setdefault("ALLOW_CLIENT_SEED", "1")     # local play: `boardgames play --seed 7` reproduces a game
         metrics_base = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="prom-")
         kids = children(env, metrics_base)
         lines = [f"Redis: {redis_server.redacted(url)}" + (" (embedded, started by make run)" if redis_proc else "")]

@@ -282,6 +282,8 @@ class ListedGameSchema(Schema):
     created_at = fields.Int(required=True, metadata={"description": "Milliseconds since the epoch."})
     moved_at = fields.Int(allow_none=True, required=True, metadata={"description": "The last move's time (ms), null before the first."})
     rematch_of = fields.Str(allow_none=True)
+    seeded_by_client = fields.Bool(required=True, metadata={
+        "description": "The creator chose the seed, so they can predict every roll and hidden card."})
 
 
 class GamesPageSchema(Schema):

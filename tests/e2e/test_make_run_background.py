@@ -55,6 +55,7 @@ def test_sigint_stops_a_runner_started_in_the_background(runner_env: dict[str, s
     # A loopback REDIS_URL that nothing serves (as when 6379 is taken and a person picks another port).
     redis_url = f"redis://127.0.0.1:{redis_server.free_port()}/0"
     runner_env.update(REDIS_URL=redis_url, RQ_REDIS_URL=redis_url)
+    runner_env.pop("ALLOW_CLIENT_SEED")            # as a person's shell: the suite turns it on for itself
     runner = start_runner(runner_env, tmp_path / "stderr")
     try:
         for name in registry.available():
@@ -62,6 +63,11 @@ def test_sigint_stops_a_runner_started_in_the_background(runner_env: dict[str, s
             wait_until(lambda: requests.get(f"http://127.0.0.1:{port}/readyz", timeout=1).ok, f"{name} on {port}",
                        timeout=90)
         assert len(group_members(runner.pid)) > len(registry.available())
+        # Client seeds are refused unless ALLOW_CLIENT_SEED=1: whoever picks one foresees the game.
+        catan = f"http://127.0.0.1:{runner_env['CATAN_PORT']}"
+        seeded = requests.post(f"{catan}/games", timeout=5, json={
+            "players": [{"name": "a"}, {"name": "b", "bot": "random"}, {"name": "c", "bot": "random"}], "seed": 7})
+        assert (seeded.status_code, seeded.json()["type"].rsplit("/", 1)[-1]) == (422, "seed-not-allowed")
         runner.send_signal(signal.SIGINT)
         out, _ = runner.communicate(timeout=60)
         assert runner.returncode == 0, (tmp_path / "stderr").read_text()

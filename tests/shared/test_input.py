@@ -159,3 +159,6 @@ def test_a_client_seed_is_told_to_every_seat_and_spectator(client: FlaskClient) 
             assert first["cause"] == {"kind": "setup", "players": 2, "options": {"target": 10},
                                       "seeded_by_client": expected}     # and still no seed while it runs
         assert client.get(f"/games/{gid}/audit").get_json()["ok"]
+    # And to whoever picks a game from the list, before joining it.
+    listed = {g["id"]: g["seeded_by_client"] for g in client.get("/games").get_json()["games"]}
+    assert (listed[seeded["id"]], listed[drawn["id"]]) == (True, False)
