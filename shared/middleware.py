@@ -1,5 +1,5 @@
 """The service's outermost WSGI layer: request id, no-store for seat answers, relative redirects,
-request metrics.
+headers that keep browsers from sniffing types or framing the service, request metrics.
 
 Plain WSGI rather than Flask ``before_request``/``after_request`` hooks: it runs once per request
 with no context-local lookups, which matters on the move route (see ``make bench``, HTTP).
@@ -61,6 +61,11 @@ class RequestContext:
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             headers.append(("X-Request-Id", request_id))
+            # A browser takes every answer as the type it is sent with (a JSON body that looks like
+            # HTML stays JSON), and no other site may show this service in a frame (clickjacking a
+            # move); the pages' Content-Security-Policy says the latter too (frame-ancestors).
+            headers.append(("X-Content-Type-Options", "nosniff"))
+            headers.append(("X-Frame-Options", "DENY"))
             if status[0] == "3":
                 headers[:] = [(k, relative(v) if k.lower() == "location" else v) for k, v in headers]
             if seat_answer:
