@@ -42,6 +42,10 @@ class Settings:
     allow_client_seed: bool = False
     # Origins whose browsers may call the API (CORS), e.g. ("https://play.example",); none by default.
     cors_origins: tuple[str, ...] = ()
+    # /metrics (shared/metrics.py): open by default; with a token, only to `Authorization: Bearer <it>`;
+    # with a port, only on that port (gunicorn listens there too: deploy/gunicorn.conf.py).
+    metrics_token: str = ""
+    metrics_port: int = 0
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -67,4 +71,6 @@ class Settings:
             finished_game_ttl=_int("FINISHED_GAME_TTL_SECONDS", 0),
             allow_client_seed=os.environ.get("ALLOW_CLIENT_SEED", "") in ("1", "true", "yes"),
             cors_origins=tuple(o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()),
+            metrics_token=os.environ.get("METRICS_TOKEN", ""),
+            metrics_port=_int("METRICS_PORT", 0),
         )

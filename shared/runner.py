@@ -216,6 +216,9 @@ def main() -> int:
             print(f"make run: {exc}", file=sys.stderr, flush=True)
             return 1
         env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": rq_url}
+        # Each service serves /metrics on its own port (open: it listens on loopback only); one
+        # METRICS_PORT for four gunicorns would be taken by the first.
+        env.pop("METRICS_PORT", None)
         metrics_base = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="prom-")
         kids = children(env, metrics_base)
         lines = [f"Redis: {redis_server.redacted(url)}" + (" (embedded, started by make run)" if redis_proc else "")]
