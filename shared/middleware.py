@@ -83,7 +83,7 @@ class RequestContext:
 
 def relative(location: str) -> str:
     """A redirect's target as a path on this service: werkzeug builds the absolute URL of its own
-    redirects (``//games`` to ``/games``) from the request's Host header, which the client chose."""
+    redirects (``/games//x`` to ``/games/x``) from the request's Host header, which the client chose."""
     parts = urlsplit(location)
     # One leading slash: "//host/x" would be read by a browser as another host.
     path = "/" + parts.path.lstrip("/")

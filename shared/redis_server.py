@@ -35,7 +35,7 @@ def why_not(url: str, timeout: float = 0.5) -> str | None:
     try:
         redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout).ping()
         return None
-    except (redis.RedisError, OSError) as exc:
+    except (redis.RedisError, OSError, ValueError) as exc:     # ValueError: not a Redis URL at all
         return str(exc) or type(exc).__name__
 
 
@@ -117,21 +117,24 @@ def ensure(env_url: str | None, cluster: bool = False) -> tuple[str, subprocess.
         if error is None:
             return env_url, None
         parts = urlsplit(env_url)
+        try:
+            port = parts.port
+        except ValueError:
+            port = None
         cannot = None
         if cluster:
-            cannot = "REDIS_CLUSTER is set: start the cluster, make run starts a single server only"
-        elif parts.scheme != "redis" or parts.hostname not in LOOPBACK_HOSTS or not parts.port:
-            cannot = ("make run starts a Redis only for a redis:// URL on 127.0.0.1 or localhost "
-                      "with a port")
+            cannot = "REDIS_CLUSTER is set: start the cluster, a single embedded server cannot stand in for it"
+        elif parts.scheme != "redis" or parts.hostname not in LOOPBACK_HOSTS or not port:
+            cannot = "an embedded Redis can stand in only for a redis:// URL on 127.0.0.1 or localhost with a port"
         elif parts.username not in (None, "", "default"):
             cannot = f"the embedded Redis has no user {parts.username!r}"
-        elif not port_is_free(parts.port):
-            cannot = f"port {parts.port} is taken by something that does not answer as this Redis"
+        elif not port_is_free(port):
+            cannot = f"port {port} is taken by something that does not answer as this Redis"
         if cannot:
             raise RedisUnavailable(f"REDIS_URL={redacted(env_url)} answers nothing ({error}), and {cannot}. "
                                    "Start that Redis, fix REDIS_URL, or unset it to use an embedded one.")
         data_dir.mkdir(parents=True, exist_ok=True)
-        proc, _, _ = start_server(port=parts.port, data_dir=str(data_dir), appendonly=True,
+        proc, _, _ = start_server(port=port, data_dir=str(data_dir), appendonly=True,
                                   password=unquote(parts.password) if parts.password else None)
         return env_url, proc
     if answers(DEFAULT_URL):

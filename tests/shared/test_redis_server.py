@@ -42,7 +42,8 @@ def test_a_port_held_by_something_else_is_refused_saying_so() -> None:
 
 
 @pytest.mark.parametrize("url", ["redis://192.0.2.1:6379/0", "rediss://127.0.0.1:{port}/0",
-                                 "redis://someone:pw@127.0.0.1:{port}/0"])
+                                 "redis://someone:pw@127.0.0.1:{port}/0", "127.0.0.1:{port}",
+                                 "redis://127.0.0.1:port/0"])
 def test_a_url_that_cannot_be_started_here_is_refused_without_its_password(url: str) -> None:
     url = url.format(port=redis_server.free_port())
     with pytest.raises(redis_server.RedisUnavailable, match="answers nothing") as refused:
