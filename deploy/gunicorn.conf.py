@@ -45,11 +45,19 @@ logger_class = __import__("shared.logs", fromlist=["access_logger_class"]).acces
 
 def on_starting(server):  # noqa: ANN001 - gunicorn's hook signature
     """Start with an empty metrics directory: files a previous run of this container left behind
-    (a restart keeps its emptyDir) would add the dead processes' counts to the new ones'."""
+    (a restart keeps its emptyDir) would add the dead processes' counts to the new ones'.
+
+    METRICS_PORT: listen there too, on the first bind's host, and serve /metrics there only
+    (shared/metrics.py).  Added here rather than in ``bind`` above, so that it holds with a
+    ``--bind`` on the command line as well; the sockets are opened after this hook."""
     path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if path:
         shutil.rmtree(path, ignore_errors=True)
         os.makedirs(path, exist_ok=True)
+    metrics_port = os.environ.get("METRICS_PORT")
+    if metrics_port:
+        host = server.cfg.bind[0].rsplit(":", 1)[0]
+        server.cfg.set("bind", [*server.cfg.bind, f"{host}:{metrics_port}"])
 
 
 def post_worker_init(worker):  # noqa: ANN001 - gunicorn's hook signature

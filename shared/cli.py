@@ -93,7 +93,7 @@ def build_parser(out: IO[str]) -> argparse.ArgumentParser:
                       "milliseconds (20 to 2000; default 200)")
     play.add_argument("--options", default=None, help='game options as JSON, e.g. \'{"board": "variable"}\'')
     play.add_argument("--seed", type=int, default=None, help="make the game reproducible (where the service "
-                      "allows a client seed: ALLOW_CLIENT_SEED)")
+                      "allows a client seed: ALLOW_CLIENT_SEED=1, also for make run)")
     play.add_argument("--turn-seconds", type=int, default=None, help="a turn clock: a seat that lets it run "
                       "out is played by the game's rule-of-thumb bot (1 to 604800; default none)")
     play.add_argument("--name", default=None, help="your name at the table (default $USER)")
@@ -502,8 +502,10 @@ def cmd_list(args: argparse.Namespace, term: Terminal, url: str) -> int:
     for listed in page["games"]:
         moved = f", last move {time.strftime('%H:%M:%S', time.localtime(listed['moved_at'] / 1000))}" \
             if listed.get("moved_at") else ""
+        # A seed chosen by the creator lets them foresee every roll and hidden card: said before anyone joins.
+        seeded = "  SEEDED by its creator (predictable)" if listed.get("seeded_by_client") else ""
         term.say(terminal_safe(f"{listed['id']}  {listed['status']:<8} v{listed['version']}  to act: "
-                               f"{listed['to_act'] or '-'}{moved}", keep_newlines=False))
+                               f"{listed['to_act'] or '-'}{moved}{seeded}", keep_newlines=False))
         term.say(terminal_safe("    " + "; ".join(seat_summary(p) for p in listed["players"]), keep_newlines=False))
     if page.get("next"):
         term.say(f"More: boardgames list {args.game} --cursor {page['next']}")

@@ -38,10 +38,14 @@ class Settings:
     idle_game_ttl: int = 86_400            # seconds a game without a move lives (0 = forever)
     finished_game_ttl: int = 0             # seconds a finished game is kept (0 = forever)
     # POST /games may carry a ``seed``: whoever chose it can predict every roll and hidden card, so
-    # it is off unless asked for (make run and the tests turn it on; deploy/ leaves it off).
+    # it is off unless asked for (the tests turn it on; make run and deploy/ leave it off).
     allow_client_seed: bool = False
     # Origins whose browsers may call the API (CORS), e.g. ("https://play.example",); none by default.
     cors_origins: tuple[str, ...] = ()
+    # /metrics (shared/metrics.py): open by default; with a token, only to `Authorization: Bearer <it>`;
+    # with a port, only on that port (gunicorn listens there too: deploy/gunicorn.conf.py).
+    metrics_token: str = ""
+    metrics_port: int = 0
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -67,4 +71,6 @@ class Settings:
             finished_game_ttl=_int("FINISHED_GAME_TTL_SECONDS", 0),
             allow_client_seed=os.environ.get("ALLOW_CLIENT_SEED", "") in ("1", "true", "yes"),
             cors_origins=tuple(o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()),
+            metrics_token=os.environ.get("METRICS_TOKEN", ""),
+            metrics_port=_int("METRICS_PORT", 0),
         )

@@ -27,6 +27,9 @@ K8S = ROOT / "deploy" / "k8s"
 COMPOSE = ROOT / "deploy" / "compose.yaml"
 IMAGE = "boardgames:latest"
 CONTAINER_PORT = 8000
+# /metrics on a port of its own (METRICS_PORT): the scraper reaches it on the pod, the Service and the
+# published ports carry the public one only.
+METRICS_PORT = 9100
 USER_ID = 10001              # the Dockerfile's user
 PROM_DIR = "/tmp/prom"
 GRACEFUL_SECONDS = 10        # gunicorn's graceful_timeout (deploy/gunicorn.conf.py)
@@ -118,8 +121,10 @@ def k8s_documents(game: str) -> list[dict[str, Any]]:
     web = _deployment(game, "web", {
         "name": "web",
         "command": _web_command(game),
-        "env": [{"name": "PROMETHEUS_MULTIPROC_DIR", "value": PROM_DIR}],
-        "ports": [{"name": "http", "containerPort": CONTAINER_PORT}],
+        "env": [{"name": "PROMETHEUS_MULTIPROC_DIR", "value": PROM_DIR},
+                {"name": "METRICS_PORT", "value": str(METRICS_PORT)}],
+        "ports": [{"name": "http", "containerPort": CONTAINER_PORT},
+                  {"name": "metrics", "containerPort": METRICS_PORT}],
         "livenessProbe": {"httpGet": {"path": "/healthz", **probe}, "periodSeconds": 10, "failureThreshold": 3},
         "readinessProbe": {"httpGet": {"path": "/readyz", **probe}, "periodSeconds": 5, "failureThreshold": 2},
         "startupProbe": {"httpGet": {"path": "/healthz", **probe}, "periodSeconds": 1, "failureThreshold": 30},
@@ -130,7 +135,7 @@ def k8s_documents(game: str) -> list[dict[str, Any]]:
         "volumeMounts": [{"name": "tmp", "mountPath": "/tmp"}],      # PROM_DIR: gunicorn makes it
     }, replicas=2, grace=DRAIN_SECONDS + GRACEFUL_SECONDS + 10, volumes=_tmp_volume(),
         annotations={"prometheus.io/scrape": "true", "prometheus.io/path": "/metrics",
-                     "prometheus.io/port": str(CONTAINER_PORT)})
+                     "prometheus.io/port": str(METRICS_PORT)})
     service = {"apiVersion": "v1", "kind": "Service",
                "metadata": {"name": game, "labels": {"app.kubernetes.io/name": game}},
                "spec": {"selector": {"app.kubernetes.io/name": game, "app.kubernetes.io/component": "web"},
@@ -180,7 +185,7 @@ def compose_document(games: list[str]) -> dict[str, Any]:
     for game in games:
         port = registry.plugin(game).port
         services[f"{game}-web"] = app(
-            _web_command(game), environment={"PROMETHEUS_MULTIPROC_DIR": PROM_DIR},
+            _web_command(game), environment={"PROMETHEUS_MULTIPROC_DIR": PROM_DIR, "METRICS_PORT": str(METRICS_PORT)},
             ports=[f"{port}:{CONTAINER_PORT}"], stop_grace_period=f"{GRACEFUL_SECONDS + 5}s",
             healthcheck={"test": ["CMD", "python", "-c", "import urllib.request; urllib.request."
                                   f"urlopen('http://127.0.0.1:{CONTAINER_PORT}/readyz')"], "interval": "10s"})

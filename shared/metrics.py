@@ -2,13 +2,19 @@
 
 Under gunicorn with several workers set ``PROMETHEUS_MULTIPROC_DIR`` (``make run`` and
 ``deploy/gunicorn.conf.py`` do) so every worker's counts add up in one scrape.
+
+They tell how the service is played and refused (rejected moves by reason), so a deployment keeps
+them from the public: ``METRICS_PORT`` serves them on a port of their own only (gunicorn listens on
+it beside the public one), ``METRICS_TOKEN`` asks for ``Authorization: Bearer <token>``.  Without
+either (``make run``, on loopback) they are open.
 """
 from __future__ import annotations
 
+import hmac
 import os
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest, multiprocess)
 
@@ -58,14 +64,23 @@ def record_problem(problem: Any) -> None:
     _child(PROBLEMS, str(problem.status), problem.reason).inc()
 
 
-def install(app: Flask, game: str, queue_redis: Any) -> None:
-    """``/metrics``; ``queue_redis`` is the service's connection to the bot queue's Redis."""
+def install(app: Flask, game: str, queue_redis: Any, token: str = "", port: int = 0) -> None:
+    """``/metrics``; ``queue_redis`` is the service's connection to the bot queue's Redis; ``token``
+    and ``port`` guard it (see the module's text)."""
     import redis as redis_lib
 
     from shared.bots import queue_name
+    from shared.problems import Problem
+
+    expected = f"Bearer {token}".encode()
 
     @app.get("/metrics")
     def metrics_endpoint() -> Response:
+        if port and request.environ.get("SERVER_PORT") != str(port):
+            # The listener's port as the server reports it (gunicorn: the socket's, never the Host header).
+            raise Problem("not-found", "Nothing here.")
+        if token and not hmac.compare_digest(request.headers.get("Authorization", "").encode(), expected):
+            raise Problem("unauthenticated", "Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.")
         try:
             QUEUE_DEPTH.labels(game).set(queue_redis.llen(f"rq:queue:{queue_name(game)}"))
         except redis_lib.RedisError:

@@ -1,4 +1,5 @@
-"""The service's outermost WSGI layer: request id, no-store for seat answers, request metrics.
+"""The service's outermost WSGI layer: request id, no-store for seat answers, relative redirects,
+headers that keep browsers from sniffing types or framing the service, request metrics.
 
 Plain WSGI rather than Flask ``before_request``/``after_request`` hooks: it runs once per request
 with no context-local lookups, which matters on the move route (see ``make bench``, HTTP).
@@ -11,6 +12,7 @@ import re
 import secrets
 import time
 from typing import Any, Callable, Iterable
+from urllib.parse import urlsplit
 
 from flask import has_request_context, request
 
@@ -59,6 +61,13 @@ class RequestContext:
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             headers.append(("X-Request-Id", request_id))
+            # A browser takes every answer as the type it is sent with (a JSON body that looks like
+            # HTML stays JSON), and no other site may show this service in a frame (clickjacking a
+            # move); the pages' Content-Security-Policy says the latter too (frame-ancestors).
+            headers.append(("X-Content-Type-Options", "nosniff"))
+            headers.append(("X-Frame-Options", "DENY"))
+            if status[0] == "3":
+                headers[:] = [(k, relative(v) if k.lower() == "location" else v) for k, v in headers]
             if seat_answer:
                 # A seat's answers (its hand) are for that seat only: no shared cache may keep them.
                 headers[:] = [h for h in headers if h[0].lower() != "cache-control"]
@@ -70,6 +79,15 @@ class RequestContext:
             return start_response(status, headers, exc_info)
 
         return self.app(environ, start)
+
+
+def relative(location: str) -> str:
+    """A redirect's target as a path on this service: werkzeug builds the absolute URL of its own
+    redirects (``/games//x`` to ``/games/x``) from the request's Host header, which the client chose."""
+    parts = urlsplit(location)
+    # One leading slash: "//host/x" would be read by a browser as another host.
+    path = "/" + parts.path.lstrip("/")
+    return path + (f"?{parts.query}" if parts.query else "")
 
 
 def current_request_id() -> str | None:

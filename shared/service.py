@@ -143,7 +143,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     app.register_error_handler(IllegalMove, illegal_handler)
     app.register_error_handler(Exception, crash_handler)
 
-    metrics.install(app, game.name, queue_redis)
+    metrics.install(app, game.name, queue_redis, token=settings.metrics_token, port=settings.metrics_port)
 
     @app.get(SWAGGER_UI_STATIC + "<path:filename>")
     def swagger_ui_files(filename: str) -> Response:

@@ -44,9 +44,10 @@ def blueprint(service: Service) -> Blueprint:
     def page(name: str) -> Response:
         response = Response(documents[name], mimetype="text/html")
         response.headers["Cache-Control"] = "no-cache"
-        # No third-party anything: scripts, styles and pictures come from this service only.
+        # No third-party anything: scripts, styles and pictures come from this service only, and no
+        # other site may frame a page (a hidden table under a decoy would play its clicks).
         response.headers["Content-Security-Policy"] = (
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
         response.headers["Referrer-Policy"] = "no-referrer"
         return response
 
@@ -104,6 +105,9 @@ def blueprint(service: Service) -> Blueprint:
 
     @pages.get("/web/<path:filename>")
     def web_file(filename: str) -> Response:
+        if filename.endswith(".html"):
+            # The pages' templates: served filled in, with their headers, at /, /table/ and /replay/ only.
+            raise Problem("not-found", "The pages are at /, /table/{id} and /replay/{id}.")
         response = send_from_directory(WEB, filename, max_age=0)
         if filename.endswith(".js"):
             response.mimetype = "text/javascript"

@@ -95,6 +95,11 @@ function listedItem(game) {
   li.dataset.id = game.id;
   const moved = game.moved_at ? `, last move ${new Date(game.moved_at).toLocaleString()}` : "";
   li.append(`${game.id}: ${game.status}${moved}; ${game.players.map(seatText).join("; ")} `);
+  if (game.seeded_by_client) {
+    // Its creator chose the seed, so they can foresee every roll and hidden card: say so before anyone joins.
+    li.append(Object.assign(document.createElement("strong"), { className: "seeded",
+      textContent: "seeded by its creator (predictable)", title: "Whoever chose the seed can predict every roll and hidden card." }), " ");
+  }
   for (const p of game.players) {
     if (p.open && !p.reserved) {
       const button = Object.assign(document.createElement("button"), { type: "button", textContent: `Join seat ${p.seat}` });

@@ -41,6 +41,7 @@ function show(v, summary, scores) {
       : `Waiting for ${acting.join(", ") || "nobody"}.`;
   }
   $("turn").classList.toggle("yours", v.to_act.includes(seat) && v.status !== "finished");
+  $("seeded").hidden = !v.seeded_by_client;
   $("players").replaceChildren(...v.players.map((p) => {
     // The game's own words for the score ("7 VP", "5 towns"), else a number the view holds.
     const score = scores && scores[p.seat] ? scores[p.seat] : scoreOf(v, p.seat);

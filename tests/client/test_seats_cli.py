@@ -22,9 +22,12 @@ def test_list_join_resign_rematch_leave_and_cancel_from_the_terminal(make_stack:
     created = lobby.create_game([{"name": "host"}, {"open": True}])
     gid, host = created["id"], created["players"][0]["token"]
     lobby.create_game([{"name": "hidden"}, {"open": True}], listed=False)
+    seeded = lobby.create_game([{"name": "seeder"}, {"open": True}], seed=7)["id"]
 
     code, out = run(["list", "race", "--url", base, "--status", "waiting"])
     assert code == 0 and gid in out and "1: open" in out and "hidden" not in out
+    lines = {line.split()[0]: line for line in out.splitlines() if line and not line.startswith(" ")}
+    assert "SEEDED by its creator" in lines[seeded] and "SEEDED" not in lines[gid]
     code, out = run(["join", "race", gid, "1", "--name", "Bea", "--url", base])
     assert code == 0 and "the game has started" in out
     bea = re.search(r"token \(shown once\): (\S+)", out).group(1)

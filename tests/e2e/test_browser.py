@@ -451,6 +451,22 @@ def test_a_choice_of_cards_is_made_with_a_form_built_from_the_legal_moves(stacks
     assert page.locator("#message").inner_text() == ""
 
 
+def test_a_game_seeded_by_its_creator_is_flagged_in_the_lobby_and_at_the_table(stacks: Any, page: Any) -> None:
+    base = stacks("race")
+    seats = [{"name": "host"}, {"open": True}]
+    seeded = requests.post(f"{base}/games", json={"players": seats, "seed": 7}, timeout=5).json()["id"]
+    drawn = requests.post(f"{base}/games", json={"players": seats}, timeout=5).json()["id"]
+    page.goto(base + "/")
+    assert "seeded by its creator" in page.locator(f"#game-list > li[data-id='{seeded}']").inner_text()
+    assert "seeded" not in page.locator(f"#game-list > li[data-id='{drawn}']").inner_text()
+    page.goto(f"{base}/table/{seeded}")
+    page.locator("#seeded").wait_for(state="visible")
+    assert "predict every roll" in page.locator("#seeded").inner_text()
+    page.goto(f"{base}/table/{drawn}")
+    page.locator("#players > li").first.wait_for()          # the view is shown
+    assert page.locator("#seeded").is_hidden()
+
+
 def test_lobby_lists_the_servers_games_and_joins_an_open_seat(stacks: Any, page: Any) -> None:
     base = stacks("race")
     gid = requests.post(f"{base}/games", json={"players": [{"name": "host"}, {"open": True}]}, timeout=5).json()["id"]

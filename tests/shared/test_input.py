@@ -106,8 +106,27 @@ def test_a_name_with_control_characters_or_too_long_is_refused(client: FlaskClie
     assert [e["pointer"] for e in problem["errors"]] == ["/players/1/name"]
 
 
+# Each is drawn as nothing: Hangul fillers, a blank Braille pattern, combining marks with no base.
+INVISIBLE_NAMES = ["\u3164", "\u115f\u1160", "\u2800", "\u0301\u0308", "\uffa0 \u3164", "\u17b4"]
+
+
+@pytest.mark.parametrize("name", INVISIBLE_NAMES)
+def test_a_name_with_nothing_visible_is_refused_at_creation_and_when_taking_a_seat(
+        client: FlaskClient, name: str) -> None:
+    problem = assert_problem(client.post("/games", json={"players": [{"name": "ok"}, {"name": name}]}),
+                             422, "validation-error")
+    assert [e["pointer"] for e in problem["errors"]] == ["/players/1/name"]
+    assert "visible" in problem["errors"][0]["detail"]
+    gid = client.post("/games", json={"players": [{"name": "host"}, {"open": True}]}).get_json()["id"]
+    assert_problem(client.post(f"/games/{gid}/seats/1", json={"name": name}), 422, "validation-error")
+    assert client.post(f"/games/{gid}/seats/1", json={"name": "Bea"}).status_code == 201
+
+
 def test_names_in_any_script_are_welcome(client: FlaskClient) -> None:
     resp = client.post("/games", json={"players": [{"name": "Zoë 🎲"}, {"name": "王小明 (x40)" + "y" * 30}]})
+    assert resp.status_code == 201, resp.get_json()
+    # Marks on a letter, Hangul syllables, a filler beside a letter: each shows something.
+    resp = client.post("/games", json={"players": [{"name": "Zoe\u0308"}, {"name": "한글"}, {"name": "\u3164a"}]})
     assert resp.status_code == 201, resp.get_json()
 
 
@@ -159,3 +178,6 @@ def test_a_client_seed_is_told_to_every_seat_and_spectator(client: FlaskClient) 
             assert first["cause"] == {"kind": "setup", "players": 2, "options": {"target": 10},
                                       "seeded_by_client": expected}     # and still no seed while it runs
         assert client.get(f"/games/{gid}/audit").get_json()["ok"]
+    # And to whoever picks a game from the list, before joining it.
+    listed = {g["id"]: g["seeded_by_client"] for g in client.get("/games").get_json()["games"]}
+    assert (listed[seeded["id"]], listed[drawn["id"]]) == (True, False)
