@@ -27,20 +27,10 @@ def spec(game: str) -> dict[str, Any]:
     return yaml.safe_load(spec_path(game).read_text())
 
 
-def json_schema(node: Any) -> Any:
-    """OpenAPI 3.0's schema dialect as JSON Schema: ``nullable: true`` becomes a null alternative."""
-    if isinstance(node, list):
-        return [json_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {key: json_schema(value) for key, value in node.items() if key != "nullable"}
-    return {"anyOf": [out, {"type": "null"}]} if node.get("nullable") else out
-
-
 def check(document: dict[str, Any], schema: dict[str, Any], value: Any, where: str) -> None:
     # The schema is validated inside a copy of the document's components, so its $refs resolve.
-    root = {"allOf": [json_schema(schema)], "components": json_schema(document["components"])}
-    errors = list(jsonschema.Draft7Validator(root).iter_errors(value))
+    root = {"allOf": [schema], "components": document["components"]}
+    errors = list(jsonschema.Draft202012Validator(root).iter_errors(value))
     assert not errors, f"{where}: {errors[0].message} at {list(errors[0].absolute_path)}"
 
 
