@@ -294,6 +294,7 @@ def create_game_schema(plugin: GamePlugin) -> type[Schema]:
     })
 
 
+PICTURE_EXAMPLE_PREFIX = "picture."
 PROBLEM_RESPONSE = {"description": "A problem (RFC 9457)",
                     "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
@@ -343,6 +344,7 @@ class ContractPlugin(BasePlugin):
 
     def init_spec(self, spec: Any) -> None:
         super().init_spec(spec)
+        self.spec = spec
         for name, (example, _) in self.problem_examples.items():
             spec.components.example(name, example)
 
@@ -377,8 +379,19 @@ class ContractPlugin(BasePlugin):
                     content["examples"] = self._problems_for(operation.get("operationId"), int(status))
                 else:
                     key = next((k for k in (f"{status} {media_type}", str(status)) if k in examples), None)
-                    if key is not None:
+                    if key is not None and media_type.startswith("image/"):
+                        name = operation["operationId"]
+                        content["examples"] = {name: self._picture(name, examples[key])}
+                    elif key is not None:
                         content["example"] = examples[key]
+
+    def _picture(self, operation_id: str, picture: str) -> dict[str, str]:
+        """A picture's example, as a reference to ``components/examples``: a generator that skips
+        a media type it does not know prints the answer it skips, and a reference is short."""
+        name = PICTURE_EXAMPLE_PREFIX + operation_id
+        if name not in self.spec.components.examples:
+            self.spec.components.example(name, {"summary": "The example game's board", "value": picture})
+        return {"$ref": f"#/components/examples/{name}"}
 
     def _problems_for(self, operation_id: str | None, status: int) -> dict[str, Any]:
         return {name: {"$ref": f"#/components/examples/{name}"}
