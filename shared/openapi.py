@@ -402,7 +402,8 @@ class ContractPlugin(BasePlugin):
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
 
-_VALUES = ("example", "examples", "default", "enum", "const")     # data, not schemas
+_NOT_SCHEMAS = ("example", "examples", "default", "enum", "const", "discriminator", "required")
+_NAMED_SCHEMAS = ("properties", "patternProperties", "$defs", "schemas")     # name -> schema
 
 
 def openapi_30(document: dict[str, Any]) -> dict[str, Any]:
@@ -414,7 +415,8 @@ def openapi_30(document: dict[str, Any]) -> dict[str, Any]:
             return [schema(item) for item in node]
         if not isinstance(node, dict):
             return node
-        out = {key: value if key in _VALUES else schema(value) for key, value in node.items()}
+        out = {key: value if key in _NOT_SCHEMAS else named(value) if key in _NAMED_SCHEMAS else schema(value)
+               for key, value in node.items()}
         nullable = False
         if isinstance(out.get("type"), list):
             types = [t for t in out["type"] if t != "null"]
@@ -433,13 +435,16 @@ def openapi_30(document: dict[str, Any]) -> dict[str, Any]:
             out["allOf"] = [{"$ref": out.pop("$ref")}]
         return out
 
+    def named(schemas: dict[str, Any]) -> dict[str, Any]:
+        return {name: schema(value) for name, value in schemas.items()}
+
     def walk(node: Any) -> Any:
+        """Outside schemas: find them (``schema`` of parameters and media types, components)."""
         if isinstance(node, list):
             return [walk(item) for item in node]
         if not isinstance(node, dict):
             return node
-        return {key: schema(value) if key == "schema" else value if key in _VALUES
-                else {name: schema(s) for name, s in value.items()} if key == "schemas" else walk(value)
-                for key, value in node.items()}
+        return {key: schema(value) if key == "schema" else named(value) if key == "schemas"
+                else value if key in ("example", "examples") else walk(value) for key, value in node.items()}
 
     return {**walk(document), "openapi": DOCS_OPENAPI_VERSION}
