@@ -415,8 +415,8 @@ def openapi_30(document: dict[str, Any]) -> dict[str, Any]:
             return [schema(item) for item in node]
         if not isinstance(node, dict):
             return node
-        out = {key: value if key in _NOT_SCHEMAS else named(value) if key in _NAMED_SCHEMAS else schema(value)
-               for key, value in node.items()}
+        out: dict[str, Any] = {key: value if key in _NOT_SCHEMAS else named(value) if key in _NAMED_SCHEMAS
+                               else schema(value) for key, value in node.items()}
         nullable = False
         if isinstance(out.get("type"), list):
             types = [t for t in out["type"] if t != "null"]
