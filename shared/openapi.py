@@ -20,6 +20,13 @@ from shared.schemas import (EventCauseSchema, EventSchema, EventsPageSchema, Gam
                             MoveAcceptedSchema, PlayerInSchema, ReplaySchema, strict_int)
 
 
+# OpenAPI 3.1: null is a type, as JSON Schema writes it, which client generators read with their
+# defaults.  Swagger UI 4 (swagger-ui-bundle, what /docs serves) renders 3.0 only: /docs reads
+# the document in 3.0's words (:func:`openapi_30`).
+OPENAPI_VERSION = "3.1.0"
+DOCS_OPENAPI_VERSION = "3.0.3"
+
+
 def game_prefix(plugin: GamePlugin) -> str:
     """``catan`` -> ``Catan``: the start of every component name the game's contract adds."""
     return "".join(part.capitalize() for part in plugin.game.name.split("-"))
@@ -67,47 +74,75 @@ class Ref(fields.Raw):
         self.component = component
 
 
-_ANY_OBJECT_OR_NULL = {"type": "object", "nullable": True}
+NULL = {"type": "null"}
+# Keywords that say what a value is, not which values it takes: they stay beside a reference.
+_ANNOTATIONS = ("description", "default", "example", "title", "readOnly", "writeOnly", "deprecated")
 
 
 def _contract_property(self: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """A :class:`Ref` is its component; a nullable nested schema is ``allOf: [$ref]`` with
-    ``nullable`` (apispec writes ``anyOf: [$ref, {type: object, nullable}]``, which any object
-    matches, so neither validators nor generators would see the schema)."""
+    """A :class:`Ref` is its component; a string enum is a named component; a nullable inline
+    object is an ``anyOf`` of the object, titled after its field, and null.
+
+    Null is written as OpenAPI 3.1 writes it (a ``null`` type beside the others), which both
+    generators read with their defaults: OpenAPI 3.0's ``nullable`` on a required field is
+    ignored by ``datamodel-codegen`` unless ``--strict-nullable``, and its models then refuse
+    the null a real answer holds."""
     if isinstance(field, Ref):
         return {"$ref": f"#/components/schemas/{field.component}"}
-    if "enum" in ret and ret.get("type") == "string":
+    types = _types(ret)
+    if "enum" in ret and types == ["string"]:
         return _named_enum(self, field, ret)
-    any_of = ret.get("anyOf")
-    if any_of and len(any_of) == 2 and _ANY_OBJECT_OR_NULL in any_of:
-        del ret["anyOf"]
-        return {"allOf": [item for item in any_of if item != _ANY_OBJECT_OR_NULL], "nullable": True}
+    if field.allow_none and types == ["object"]:
+        return _titled_object_or_null(field, ret)
     return {}
+
+
+def _types(ret: dict[str, Any]) -> list[str]:
+    """The JSON types a property takes, null aside."""
+    written = ret.get("type", [])
+    return [t for t in ([written] if isinstance(written, str) else written) if t != "null"]
+
+
+def _owner(field: fields.Field) -> tuple[Schema | None, str | None, str]:
+    """The schema a field belongs to, the name it has there, and ``Item`` for each list or dict
+    between them (a list's items, a dict's values)."""
+    owner: Any = field.parent
+    suffix = ""
+    while owner is not None and not isinstance(owner, Schema):
+        suffix, owner = "Item" + suffix, owner.parent
+    name = field.name if isinstance(field.parent, Schema) else getattr(field.parent, "name", None)
+    return owner, name, suffix
 
 
 def _named_enum(converter: Any, field: fields.Field, ret: dict[str, Any]) -> dict[str, Any]:
     """A string enum becomes a component named after its schema and field (``CatanViewPhase``,
     ``CatanEventCardStolenType``): generators name an inline enum after its field alone, and
     number the second ``type`` or ``resource`` they meet (``Type1``...)."""
-    owner: Any = field.parent
-    suffix = ""
-    while owner is not None and not isinstance(owner, Schema):   # a list's items, a dict's values
-        suffix, owner = "Item" + suffix, owner.parent
-    name = field.name if isinstance(field.parent, Schema) else getattr(field.parent, "name", None)
+    owner, name, suffix = _owner(field)
     if owner is None or name is None:
         return {}
     component = converter.schema_name_resolver(type(owner)) + camel(name) + suffix
-    enum = {"type": "string", "enum": ret.pop("enum")}
-    del ret["type"]
+    enum = {"type": "string", "enum": [value for value in ret.pop("enum") if value is not None]}
+    nullable = ret.pop("type") != "string"          # ["string", "null"]
     known = converter.spec.components.schemas.get(component)
     if known is None:
         converter.spec.components.schema(component, enum)
     elif known != enum:
         raise ValueError(f"two enums would be named {component}: {known['enum']} and {enum['enum']}")
     ref = {"$ref": f"#/components/schemas/{component}"}
-    if ret.get("nullable"):
-        return {"allOf": [ref], "nullable": True}
-    return {"allOf": [ref]} if ret else ref
+    return {"anyOf": [ref, NULL]} if nullable else ref
+
+
+def _titled_object_or_null(field: fields.Field, ret: dict[str, Any]) -> dict[str, Any]:
+    """``type: [object, null]`` becomes ``anyOf: [object, null]``, the object titled after its
+    field: ``openapi-python-client`` names an untitled member of a union ``...Type0``, a titled
+    one ``<Schema><Title>`` as it names a field's object (``CatanSeatViewResources``)."""
+    _, name, suffix = _owner(field)
+    member = {key: ret.pop(key) for key in list(ret) if key not in _ANNOTATIONS}
+    member["type"] = "object"
+    if name is not None:
+        member["title"] = camel(name) + suffix
+    return {"anyOf": [member, NULL]}
 
 
 def _union(refs: dict[str, str]) -> dict[str, Any]:
@@ -259,6 +294,7 @@ def create_game_schema(plugin: GamePlugin) -> type[Schema]:
     })
 
 
+PICTURE_EXAMPLE_PREFIX = "picture."
 PROBLEM_RESPONSE = {"description": "A problem (RFC 9457)",
                     "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
@@ -308,6 +344,7 @@ class ContractPlugin(BasePlugin):
 
     def init_spec(self, spec: Any) -> None:
         super().init_spec(spec)
+        self.spec = spec
         for name, (example, _) in self.problem_examples.items():
             spec.components.example(name, example)
 
@@ -342,8 +379,19 @@ class ContractPlugin(BasePlugin):
                     content["examples"] = self._problems_for(operation.get("operationId"), int(status))
                 else:
                     key = next((k for k in (f"{status} {media_type}", str(status)) if k in examples), None)
-                    if key is not None:
+                    if key is not None and media_type.startswith("image/"):
+                        name = operation["operationId"]
+                        content["examples"] = {name: self._picture(name, examples[key])}
+                    elif key is not None:
                         content["example"] = examples[key]
+
+    def _picture(self, operation_id: str, picture: str) -> dict[str, str]:
+        """A picture's example, as a reference to ``components/examples``: a generator that skips
+        a media type it does not know prints the answer it skips, and a reference is short."""
+        name = PICTURE_EXAMPLE_PREFIX + operation_id
+        if name not in self.spec.components.examples:
+            self.spec.components.example(name, {"summary": "The example game's board", "value": picture})
+        return {"$ref": f"#/components/examples/{name}"}
 
     def _problems_for(self, operation_id: str | None, status: int) -> dict[str, Any]:
         return {name: {"$ref": f"#/components/examples/{name}"}
@@ -353,3 +401,50 @@ class ContractPlugin(BasePlugin):
 
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
+
+_NOT_SCHEMAS = ("example", "examples", "default", "enum", "const", "discriminator", "required")
+_NAMED_SCHEMAS = ("properties", "patternProperties", "$defs", "schemas")     # name -> schema
+
+
+def openapi_30(document: dict[str, Any]) -> dict[str, Any]:
+    """The document in OpenAPI 3.0's words, for /docs: a ``null`` type becomes ``nullable``, and
+    a ``$ref`` beside other keywords an ``allOf`` (3.0 ignores a reference's siblings)."""
+
+    def schema(node: Any) -> Any:
+        if isinstance(node, list):
+            return [schema(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {key: value if key in _NOT_SCHEMAS else named(value) if key in _NAMED_SCHEMAS
+                               else schema(value) for key, value in node.items()}
+        nullable = False
+        if isinstance(out.get("type"), list):
+            types = [t for t in out["type"] if t != "null"]
+            nullable = len(types) < len(out["type"])
+            out["type"] = types[0] if len(types) == 1 else types
+        if NULL in out.get("anyOf", []):
+            members = [m for m in out.pop("anyOf") if m != NULL]
+            nullable = True
+            if len(members) > 1:
+                out["anyOf"] = members
+            else:
+                out = {**members[0], **out}
+        if nullable:
+            out["nullable"] = True
+        if "$ref" in out and len(out) > 1:
+            out["allOf"] = [{"$ref": out.pop("$ref")}]
+        return out
+
+    def named(schemas: dict[str, Any]) -> dict[str, Any]:
+        return {name: schema(value) for name, value in schemas.items()}
+
+    def walk(node: Any) -> Any:
+        """Outside schemas: find them (``schema`` of parameters and media types, components)."""
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        return {key: schema(value) if key == "schema" else named(value) if key == "schemas"
+                else value if key in ("example", "examples") else walk(value) for key, value in node.items()}
+
+    return {**walk(document), "openapi": DOCS_OPENAPI_VERSION}

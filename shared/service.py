@@ -28,7 +28,7 @@ import logging
 from typing import Callable
 
 import redis
-from flask import Flask, Response, send_from_directory
+from flask import Flask, Response, jsonify, send_from_directory
 from flask_cors import CORS
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
@@ -43,7 +43,8 @@ from shared.feed import Feed
 from shared.http import ProblemApi, problem_response
 from shared.middleware import RequestContext, current_request_id
 from shared.news import LogNews
-from shared.openapi import ContractPlugin, create_game_schema, marshmallow_plugin, register_contract
+from shared.openapi import (OPENAPI_VERSION, ContractPlugin, create_game_schema, marshmallow_plugin, openapi_30,
+                            register_contract)
 from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.schemas import TakeSeatSchema
@@ -59,6 +60,7 @@ CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-
                         "X-Request-ID"]
 CORS_EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID"]
 SWAGGER_UI_STATIC = "/docs/static/"
+DOCS_SPEC_PATH = "/docs/openapi-3.0.json"      # the document as Swagger UI 4 reads it (OpenAPI 3.0)
 
 
 # -- the app ----------------------------------------------------------------------------------
@@ -71,11 +73,12 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     app.config.update(
         API_TITLE=f"{game.title} rules server",
         API_VERSION="1.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION=OPENAPI_VERSION,
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_STATIC,        # served below: /docs works offline
+        OPENAPI_SWAGGER_UI_CONFIG={"url": DOCS_SPEC_PATH},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         API_SPEC_OPTIONS={
             "info": {"description": plugin.description or f"Play {game.title} over HTTP."},
@@ -149,6 +152,13 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     def swagger_ui_files(filename: str) -> Response:
         """Swagger UI's scripts and styles for /docs, from the swagger-ui-bundle package."""
         return send_from_directory(swagger_ui_path, filename)
+
+    @app.get(DOCS_SPEC_PATH)
+    def docs_spec() -> Response:
+        """The OpenAPI document in 3.0's words, which the Swagger UI of /docs renders."""
+        if "docs_spec" not in app.extensions:
+            app.extensions["docs_spec"] = openapi_30(api.spec.to_dict())
+        return jsonify(app.extensions["docs_spec"])
     if settings.cors_origins:
         # Browsers on these origins may call the API (preflights included); none by default.
         CORS(app, origins=list(settings.cors_origins), allow_headers=CORS_REQUEST_HEADERS,

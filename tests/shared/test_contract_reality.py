@@ -4,9 +4,9 @@ valid against the OpenAPI document the service publishes.
 Views (each seat and the spectator), events (as redacted for each seat and for the spectator
 while the game runs, the full log once it is over), legal moves, accepted moves, replays and
 results are checked through the real service against a real Redis.  The spec's components are
-read as JSON Schema (OpenAPI 3.0's ``nullable`` turned into a ``null`` type); every object the
-games describe forbids unknown properties, so a field an engine adds or renames fails here
-until its schema in ``services/<game>/schemas.py`` says so.
+JSON Schema (OpenAPI 3.1's dialect, draft 2020-12); every object the games describe forbids
+unknown properties, so a field an engine adds or renames fails here until its schema in
+``services/<game>/schemas.py`` says so.
 """
 from __future__ import annotations
 
@@ -31,31 +31,10 @@ CAPPED_MOVES = 120        # option sets other than a title's first are played th
 FINISHED_MOVES = 4000     # a title's first option set is played to its end
 
 
-def json_schema(spec: dict[str, Any]) -> dict[str, Any]:
-    """The spec's components as JSON Schema (draft 7): ``nullable`` becomes a ``null`` type."""
-
-    def convert(node: Any) -> Any:
-        if isinstance(node, list):
-            return [convert(item) for item in node]
-        if not isinstance(node, dict):
-            return node
-        out = {key: convert(value) for key, value in node.items() if key not in ("nullable", "discriminator")}
-        if node.get("nullable"):
-            if "type" in out:
-                out["type"] = [out["type"], "null"]
-                if "enum" in out:
-                    out["enum"] = [*out["enum"], None]
-            else:
-                out = {"anyOf": [out, {"type": "null"}]}
-        return out
-
-    return {"components": convert(spec["components"])}
-
-
 class Contract:
     def __init__(self, spec: dict[str, Any], prefix: str) -> None:
         self.spec, self.prefix = spec, prefix
-        self.root = json_schema(spec)
+        self.root = {"components": spec["components"]}
         self.validators: dict[str, Any] = {}
 
     def response_ref(self, path: str, method: str, status: str) -> str:
@@ -66,7 +45,7 @@ class Contract:
         validator = self.validators.get(component)
         if validator is None:
             schema = {**self.root, "allOf": [{"$ref": f"#/components/schemas/{component}"}]}
-            validator = self.validators[component] = jsonschema_rs.Draft7Validator(schema)
+            validator = self.validators[component] = jsonschema_rs.Draft202012Validator(schema)
         error = next(iter(validator.iter_errors(body)), None)
         if error is not None:
             where = "/".join(str(p) for p in error.instance_path)

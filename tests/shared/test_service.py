@@ -36,6 +36,9 @@ def test_probes_and_docs(client: FlaskClient) -> None:
     # Swagger UI comes from the service itself, so /docs works without the internet.
     page = docs.get_data(as_text=True)
     assert "http" not in page.split("<script>")[0] and "/docs/static/swagger-ui-bundle.js" in page
+    # Swagger UI 4 renders OpenAPI 3.0 only: the page reads the document in 3.0's words.
+    assert '"url": "/docs/openapi-3.0.json"' in page
+    assert spec["openapi"] == "3.1.0" and client.get("/docs/openapi-3.0.json").get_json()["openapi"] == "3.0.3"
     for asset in ("swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css"):
         served = client.get(f"/docs/static/{asset}")
         assert served.status_code == 200 and len(served.get_data()) > 1000

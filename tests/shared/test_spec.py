@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 import yaml
 
 from shared import registry
+from shared.openapi import game_prefix
 from shared.spec import generated_spec, spec_path
 
 
@@ -47,7 +49,6 @@ def test_every_component_has_a_stable_name(game: str) -> None:
     events are named components, and the move and event unions are discriminated on ``type``."""
     import re
 
-    from shared.openapi import game_prefix
     spec = generated_spec(game)
     schemas = spec["components"]["schemas"]
     prefix = game_prefix(registry.plugin(game))
@@ -60,8 +61,8 @@ def test_every_component_has_a_stable_name(game: str) -> None:
             type_ref = schemas[ref.rsplit("/", 1)[1]]["properties"]["type"]["$ref"]   # a named enum
             assert schemas[type_ref.rsplit("/", 1)[1]]["enum"] == [type_]
     view = schemas[prefix + "GameView"]["properties"]
-    assert view["state"]["allOf"] == [{"$ref": f"#/components/schemas/{prefix}View"}]
-    assert view["result"]["allOf"] == [{"$ref": f"#/components/schemas/{prefix}Result"}]
+    assert view["state"]["$ref"] == f"#/components/schemas/{prefix}View"
+    assert view["result"]["anyOf"] == [{"$ref": f"#/components/schemas/{prefix}Result"}, {"type": "null"}]
     assert schemas[prefix + "LegalMoves"]["properties"]["moves"]["items"] == {"$ref": f"#/components/schemas/{prefix}Move"}
     assert schemas[prefix + "EventsPage"]["properties"]["events"]["items"] == {"$ref": f"#/components/schemas/{prefix}Event"}
     untyped = [name for name, schema in schemas.items() if name.startswith(prefix)
@@ -86,3 +87,56 @@ def test_a_generated_client_needs_no_numbered_names(game: str, tmp_path: Path) -
     numbered = re.findall(r"^class (\w*\d)\(", code, re.M)
     assert numbered == [], f"numbered class names: {numbered}"
     assert code.count("discriminator='type'") == 2, "the move and event unions are discriminated on type"
+
+
+def keywords(node: Any) -> Iterator[tuple[str, Any]]:
+    """Every (key, value) of a document, at any depth."""
+    if isinstance(node, list):
+        for item in node:
+            yield from keywords(item)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield key, value
+            yield from keywords(value)
+
+
+@pytest.mark.parametrize("game", registry.available())
+def test_null_is_written_as_openapi_3_1_writes_it(game: str) -> None:
+    """Null is a type (OpenAPI 3.1), never 3.0's ``nullable``, which ``datamodel-codegen``
+    ignores on a required field by default; no enum lists null (a null enum value is a field's
+    ``anyOf`` with null, so the enum keeps its name); and a nullable inline object is titled, so
+    that ``openapi-python-client`` names its class after its field, not ``...Type0``."""
+    spec = generated_spec(game)
+    assert spec["openapi"] == "3.1.0"
+    assert "nullable" not in {key for key, _ in keywords([spec["paths"], spec["components"]["schemas"]])}
+    schemas = spec["components"]["schemas"]
+    assert [name for name, schema in schemas.items() if None in schema.get("enum", [])] == []
+    assert any(key == "anyOf" and {"type": "null"} in value for key, value in keywords(schemas))
+    assert any(key == "type" and "null" in value for key, value in keywords(schemas))
+    for key, value in keywords(schemas):
+        if key == "anyOf" and {"type": "null"} in value:
+            untitled = [m for m in value if m.get("type") == "object" and "title" not in m]
+            assert untitled == [], untitled
+
+
+@pytest.mark.parametrize("game", registry.available())
+def test_docs_read_the_document_in_openapi_3_0s_words(game: str) -> None:
+    """Swagger UI 4 (/docs) renders OpenAPI 3.0 only: its copy has no null type, and says the
+    same (every path and component, nullable where null was a type)."""
+    from shared.openapi import openapi_30
+
+    spec = generated_spec(game)
+    docs = openapi_30(spec)
+    assert docs["openapi"] == "3.0.3"
+    assert docs["paths"].keys() == spec["paths"].keys()
+    assert docs["components"]["schemas"].keys() == spec["components"]["schemas"].keys()
+    assert docs["components"]["examples"] == spec["components"]["examples"]
+    found = dict(keywords(docs))
+    assert "nullable" in found
+    for key, value in keywords(docs["components"]["schemas"]):
+        assert not (key == "type" and (value == "null" or isinstance(value, list))), value
+        if isinstance(value, dict) and "$ref" in value:
+            assert len(value) == 1, value    # 3.0 ignores a reference's siblings: allOf holds it
+    prefix = game_prefix(registry.plugin(game))
+    result = docs["components"]["schemas"][prefix + "GameView"]["properties"]["result"]
+    assert result["allOf"] == [{"$ref": f"#/components/schemas/{prefix}Result"}] and result["nullable"] is True
