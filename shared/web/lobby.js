@@ -205,7 +205,7 @@ function showMyGames() {
   const list = document.getElementById("my-games");
   list.replaceChildren();
   for (const game of myGames()) {
-    const li = el("li", {}, `${when(game.created)}: `);
+    const li = el("li", {}, `Game ${game.id}, ${when(game.created)}: `);
     for (const [href, text] of linksFor(game)) li.append(link(href, text), " ");
     list.append(li);
   }

@@ -178,6 +178,12 @@ CHOICES: dict[str, dict[str, Any]] = {
 }
 
 
+def fill_options(page: Any, options: dict[str, Any]) -> None:
+    """Set the lobby form's rules to ``options`` (as POST /games takes them)."""
+    for option, value in options.items():
+        choose(page, option, value)
+
+
 def choose(page: Any, option: str, value: Any) -> None:
     control = page.locator(f"#option-{option}")
     kind = control.get_attribute("type")       # a select has none
@@ -207,8 +213,7 @@ def test_a_game_created_through_the_form_has_exactly_the_chosen_rules_clock_and_
         assert page.get_by_label("Wizards").is_visible()
         assert page.locator("#option-edition").locator("option:checked").inner_text() == "Elfengold"
         assert page.locator("#option-edition-meaning").inner_text().startswith("6 rounds with gold")
-    for option, value in CHOICES[game].items():
-        choose(page, option, value)
+    fill_options(page, CHOICES[game])
     page.get_by_label("Time for each turn").select_option(label="2 minutes")
     page.get_by_label("The bot that plays a turn whose time ran out").select_option("random")
     page.get_by_label(re.compile("Hard bots think")).fill("100")
