@@ -297,11 +297,11 @@ function listQuery(cursor) {
 async function showPage(page) {
   // Only the last question's answer is shown: a filter changed twice in a row may be answered out of order.
   const asked = ++list.asked;
+  list.page = page;           // what a refresh asks for again, even before this answer comes
   gameTable.setAttribute("aria-busy", "true");
   try {
     const found = await api(listQuery(list.cursors[page]));
     if (asked !== list.asked) return;
-    list.page = page;
     list.next = found.next;
     list.cursors[page + 1] = found.next;
     list.cursors.length = page + 2;
@@ -341,6 +341,9 @@ async function join(game, seat) {
 // Reasons a seat seen free a moment ago is not free now: try the next one.
 const GONE = new Set(["seat-taken", "seat-reserved", "game-not-waiting", "not-found", "stale-version"]);
 const MAX_PAGES = 20;
+// The table keeps itself fresh while it is looked at, but not under the pointer or the keyboard's focus
+// (a row must not move away from a click).
+const REFRESH_MS = 20_000;
 
 /** The open seats of the listed waiting games, the longest-waiting game first (its lowest seat first);
  * not a seeded game (its creator can foresee it), nor one this browser already sits in. */
@@ -446,3 +449,7 @@ document.getElementById("list-refresh").addEventListener("click", () => showPage
 document.getElementById("list-newer").addEventListener("click", () => showPage(list.page - 1));
 document.getElementById("list-older").addEventListener("click", () => showPage(list.page + 1));
 firstPage();
+setInterval(() => {
+  const busy = gameTable.matches(":hover") || gameTable.contains(document.activeElement);
+  if (document.visibilityState === "visible" && !busy) showPage(list.page);
+}, REFRESH_MS);

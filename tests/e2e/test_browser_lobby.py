@@ -285,9 +285,14 @@ def test_the_table_filters_by_status_pages_and_joins_an_open_seat(stacks: Any, p
     assert shown == [g["id"] for g in listed(base, "running")][:50]
     assert "w0" not in page.locator("#game-list").inner_text()
 
-    # Join an open seat from the table: the seat's table opens with its token in the link.
+    # A game created meanwhile shows without a reload (the pointer is off the table).
     page.get_by_label("Show").select_option("waiting")
     rows(page)
+    page.mouse.move(0, 0)
+    late = create(base, [{"name": "late"}, {"open": True}])["id"]
+    page.locator(f"#game-list tr[data-id='{late}']").wait_for(timeout=40_000)
+
+    # Join an open seat from the table: the seat's table opens with its token in the link.
     page.get_by_label("Your name (to join)").fill("Bea")
     page.locator(f"#game-list tr[data-id='{waiting[0]}']").get_by_role("button", name="Join seat 1").click()
     page.wait_for_url(re.compile(rf"/table/{waiting[0]}#token="))
