@@ -37,7 +37,8 @@ class OptionsSchema(Schema):
                                  "touch.",
                                  "label": "Board", "choices": {
                                      "beginner": "Beginner board: the printed starting layout",
-                                     "variable": "Variable board: shuffled land and numbers, no 6 beside an 8"}})
+                                     "variable": "Variable board: shuffled land and numbers, no two 6s or 8s "
+                                                 "side by side"}})
     bank_shortage = fields.Str(load_default="nobody",
                                validate=validate.OneOf(["nobody", "single-gets-rest"]),
                                metadata={"description": "When the bank cannot pay everybody a "
