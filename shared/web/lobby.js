@@ -184,6 +184,8 @@ function myGames() {
   try { return JSON.parse(localStorage.getItem(storeKey)) || []; } catch { return []; }
 }
 
+/** Keep a game this browser created or joined: {id, created, players: [{seat, name, bot, token}], host_token}
+ * (the host token, with open seats, cancels the game while it waits). */
 function remember(game) {
   localStorage.setItem(storeKey, JSON.stringify([game, ...myGames().filter((g) => g.id !== game.id)].slice(0, 50)));
 }
@@ -273,6 +275,13 @@ function listedRow(game) {
     status += `: ${game.to_act.map((s) => game.players.find((p) => p.seat === s)?.name ?? `seat ${s}`).join(", ")} to play`;
   }
   const rules = rulesInWords(game.options);
+  const links = [link(`/table/${game.id}`, "Watch"), " ", link(`/replay/${game.id}`, "Replay")];
+  const hosted = game.status === "waiting" && myGames().find((g) => g.id === game.id && g.host_token);
+  if (hosted) {
+    const button = el("button", { type: "button", className: "lobby-cancel", textContent: "Cancel this game" });
+    button.addEventListener("click", () => cancel(hosted));
+    links.push(" ", button);
+  }
   const rulesCell = rules.length ? el("ul", { className: "lobby-rules" }, ...rules.map((w) => el("li", { textContent: w })))
     : "Usual rules";
   tr.append(
@@ -282,7 +291,7 @@ function listedRow(game) {
     cell("Time for each turn", game.turn_seconds ? duration(game.turn_seconds) : "No limit"),
     cell("Seats", el("ul", { className: "lobby-seats" }, ...game.players.map((p) => seatItem(game, p)))),
     cell("Last move", game.moved_at ? when(game.moved_at) : "None yet"),
-    cell("Links", link(`/table/${game.id}`, "Watch"), " ", link(`/replay/${game.id}`, "Replay")));
+    cell("Links", ...links));
   return tr;
 }
 
@@ -337,6 +346,17 @@ async function join(game, seat) {
   }
 }
 
+async function cancel(game) {
+  say("");
+  if (!window.confirm("Cancel this game? Whoever took a seat loses it, and the game leaves the list.")) return;
+  try {
+    await api(`/games/${game.id}/cancel`, { method: "POST", token: game.host_token });
+  } catch (err) {
+    say(err.message);
+  }
+  showPage(list.page);
+}
+
 // -- quick match --------------------------------------------------------------------------------
 // Reasons a seat seen free a moment ago is not free now: try the next one.
 const GONE = new Set(["seat-taken", "seat-reserved", "game-not-waiting", "not-found", "stale-version"]);
@@ -387,8 +407,8 @@ async function quickMatch() {
     const players = [{ name }];
     while (players.length < config.min_players) players.push({ open: true });
     const created = await api("/games", { method: "POST", body: { players } });
-    remember({ id: created.id, created: Date.now(), players: created.players.map(({ seat, name: n, bot, token }) =>
-      ({ seat, name: n, bot, token })) });
+    remember({ id: created.id, created: Date.now(), host_token: created.host_token,
+               players: created.players.map(({ seat, name: n, bot, token }) => ({ seat, name: n, bot, token })) });
     location.assign(`/table/${created.id}#token=${encodeURIComponent(created.players[0].token)}`);
   } catch (err) {
     progress.textContent = "";
@@ -417,7 +437,7 @@ async function createGame(ev) {
   if (budget) body.bot_budget_ms = Number(budget);
   try {
     const created = await api("/games", { method: "POST", body });
-    const game = { id: created.id, created: Date.now(),
+    const game = { id: created.id, created: Date.now(), host_token: created.host_token,
                    players: created.players.map(({ seat, name, bot, token }) => ({ seat, name, bot, token })) };
     remember(game);
     document.getElementById("created-links").replaceChildren(

@@ -144,6 +144,14 @@ def test_quick_match_starts_a_game_that_waits_when_no_seat_is_open(stacks: Any, 
     assert game_id in [g["id"] for g in listed(base, "waiting")]
     page.get_by_text("You are seat 0").wait_for()
 
+    # Back in the lobby, its host (this browser) may cancel it while it waits.
+    page.goto(base + "/")
+    row = page.locator(f"#game-list tr[data-id='{game_id}']")
+    page.once("dialog", lambda dialog: dialog.accept())
+    row.get_by_role("button", name="Cancel this game").click()
+    row.wait_for(state="detached")
+    assert get(base, f"/games/{game_id}")["status"] == "cancelled"
+
 
 def test_quick_match_takes_the_open_seat_that_waited_longest(stacks: Any, page: Any) -> None:
     base = stacks("catan")
@@ -155,6 +163,9 @@ def test_quick_match_takes_the_open_seat_that_waited_longest(stacks: Any, page: 
     assert created[seeded] <= created[oldest] < created[newer]
 
     page.goto(base + "/")
+    # Only the host's browser may cancel a game.
+    assert page.locator(f"#game-list tr[data-id='{oldest}']").get_by_role("button").all_inner_texts() == [
+        "Join seat 1", "Join seat 2"]
     # Not the seeded game, though older: its creator can foresee every roll.
     assert quick_match(page, "Rosa") == oldest
     assert seat_names(base, oldest) == ["Ann", "Rosa", None]
