@@ -81,7 +81,8 @@ function optionField(field) {
     const meaning = el("p", { id: `${id}-meaning`, className: "hint" });
     const explain = () => {
       const label = field.choices.find((c) => String(c.value) === control.value)?.label || "";
-      meaning.textContent = label.includes(": ") ? label.slice(label.indexOf(": ") + 2) : "";
+      const rest = label.includes(": ") ? label.slice(label.indexOf(": ") + 2) : "";
+      meaning.textContent = rest.charAt(0).toUpperCase() + rest.slice(1);
     };
     control.addEventListener("change", explain);
     explain();
