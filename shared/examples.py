@@ -175,7 +175,7 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
     }
     listed = {"id": GAME_ID, "status": "active", "version": log[-1]["seq"], "options": options,
               "players": players, "to_act": game.to_act(state), "created_at": AT_MS, "moved_at": AT_MS,
-              "rematch_of": None, "seeded_by_client": False}
+              "rematch_of": None, "seeded_by_client": False, "turn_seconds": None}
     examples.update({
         "list_games": {"200": {"games": [listed], "next": f"{AT_MS}.{GAME_ID}"}},
         "take_seat": {"request": {"name": "Brook"},

@@ -294,6 +294,9 @@ class ListedGameSchema(Schema):
     rematch_of = fields.Str(allow_none=True)
     seeded_by_client = fields.Bool(required=True, metadata={
         "description": "The creator chose the seed, so they can predict every roll and hidden card."})
+    turn_seconds = fields.Int(allow_none=True, required=True, metadata={
+        "description": "The game's turn clock in seconds (POST /games `turn_seconds`), or null for none: "
+                       "whoever joins knows how long each turn may take."})
 
 
 class GamesPageSchema(Schema):

@@ -34,20 +34,30 @@ class OptionsSchema(Schema):
                        metadata={"description": "Island layout. `beginner` (default): the fixed "
                                  "beginner board. `variable`: random hexes, number tokens laid "
                                  "along the A-R spiral skipping the desert, redrawn until no 6 or 8 "
-                                 "touch."})
+                                 "touch.",
+                                 "label": "Board", "choices": {
+                                     "beginner": "Beginner board: the printed starting layout",
+                                     "variable": "Variable board: shuffled land and numbers, no two 6s or 8s "
+                                                 "side by side"}})
     bank_shortage = fields.Str(load_default="nobody",
                                validate=validate.OneOf(["nobody", "single-gets-rest"]),
                                metadata={"description": "When the bank cannot pay everybody a "
                                          "resource: `nobody` (default, the rule text) gets it; "
                                          "`single-gets-rest`: if only one player is owed it, "
-                                         "they take what is left."})
+                                         "they take what is left.",
+                                         "label": "When the bank runs short of a resource", "choices": {
+                                             "nobody": "Nobody gets it (the rule book)",
+                                             "single-gets-rest": "If only one player is owed it, they take "
+                                                                 "what is left"}})
     combined_trade_build = fields.Bool(
         load_default=False,
         metadata={"description": "Default false (the rule text: \"après qu'il ait terminé tous "
                   "ses échanges, ce joueur peut maintenant construire\"): the first road, "
                   "settlement, city or development card bought ends the turn's trading "
                   "(domestic and maritime; playing a development card does not). true: the "
-                  "later editions' rule, trade and build in any order."})
+                  "later editions' rule, trade and build in any order.",
+                  "label": "Trade and build in any order",
+                  "hint": "The later editions' rule. Otherwise your first build ends your trading for the turn."})
 
 
 class NoFields(Schema):

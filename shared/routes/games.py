@@ -99,7 +99,8 @@ def _listed(meta: dict[str, str]) -> dict[str, Any]:
             "options": json.loads(meta.get("options") or "{}"), "players": json.loads(meta["players"]),
             "to_act": json.loads(meta.get("to_act") or "[]"), "created_at": int(meta["created_at"]),
             "moved_at": int(meta["moved_at"]) if meta.get("moved_at") else None,
-            "rematch_of": meta.get("rematch_of"), "seeded_by_client": meta.get("seeded_by_client") == "1"}
+            "rematch_of": meta.get("rematch_of"), "seeded_by_client": meta.get("seeded_by_client") == "1",
+            "turn_seconds": clocks.turn_seconds(meta)}
 
 
 def cached_json(version: int, deadlines: dict[str, str], body: Callable[[], Any]) -> Response:

@@ -16,10 +16,13 @@ from typing import Any
 
 from flask import Blueprint, Response, send_from_directory
 
+from shared.clocks import MAX_TURN_SECONDS, default_fallback
 from shared.http import json_response, read_json_body
+from shared.options_form import option_fields
 from shared.problems import Problem
 from shared.render import Context, describe_move, event_words, render_state, seat_scores
 from shared.routes.context import Service
+from shared.search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MIN_BUDGET_MS
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 PAGES = ("lobby", "table", "replay")
@@ -33,7 +36,11 @@ def blueprint(service: Service) -> Blueprint:
     config = {"game": game.name, "title": game.title or game.name, "min_players": game.min_players,
               "max_players": game.max_players, "bots": plugin.bot_levels(),
               "default_options": game.default_options(), "has_picture": plugin.board_svg is not None,
-              "has_widgets": plugin.web_dir is not None and (plugin.web_dir / "moves.js").is_file()}
+              "has_widgets": plugin.web_dir is not None and (plugin.web_dir / "moves.js").is_file(),
+              # The lobby's form: the game's options as fields, the turn clock's and the bots' bounds.
+              "options": option_fields(plugin.options_schema),
+              "clock": {"max_seconds": MAX_TURN_SECONDS, "fallback_bot": default_fallback(plugin)},
+              "budget_ms": {"min": MIN_BUDGET_MS, "max": MAX_BUDGET_MS, "default": DEFAULT_BUDGET_MS}}
     # "</" could end the script element early; JSON allows "<\/" for it.
     config_json = json.dumps(config).replace("</", "<\\/")
     documents = {name: (WEB / f"{name}.html").read_text(encoding="utf-8")

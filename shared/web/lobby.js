@@ -1,26 +1,59 @@
-// The lobby: create a game (seats, options), show its links, list the server's games (GET /games) with a
-// join button on each open seat, and the games this browser created or joined.
+// The lobby: a quick match; a new game's form (seats, the game's rules as fields built from its
+// options schema, the turn clock, listed or not); the server's games as a table (a status filter,
+// pages, a join button on each open seat); and the games this browser created or joined.
 import { api, config } from "./common.js";
 
 const seats = document.getElementById("seats");
 const message = document.getElementById("message");
+const progress = document.getElementById("progress");
 const storeKey = `boardgames:${config.game}:games`;
 const OPEN = "(open)";     // the seat kind "open": no strategy has this name
+const CLOCKS = [30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400];
+const STATUS_WORDS = { waiting: "Waiting for players", active: "Being played", finished: "Finished",
+                       cancelled: "Cancelled" };
 
+function el(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+function say(text) {
+  message.textContent = text;
+}
+
+/** A number of seconds in words: "90" -> "1 minute 30 seconds". */
+export function duration(seconds) {
+  const parts = [];
+  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]]) {
+    const n = Math.floor(seconds / size);
+    seconds -= n * size;
+    if (n) parts.push(`${n} ${unit}${n === 1 ? "" : "s"}`);
+  }
+  return parts.join(" ") || "0 seconds";
+}
+
+function when(ms) {
+  return new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
+// -- seats --------------------------------------------------------------------------------------
 function seatRow(index) {
-  const li = document.createElement("li");
-  li.className = "seat-row";
-  const name = Object.assign(document.createElement("input"), {
-    id: `seat-${index}-name`, name: `seat-${index}-name`, value: `player ${index + 1}`, required: true });
-  const nameLabel = Object.assign(document.createElement("label"), { htmlFor: name.id, textContent: `Seat ${index} name` });
-  const kind = Object.assign(document.createElement("select"), { id: `seat-${index}-kind`, name: `seat-${index}-kind` });
+  const li = el("li", { className: "seat-row" });
+  const name = el("input", { id: `seat-${index}-name`, name: `seat-${index}-name`, value: `player ${index + 1}`,
+                             required: true, maxLength: 40 });
+  const nameLabel = el("label", { htmlFor: name.id, textContent: `Seat ${index} name` });
+  const kind = el("select", { id: `seat-${index}-kind`, name: `seat-${index}-kind` });
   kind.append(new Option("human", ""));
   for (const bot of config.bots) kind.append(new Option(`bot: ${bot.name} (${bot.level})`, bot.name));
   kind.append(new Option("open: anyone may join", OPEN));
   // Other seats start as the rule-of-thumb bot: a fair opponent that answers at once.
   const medium = config.bots.find((bot) => bot.level === "medium") || config.bots[0];
   if (index > 0 && medium) kind.value = medium.name;
-  const kindLabel = Object.assign(document.createElement("label"), { htmlFor: kind.id, textContent: "played by" });
+  const kindLabel = el("label", { htmlFor: kind.id, textContent: "played by" });
+  // An open seat is named by whoever takes it.
+  const showName = () => { name.disabled = kind.value === OPEN; };
+  kind.addEventListener("change", showName);
   li.append(nameLabel, name, kindLabel, kind);
   return li;
 }
@@ -32,13 +65,134 @@ function setSeatCount(n) {
   document.getElementById("remove-seat").disabled = n <= config.min_players;
 }
 
+// -- the game's options, one field each ---------------------------------------------------------
+const optionFields = new Map();     // option name -> {field, control, wrapper}
+
+function optionField(field) {
+  const id = `option-${field.name}`;
+  const wrapper = el("div", { className: "lobby-field" });
+  const hint = field.hint ? el("p", { id: `${id}-hint`, className: "hint", textContent: field.hint }) : null;
+  let control;
+  if (field.kind === "choice") {
+    // "Elfengold: 6 rounds with gold..." -> the choice's name in the list, what it means under it.
+    control = el("select", { id });
+    for (const choice of field.choices) control.append(new Option(choiceName(choice), String(choice.value)));
+    control.value = String(field.default);
+    const meaning = el("p", { id: `${id}-meaning`, className: "hint" });
+    const explain = () => {
+      const label = field.choices.find((c) => String(c.value) === control.value)?.label || "";
+      const rest = label.includes(": ") ? label.slice(label.indexOf(": ") + 2) : "";
+      meaning.textContent = rest.charAt(0).toUpperCase() + rest.slice(1);
+    };
+    control.addEventListener("change", explain);
+    explain();
+    control.setAttribute("aria-describedby", meaning.id);
+    wrapper.append(el("label", { htmlFor: id, textContent: field.label }), control, meaning);
+  } else if (field.kind === "bool") {
+    control = el("input", { id, type: "checkbox", checked: field.default });
+    wrapper.classList.add("lobby-check");
+    wrapper.append(control, el("label", { htmlFor: id, textContent: field.label }));
+  } else {
+    const bounds = field.min !== null && field.max !== null ? ` (${field.min} to ${field.max})`
+      : field.min !== null ? ` (at least ${field.min})` : field.max !== null ? ` (at most ${field.max})` : "";
+    control = el("input", { id, type: "number", required: true, step: field.integer ? "1" : "any",
+                            value: field.default ?? "" });
+    if (field.min !== null) control.min = field.min;
+    if (field.max !== null) control.max = field.max;
+    wrapper.append(el("label", { htmlFor: id, textContent: field.label + bounds }), control);
+  }
+  if (hint) {
+    control.setAttribute("aria-describedby", `${control.getAttribute("aria-describedby") || ""} ${hint.id}`.trim());
+    wrapper.append(hint);
+  }
+  control.addEventListener("change", applyDependencies);
+  optionFields.set(field.name, { field, control, wrapper });
+  return wrapper;
+}
+
+function choiceName(choice) {
+  return choice.label.split(": ")[0];
+}
+
+function optionValue({ field, control }) {
+  if (field.kind === "bool") return control.checked;
+  if (field.kind === "number") return Number(control.value);
+  return field.choices.find((choice) => String(choice.value) === control.value).value;
+}
+
+/** Show a field only where it means something (Elfenland's wizards with Elfengold): a hidden one is not sent. */
+function applyDependencies() {
+  for (const entry of optionFields.values()) {
+    const when = entry.field.applies_when || {};
+    const applies = Object.entries(when).every(([other, values]) => {
+      const prerequisite = optionFields.get(other);
+      return !prerequisite || (!prerequisite.control.disabled && values.includes(optionValue(prerequisite)));
+    });
+    entry.wrapper.hidden = !applies;
+    entry.control.disabled = !applies;
+  }
+}
+
+function chosenOptions() {
+  const options = {};
+  for (const entry of optionFields.values()) {
+    if (!entry.control.disabled) options[entry.field.name] = optionValue(entry);
+  }
+  return options;
+}
+
+/** A listed game's rules in words: the options that differ from the usual ones. */
+function rulesInWords(options) {
+  const words = [];
+  for (const field of config.options) {
+    const value = options?.[field.name];
+    if (value === undefined || value === field.default) continue;
+    if (field.kind === "bool") words.push(`${field.label}: ${value ? "yes" : "no"}`);
+    else if (field.kind === "number") words.push(`${field.label}: ${value}`);
+    else {
+      const choice = field.choices.find((c) => c.value === value);
+      words.push(`${field.label}: ${choice ? choiceName(choice) : value}`);
+    }
+  }
+  return words;
+}
+
+// -- time: the turn clock, its bot, the hard bots' thinking time ---------------------------------
+function fillTimeFields() {
+  const clock = document.getElementById("turn-clock");
+  clock.append(new Option("No limit", ""));
+  for (const seconds of CLOCKS.filter((s) => s <= config.clock.max_seconds)) {
+    clock.append(new Option(duration(seconds), String(seconds)));
+  }
+  const fallback = document.getElementById("fallback-bot");
+  for (const bot of config.bots) {
+    const usual = bot.name === config.clock.fallback_bot ? ", the usual one" : "";
+    fallback.append(new Option(`${bot.name} (${bot.level}${usual})`, bot.name));
+  }
+  fallback.value = config.clock.fallback_bot;
+  clock.addEventListener("change", () => {
+    document.getElementById("fallback-field").hidden = !clock.value;
+  });
+  const budget = document.getElementById("bot-budget");
+  const { min, max, default: usual } = config.budget_ms;
+  Object.assign(budget, { min, max, placeholder: String(usual) });
+  document.getElementById("bot-budget-label").textContent =
+    `Hard bots think for this many milliseconds a move (${min} to ${max}; ${usual} if left empty)`;
+}
+
+// -- the games of this browser ------------------------------------------------------------------
 function myGames() {
   try { return JSON.parse(localStorage.getItem(storeKey)) || []; } catch { return []; }
 }
 
+/** Keep a game this browser created or joined: {id, created, players: [{seat, name, bot, token}], host_token}
+ * (the host token, with open seats, cancels the game while it waits). */
+function remember(game) {
+  localStorage.setItem(storeKey, JSON.stringify([game, ...myGames().filter((g) => g.id !== game.id)].slice(0, 50)));
+}
+
 function link(href, text) {
-  const a = Object.assign(document.createElement("a"), { href, textContent: text });
-  return a;
+  return el("a", { href, textContent: text });
 }
 
 function linksFor(game) {
@@ -46,7 +200,7 @@ function linksFor(game) {
   for (const p of game.players) {
     if (p.token) items.push([`/table/${game.id}#token=${encodeURIComponent(p.token)}`, `Seat ${p.seat} (${p.name}): your table`]);
   }
-  items.push([`/table/${game.id}`, "Watch (spectator)"], [`/replay/${game.id}`, "Replay"]);
+  items.push([`/table/${game.id}`, "Watch"], [`/replay/${game.id}`, "Replay"]);
   return items;
 }
 
@@ -54,125 +208,269 @@ function showMyGames() {
   const list = document.getElementById("my-games");
   list.replaceChildren();
   for (const game of myGames()) {
-    const li = document.createElement("li");
-    li.append(`${game.id} (${new Date(game.created).toLocaleString()}): `);
+    const li = el("li", {}, `Game ${game.id}, ${when(game.created)}: `);
     for (const [href, text] of linksFor(game)) li.append(link(href, text), " ");
     list.append(li);
   }
-  if (!list.children.length) list.append(Object.assign(document.createElement("li"), { textContent: "None yet." }));
+  if (!list.children.length) list.append(el("li", { textContent: "None yet." }));
 }
 
-function remember(game) {
-  localStorage.setItem(storeKey, JSON.stringify([game, ...myGames()].slice(0, 50)));
+function openTable(gameId, seat, name, token) {
+  remember({ id: gameId, created: Date.now(), players: [{ seat, name, bot: null, token }] });
+  location.assign(`/table/${gameId}#token=${encodeURIComponent(token)}`);
 }
 
-// -- the server's list -----------------------------------------------------------------------
+function joinName() {
+  const input = document.getElementById("join-name");
+  const name = input.value.trim();
+  if (!name) {
+    say("Write the name to show at the table first.");
+    input.focus();
+  }
+  return name;
+}
+
+// -- the server's games, a page at a time -------------------------------------------------------
 const gameList = document.getElementById("game-list");
-const moreButton = document.getElementById("list-more");
-let nextCursor = null;
+const gameTable = document.querySelector(".lobby-table");
+const list = { cursors: [null], page: 0, next: null, asked: 0 };
 
-function seatText(p) {
-  if (p.open) return `seat ${p.seat}: open${p.reserved ? ` (kept for ${p.name})` : ""}`;
-  return `seat ${p.seat}: ${p.name}${p.bot ? ` (${p.bot}${p.resigned ? ", resigned" : ""})` : ""}`;
-}
-
-async function join(game, seat) {
-  message.textContent = "";
-  try {
-    const name = document.getElementById("join-name").value.trim();
-    const taken = await api(`/games/${game.id}/seats/${seat}`, { method: "POST", body: { name } });
-    remember({ id: game.id, created: Date.now(), players: [{ seat, name: taken.name, bot: null, token: taken.token }] });
-    location.assign(`/table/${game.id}#token=${encodeURIComponent(taken.token)}`);
-  } catch (err) {
-    message.textContent = err.message;
-    loadList(false);
-  }
-}
-
-function listedItem(game) {
-  const li = document.createElement("li");
-  li.className = "listed-game";
-  li.dataset.id = game.id;
-  const moved = game.moved_at ? `, last move ${new Date(game.moved_at).toLocaleString()}` : "";
-  li.append(`${game.id}: ${game.status}${moved}; ${game.players.map(seatText).join("; ")} `);
-  if (game.seeded_by_client) {
-    // Its creator chose the seed, so they can foresee every roll and hidden card: say so before anyone joins.
-    li.append(Object.assign(document.createElement("strong"), { className: "seeded",
-      textContent: "seeded by its creator (predictable)", title: "Whoever chose the seed can predict every roll and hidden card." }), " ");
-  }
-  for (const p of game.players) {
-    if (p.open && !p.reserved) {
-      const button = Object.assign(document.createElement("button"), { type: "button", textContent: `Join seat ${p.seat}` });
+function seatItem(game, p) {
+  const li = el("li", { className: "lobby-seat" });
+  if (p.open && p.reserved) {
+    li.append(`Seat ${p.seat}: kept for ${p.name}`);
+  } else if (p.open) {
+    li.append(`Seat ${p.seat}: open `);
+    if (game.status === "waiting") {
+      const button = el("button", { type: "button", textContent: `Join seat ${p.seat}` });
       button.addEventListener("click", () => join(game, p.seat));
-      li.append(button, " ");
+      li.append(button);
     }
+  } else {
+    li.append(`Seat ${p.seat}: ${p.name}`);
+    if (p.resigned) li.append(el("span", { className: "lobby-tag", textContent: `resigned, ${p.bot} plays` }));
+    else if (p.bot) li.append(el("span", { className: "lobby-tag", textContent: `bot: ${p.bot}` }));
   }
-  li.append(link(`/table/${game.id}`, "Table"), " ", link(`/replay/${game.id}`, "Replay"));
   return li;
 }
 
-async function loadList(more) {
-  const params = new URLSearchParams({ limit: "20" });
+function cell(label, ...children) {
+  // One box inside: on a phone the cell is a grid of its label and this.
+  const td = el("td", {}, el("div", {}, ...children));
+  td.dataset.label = label;
+  return td;
+}
+
+function listedRow(game) {
+  const tr = el("tr", { className: "listed-game" });
+  tr.dataset.id = game.id;
+  tr.dataset.status = game.status;
+  const created = cell("Created", when(game.created_at));
+  if (game.seeded_by_client) {
+    // Its creator chose the seed, so they can foresee every roll and hidden card: say so before anyone joins.
+    created.append(" ", el("strong", { className: "seeded", textContent: "seeded by its creator (predictable)",
+                                       title: "Whoever chose the seed can predict every roll and hidden card." }));
+  }
+  let status = STATUS_WORDS[game.status] || game.status;
+  if (game.status === "active" && game.to_act.length) {
+    status += `: ${game.to_act.map((s) => game.players.find((p) => p.seat === s)?.name ?? `seat ${s}`).join(", ")} to play`;
+  }
+  const rules = rulesInWords(game.options);
+  const links = [link(`/table/${game.id}`, "Watch"), " ", link(`/replay/${game.id}`, "Replay")];
+  const hosted = game.status === "waiting" && myGames().find((g) => g.id === game.id && g.host_token);
+  if (hosted) {
+    const button = el("button", { type: "button", className: "lobby-cancel", textContent: "Cancel this game" });
+    button.addEventListener("click", () => cancel(hosted));
+    links.push(" ", button);
+  }
+  const rulesCell = rules.length ? el("ul", { className: "lobby-rules" }, ...rules.map((w) => el("li", { textContent: w })))
+    : "Usual rules";
+  tr.append(
+    created,
+    cell("Status", status),
+    cell("Rules", rulesCell),
+    cell("Time for each turn", game.turn_seconds ? duration(game.turn_seconds) : "No limit"),
+    cell("Seats", el("ul", { className: "lobby-seats" }, ...game.players.map((p) => seatItem(game, p)))),
+    cell("Last move", game.moved_at ? when(game.moved_at) : "None yet"),
+    cell("Links", ...links));
+  return tr;
+}
+
+function listQuery(cursor) {
+  const params = new URLSearchParams({ limit: document.getElementById("list-size").value });
   const status = document.getElementById("list-status").value;
   if (status) params.set("status", status);
-  if (more && nextCursor) params.set("cursor", nextCursor);
+  if (cursor) params.set("cursor", cursor);
+  return `/games?${params}`;
+}
+
+async function showPage(page) {
+  // Only the last question's answer is shown: a filter changed twice in a row may be answered out of order.
+  const asked = ++list.asked;
+  list.page = page;           // what a refresh asks for again, even before this answer comes
+  gameTable.setAttribute("aria-busy", "true");
   try {
-    const page = await api(`/games?${params}`);
-    if (!more) gameList.replaceChildren();
-    gameList.append(...page.games.map(listedItem));
-    if (!gameList.children.length) gameList.append(Object.assign(document.createElement("li"), { textContent: "No games." }));
-    nextCursor = page.next;
-    moreButton.hidden = !nextCursor;
+    const found = await api(listQuery(list.cursors[page]));
+    if (asked !== list.asked) return;
+    list.next = found.next;
+    list.cursors[page + 1] = found.next;
+    list.cursors.length = page + 2;
+    gameList.replaceChildren(...found.games.map(listedRow));
+    if (!found.games.length) {
+      gameList.append(el("tr", {}, el("td", { colSpan: 7, textContent: "No games here." })));
+    }
+    document.getElementById("list-page").textContent = `Page ${page + 1}`;
+    document.getElementById("list-newer").disabled = page === 0;
+    document.getElementById("list-older").disabled = !found.next;
   } catch (err) {
-    message.textContent = err.message;
+    if (asked === list.asked) say(err.message);
+  } finally {
+    if (asked === list.asked) gameTable.setAttribute("aria-busy", "false");
   }
 }
 
-document.getElementById("list-status").addEventListener("change", () => loadList(false));
-moreButton.addEventListener("click", () => loadList(true));
-loadList(false);
+function firstPage() {
+  list.cursors = [null];
+  return showPage(0);
+}
 
-document.getElementById("add-seat").addEventListener("click", () => setSeatCount(seats.children.length + 1));
-document.getElementById("remove-seat").addEventListener("click", () => setSeatCount(seats.children.length - 1));
-document.getElementById("options").value = JSON.stringify(config.default_options, null, 2);
-setSeatCount(config.min_players);
-showMyGames();
-
-document.getElementById("create").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  message.textContent = "";
-  let options;
+async function join(game, seat) {
+  say("");
+  const name = joinName();
+  if (!name) return;
   try {
-    options = JSON.parse(document.getElementById("options").value || "{}");
+    const taken = await api(`/games/${game.id}/seats/${seat}`, { method: "POST", body: { name } });
+    openTable(game.id, seat, taken.name, taken.token);
   } catch (err) {
-    message.textContent = `The options are not JSON: ${err.message}`;
-    return;
+    say(err.message);
+    showPage(list.page);
   }
+}
+
+async function cancel(game) {
+  say("");
+  if (!window.confirm("Cancel this game? Whoever took a seat loses it, and the game leaves the list.")) return;
+  try {
+    await api(`/games/${game.id}/cancel`, { method: "POST", token: game.host_token });
+  } catch (err) {
+    say(err.message);
+  }
+  showPage(list.page);
+}
+
+// -- quick match --------------------------------------------------------------------------------
+// Reasons a seat seen free a moment ago is not free now: try the next one.
+const GONE = new Set(["seat-taken", "seat-reserved", "game-not-waiting", "not-found", "stale-version"]);
+const MAX_PAGES = 20;
+// The table keeps itself fresh while it is looked at, but not under the pointer or the keyboard's focus
+// (a row must not move away from a click).
+const REFRESH_MS = 20_000;
+
+/** The open seats of the listed waiting games, the longest-waiting game first (its lowest seat first);
+ * not a seeded game (its creator can foresee it), nor one this browser already sits in. */
+async function openSeats() {
+  const mine = new Set(myGames().map((g) => g.id));
+  const games = [];
+  let cursor = null;
+  for (let pages = 0; pages < MAX_PAGES; pages += 1) {
+    const params = new URLSearchParams({ status: "waiting", limit: "100" });
+    if (cursor) params.set("cursor", cursor);
+    const found = await api(`/games?${params}`);
+    games.push(...found.games);
+    cursor = found.next;
+    if (!cursor) break;
+  }
+  return games
+    .filter((g) => g.status === "waiting" && !g.seeded_by_client && !mine.has(g.id))
+    .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1))
+    .flatMap((g) => g.players.filter((p) => p.open && !p.reserved).slice(0, 1).map((p) => ({ game: g, seat: p.seat })));
+}
+
+async function quickMatch() {
+  say("");
+  const name = joinName();
+  if (!name) return;
+  const button = document.getElementById("quick-match");
+  button.disabled = true;
+  progress.textContent = "Looking for an open seat…";
+  try {
+    for (const { game, seat } of await openSeats()) {
+      try {
+        const taken = await api(`/games/${game.id}/seats/${seat}`, { method: "POST", body: { name } });
+        progress.textContent = "Found one: opening the table…";
+        openTable(game.id, seat, taken.name, taken.token);
+        return;
+      } catch (err) {
+        if (!GONE.has(err.problem?.reason)) throw err;
+      }
+    }
+    progress.textContent = "No open seat: starting a game that waits for players…";
+    const players = [{ name }];
+    while (players.length < config.min_players) players.push({ open: true });
+    const created = await api("/games", { method: "POST", body: { players } });
+    remember({ id: created.id, created: Date.now(), host_token: created.host_token,
+               players: created.players.map(({ seat, name: n, bot, token }) => ({ seat, name: n, bot, token })) });
+    location.assign(`/table/${created.id}#token=${encodeURIComponent(created.players[0].token)}`);
+  } catch (err) {
+    progress.textContent = "";
+    say(err.message);
+    button.disabled = false;
+  }
+}
+
+// -- a new game ---------------------------------------------------------------------------------
+async function createGame(ev) {
+  ev.preventDefault();
+  say("");
   const players = Array.from(seats.children, (li) => {
     const name = li.querySelector("input").value.trim();
     const bot = li.querySelector("select").value;
     if (bot === OPEN) return { open: true };
     return bot ? { name, bot } : { name };
   });
+  const body = { players, options: chosenOptions(), listed: document.getElementById("listed").checked };
+  const clock = document.getElementById("turn-clock").value;
+  if (clock) {
+    body.turn_seconds = Number(clock);
+    body.fallback_bot = document.getElementById("fallback-bot").value;
+  }
+  const budget = document.getElementById("bot-budget").value;
+  if (budget) body.bot_budget_ms = Number(budget);
   try {
-    const body = { players, options };
-    const budget = document.getElementById("bot-budget").value;
-    if (budget) body.bot_budget_ms = Number(budget);
     const created = await api("/games", { method: "POST", body });
-    const game = { id: created.id, created: Date.now(),
+    const game = { id: created.id, created: Date.now(), host_token: created.host_token,
                    players: created.players.map(({ seat, name, bot, token }) => ({ seat, name, bot, token })) };
     remember(game);
-    document.getElementById("created-id").textContent = game.id;
-    const ul = document.getElementById("created-links");
-    ul.replaceChildren(...linksFor(game).map(([href, text]) => {
-      const li = document.createElement("li");
-      li.append(link(href, text));
-      return li;
-    }));
+    document.getElementById("created-links").replaceChildren(
+      ...linksFor(game).map(([href, text]) => el("li", {}, link(href, text))));
     document.getElementById("created").hidden = false;
     showMyGames();
-    loadList(false);
+    firstPage();
   } catch (err) {
-    message.textContent = err.message;
+    say(err.message);
   }
-});
+}
+
+// -- start ----------------------------------------------------------------------------------------
+const optionsBox = document.getElementById("options");
+optionsBox.append(...config.options.map(optionField));
+document.getElementById("rules").hidden = config.options.length === 0;
+applyDependencies();
+fillTimeFields();
+setSeatCount(config.min_players);
+showMyGames();
+
+document.getElementById("add-seat").addEventListener("click", () => setSeatCount(seats.children.length + 1));
+document.getElementById("remove-seat").addEventListener("click", () => setSeatCount(seats.children.length - 1));
+document.getElementById("create").addEventListener("submit", createGame);
+document.getElementById("quick-match").addEventListener("click", quickMatch);
+document.getElementById("list-status").addEventListener("change", firstPage);
+document.getElementById("list-size").addEventListener("change", firstPage);
+document.getElementById("list-refresh").addEventListener("click", () => showPage(list.page));
+document.getElementById("list-newer").addEventListener("click", () => showPage(list.page - 1));
+document.getElementById("list-older").addEventListener("click", () => showPage(list.page + 1));
+firstPage();
+setInterval(() => {
+  const busy = gameTable.matches(":hover") || gameTable.contains(document.activeElement);
+  if (document.visibilityState === "visible" && !busy) showPage(list.page);
+}, REFRESH_MS);
