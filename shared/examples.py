@@ -20,10 +20,12 @@ from shared.clocks import default_fallback
 from shared.eventstore import GENESIS_HASH, event_hash
 from shared.plugin import GamePlugin
 from shared.problems import Problem
+from shared.proofs import seed_commitment
 from shared.replay import served_record
 from shared.runtime import derive_seed
 
 SEED = 20261125
+SEED_SALT = "5a17" * 8         # the example game's seed commitment salt
 GAME_ID = "x7Kq2RmV9pLa"
 AT_MS = 1764000000000          # every example record's clock
 PROBLEM_EXAMPLE_PREFIX = "problem."
@@ -139,7 +141,8 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
     setup_seed = derive_seed(SEED, 0)
     setup = game.setup(len(players), options, random.Random(setup_seed))
     records = _records(setup, 0, GENESIS_HASH, {"kind": "setup", "players": len(players), "options": options,
-                                                 "seed": setup_seed, "seeded_by_client": False})
+                                                 "seed": setup_seed, "seeded_by_client": False,
+                                                 "seed_commitment": seed_commitment(SEED, SEED_SALT)})
     state = game.replay(setup)
     version, head = records[-1]["seq"], records[-1]["hash"]
     seat = game.to_act(state)[0]
@@ -171,7 +174,8 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
                            "events": [served_record(game, r, None, False) for r in log]}},
         "replay": {"200": replay},
         "audit": {"200": {"ok": True, "version": log[-1]["seq"], "head_hash": log[-1]["hash"],
-                          "played_engine_version": game.engine_version, "audit_engine_version": game.engine_version}},
+                          "played_engine_version": game.engine_version, "audit_engine_version": game.engine_version,
+                          "seeds": "committed", "seeded_by_client": False}},
     }
     listed = {"id": GAME_ID, "status": "active", "version": log[-1]["seq"], "options": options,
               "players": players, "to_act": game.to_act(state), "created_at": AT_MS, "moved_at": AT_MS,
