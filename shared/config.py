@@ -42,6 +42,9 @@ class Settings:
     allow_client_seed: bool = False
     # Origins whose browsers may call the API (CORS), e.g. ("https://play.example",); none by default.
     cors_origins: tuple[str, ...] = ()
+    # Signed heads (shared.signing): the Ed25519 private key (PEM) and older public keys still listed.
+    signing_key_file: str = ""
+    verify_keys_file: str = ""
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -67,4 +70,6 @@ class Settings:
             finished_game_ttl=_int("FINISHED_GAME_TTL_SECONDS", 0),
             allow_client_seed=os.environ.get("ALLOW_CLIENT_SEED", "") in ("1", "true", "yes"),
             cors_origins=tuple(o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()),
+            signing_key_file=os.environ.get("SIGNING_KEY_FILE", ""),
+            verify_keys_file=os.environ.get("VERIFY_KEYS_FILE", ""),
         )

@@ -15,6 +15,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from shared import jsonout
 from shared.clocks import default_fallback
 from shared.eventstore import GENESIS_HASH, event_hash
@@ -23,10 +25,13 @@ from shared.problems import Problem
 from shared.proofs import seed_commitment
 from shared.replay import served_record
 from shared.runtime import derive_seed
+from shared.signing import Signer, head_payload
 
 SEED = 20261125
 SEED_SALT = "5a17" * 8         # the example game's seed commitment salt
 GAME_ID = "x7Kq2RmV9pLa"
+# The examples' signing key: fixed, so the documents do not change from one build to the next.
+EXAMPLE_SIGNER = Signer(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"boardgames example key").digest()))
 AT_MS = 1764000000000          # every example record's clock
 PROBLEM_EXAMPLE_PREFIX = "problem."
 ILLEGAL_EXAMPLE_PREFIX = "illegal-move."
@@ -175,7 +180,10 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
         "replay": {"200": replay},
         "audit": {"200": {"ok": True, "version": log[-1]["seq"], "head_hash": log[-1]["hash"],
                           "played_engine_version": game.engine_version, "audit_engine_version": game.engine_version,
-                          "seeds": "committed", "seeded_by_client": False}},
+                          "seeds": "committed", "seeded_by_client": False,
+                          "signature": EXAMPLE_SIGNER.sign(head_payload(game.name, GAME_ID, log[-1]["seq"],
+                                                                        log[-1]["hash"], False))}},
+        "log_keys": {"200": EXAMPLE_SIGNER.keyset()},
     }
     listed = {"id": GAME_ID, "status": "active", "version": log[-1]["seq"], "options": options,
               "players": players, "to_act": game.to_act(state), "created_at": AT_MS, "moved_at": AT_MS,

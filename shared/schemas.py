@@ -223,6 +223,33 @@ class ReplaySchema(Schema):
     state = fields.Dict(required=True)
 
 
+class HeadSignatureSchema(Schema):
+    """The service's Ed25519 signature over a log's head (shared.signing)."""
+
+    alg = fields.Str(required=True, validate=validate.OneOf(["EdDSA"]))
+    kid = fields.Str(required=True, metadata={"description": "The signing key's id in "
+                                             "`/.well-known/game-log-keys.json`."})
+    signed = fields.Dict(required=True, metadata={
+        "description": "What was signed: {game, game_id, version, head, finished}. The signed bytes are "
+                       "`boardgames-log-head/1\\n` then this object's canonical JSON (sorted keys, no spaces)."})
+    value = fields.Str(required=True, metadata={"description": "The signature, base64url without padding."})
+
+
+class PublicKeySchema(Schema):
+    kty = fields.Str(required=True, validate=validate.OneOf(["OKP"]))
+    crv = fields.Str(required=True, validate=validate.OneOf(["Ed25519"]))
+    x = fields.Str(required=True, metadata={"description": "The public key, base64url."})
+    kid = fields.Str(required=True, metadata={"description": "The key's RFC 7638 thumbprint."})
+    use = fields.Str(required=True, validate=validate.OneOf(["sig"]))
+    alg = fields.Str(required=True, validate=validate.OneOf(["EdDSA"]))
+
+
+class KeySetSchema(Schema):
+    keys = fields.List(fields.Nested(PublicKeySchema), required=True, metadata={
+        "description": "The current signing key first, then older keys kept for what they signed; "
+                       "empty when the service signs nothing."})
+
+
 class AuditSchema(Schema):
     ok = fields.Bool(required=True)
     version = fields.Int(required=True)
@@ -240,6 +267,8 @@ class AuditSchema(Schema):
                        "ends; uncommitted: a game recorded before seed commitments (its seeds are the log's)."})
     seeded_by_client = fields.Bool(required=True, metadata={
         "description": "The creator chose the seed, so they could predict every roll and hidden card."})
+    signature = fields.Nested(HeadSignatureSchema, required=True, allow_none=True, metadata={
+        "description": "The service's signature over the audited head (null when it has no signing key)."})
 
 
 class HealthSchema(Schema):
