@@ -26,6 +26,7 @@ from shared.proofs import seed_commitment
 from shared.replay import served_record
 from shared.runtime import derive_seed
 from shared.signing import Signer, head_payload
+from shared.verify import log_file
 
 SEED = 20261125
 SEED_SALT = "5a17" * 8         # the example game's seed commitment salt
@@ -181,8 +182,8 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
         "audit": {"200": {"ok": True, "version": log[-1]["seq"], "head_hash": log[-1]["hash"],
                           "played_engine_version": game.engine_version, "audit_engine_version": game.engine_version,
                           "seeds": "committed", "seeded_by_client": False,
-                          "signature": EXAMPLE_SIGNER.sign(head_payload(game.name, GAME_ID, log[-1]["seq"],
-                                                                        log[-1]["hash"], False))}},
+                          "signature": EXAMPLE_SIGNER.sign(head_payload(
+                              game.name, GAME_ID, game.engine_version, log[-1]["seq"], log[-1]["hash"], False))}},
         "log_keys": {"200": EXAMPLE_SIGNER.keyset()},
     }
     listed = {"id": GAME_ID, "status": "active", "version": log[-1]["seq"], "options": options,
@@ -201,6 +202,10 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
     })
     examples["events"]["200 text/event-stream"] = "".join(
         f"id: {e['seq']}\ndata: {json.dumps(e, separators=(',', ':'))}\n\n" for e in examples["events"]["200"]["events"][-2:])
+    # The spectator's file of the running example game: the header, then the events as /events gives them.
+    meta = {"engine_version": game.engine_version, "options": json.dumps(options), "players": json.dumps(players),
+            "seeded_by_client": "0", "status": "active"}
+    examples["download_log"] = {"200": log_file(game, GAME_ID, meta, log, None, False, EXAMPLE_SIGNER).decode()}
     if plugin.board_svg is not None:
         examples["board"] = {"200": plugin.board_svg(replay["state"], [{"name": p["name"], "bot": p["bot"]}
                                                                         for p in players])}

@@ -117,13 +117,21 @@ def _union(refs: dict[str, str]) -> dict[str, Any]:
             "discriminator": {"propertyName": "type", "mapping": dict(refs)}}
 
 
+class PlatformEventCauseSchema(Schema):
+    kind = fields.Str(required=True, validate=validate.OneOf(["platform"]))
+    seat = fields.Int(required=True, allow_none=True, metadata={
+        "description": "The seat the record concerns; null for none (the host cancelling, the seed revealed)."})
+
+
 class PlatformEventSchema(EventSchema):
-    """A record the platform adds to the game's log (seats joined, clocks, resignations...):
-    public, never redacted, and unknown to the game's rules."""
+    """A record the platform adds to the game's log (seats joined, clocks, resignations, the seed
+    revealed at the end...): public, never redacted, and unknown to the game's rules."""
 
     type = fields.Str(required=True, validate=validate.Regexp(r"^platform\."),
                       metadata={"description": "Begins with `platform.`."})
     data = fields.Dict(required=True)
+    cause = fields.Nested(PlatformEventCauseSchema, metadata={
+        "description": "On the first record of a platform append (a record without one follows the one before)."})
 
 
 @dataclass(frozen=True)

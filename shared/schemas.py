@@ -230,7 +230,7 @@ class HeadSignatureSchema(Schema):
     kid = fields.Str(required=True, metadata={"description": "The signing key's id in "
                                              "`/.well-known/game-log-keys.json`."})
     signed = fields.Dict(required=True, metadata={
-        "description": "What was signed: {game, game_id, version, head, finished}. The signed bytes are "
+        "description": "What was signed: {game, game_id, engine_version, version, head, finished}. The signed bytes are "
                        "`boardgames-log-head/1\\n` then this object's canonical JSON (sorted keys, no spaces)."})
     value = fields.Str(required=True, metadata={"description": "The signature, base64url without padding."})
 

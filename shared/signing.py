@@ -4,9 +4,10 @@ A log's head hash chains every record before it (shared.eventstore), so a signat
 the service to the whole log: a record changed, dropped, added or moved gives another head.
 
 What is signed is the UTF-8 text ``boardgames-log-head/1\\n`` followed by the canonical JSON
-(sorted keys, no spaces) of ``{"game", "game_id", "version", "head", "finished"}``: the title, the
-game's id, the seq of the last record, that record's hash, and whether the game was over (a running
-game's head is signed on request, and says so).  The signature travels as
+(sorted keys, no spaces) of ``{"game", "game_id", "engine_version", "version", "head", "finished"}``:
+the title, the game's id, the rules engine version it is played under, the seq of the last record,
+that record's hash, and whether the game was over (a running game's head is signed on request, and
+says so).  The signature travels as
 ``{"alg": "EdDSA", "kid", "signed": {the payload}, "value": base64url}``.
 
 Keys: ``SIGNING_KEY_FILE`` is the service's Ed25519 private key (PEM, PKCS#8); ``VERIFY_KEYS_FILE``
@@ -63,8 +64,10 @@ def jwk(public: Ed25519PublicKey) -> dict[str, str]:
             "alg": "EdDSA"}
 
 
-def head_payload(game: str, game_id: str, version: int, head: str, finished: bool) -> dict[str, Any]:
-    return {"game": game, "game_id": game_id, "version": version, "head": head, "finished": finished}
+def head_payload(game: str, game_id: str, engine_version: str, version: int, head: str,
+                 finished: bool) -> dict[str, Any]:
+    return {"game": game, "game_id": game_id, "engine_version": engine_version, "version": version, "head": head,
+            "finished": finished}
 
 
 def _message(payload: dict[str, Any]) -> bytes:

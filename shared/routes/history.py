@@ -96,7 +96,7 @@ def blueprint(service: Service) -> Blueprint:
         # The head this service holds, signed whatever the audit found (the signature binds the
         # service to the log, not the log to the rules): a finished game's, or a running one's.
         signature = None if service.signer is None else service.signer.sign(head_payload(
-            game.name, game_id, body["version"], body["head_hash"], meta.get("status") == "finished"))
+            game.name, game_id, played, body["version"], body["head_hash"], meta.get("status") == "finished"))
         return {**body, "played_engine_version": played, "audit_engine_version": game.engine_version,
                 "signature": signature}
 

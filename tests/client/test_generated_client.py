@@ -43,8 +43,8 @@ MAX_MOVES = 3000                      # bounded: a game that never ends fails in
 PREFERRED = {"catan": ("build_city", "build_settlement", "buy_dev_card", "build_road")}
 RESOURCES = ("brick", "lumber", "wool", "grain", "ore")
 # No post-generation hooks (ruff): the client is used as generated, offline.  The board picture is
-# text to a client (the generator knows no image/svg+xml).
-CONFIG = "post_hooks: []\ncontent_type_overrides:\n  image/svg+xml: text/plain\n"
+# text to a client (the generator knows no image/svg+xml), and so is the JSON Lines log download.
+CONFIG = "post_hooks: []\ncontent_type_overrides:\n  image/svg+xml: text/plain\n  application/jsonl: text/plain\n"
 
 
 @pytest.fixture()

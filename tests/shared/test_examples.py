@@ -81,6 +81,10 @@ def test_every_operation_has_examples_that_fit_its_schemas(game: str) -> None:
                     check(document, content["schema"], content["example"], where)
                 elif media_type == "image/svg+xml":
                     assert content["example"].lstrip().startswith("<svg"), where
+                elif media_type == "application/jsonl":      # a header line, then one event a line
+                    header, *records = [json.loads(line) for line in content["example"].splitlines()]
+                    assert header["format"] == "boardgames-log/1" and header["version"] == len(records), where
+                    assert [r["seq"] for r in records] == list(range(1, len(records) + 1)), where
                 else:
                     assert media_type == "text/event-stream" and content["example"].startswith("id: "), where
         assert answered, f"{name} has no answer example"

@@ -50,7 +50,7 @@ def test_rotation_keeps_the_old_key_listed_and_what_it_signed_verifies(tmp_path:
     old_key = key_file(tmp_path, "old.pem")
     before = Signer.from_files(str(old_key))
     assert before is not None
-    payload = head_payload("race", "g1", 12, "ab" * 32, True)
+    payload = head_payload("race", "g1", "1", 12, "ab" * 32, True)
     signed_before = before.sign(payload)
 
     (tmp_path / "retired").mkdir()
@@ -69,7 +69,7 @@ def test_a_signature_from_a_key_the_set_does_not_list_is_refused(tmp_path: Path)
     listed = Signer.from_files(str(key_file(tmp_path, "listed.pem")))
     stranger = Signer.from_files(str(key_file(tmp_path, "stranger.pem")))
     assert listed is not None and stranger is not None
-    payload = head_payload("race", "g1", 12, "ab" * 32, True)
+    payload = head_payload("race", "g1", "1", 12, "ab" * 32, True)
     forged = stranger.sign(payload)
     with pytest.raises(SignatureRefused, match="does not list"):
         signing.verify(payload, forged, keys_from_keyset(listed.keyset()))
@@ -83,9 +83,10 @@ def test_a_signature_holds_for_its_head_only(tmp_path: Path) -> None:
     signer = Signer.from_files(str(key_file(tmp_path, "k.pem")))
     assert signer is not None
     keys = keys_from_keyset(signer.keyset())
-    signature = signer.sign(head_payload("race", "g1", 12, "ab" * 32, True))
-    for other in (head_payload("race", "g1", 11, "cd" * 32, True), head_payload("race", "g1", 12, "cd" * 32, True),
-                  head_payload("race", "g2", 12, "ab" * 32, True), head_payload("race", "g1", 12, "ab" * 32, False)):
+    signature = signer.sign(head_payload("race", "g1", "1", 12, "ab" * 32, True))
+    for other in (head_payload("race", "g1", "1", 11, "cd" * 32, True), head_payload("race", "g1", "1", 12, "cd" * 32, True),
+                  head_payload("race", "g2", "1", 12, "ab" * 32, True), head_payload("race", "g1", "2", 12, "ab" * 32, True),
+                  head_payload("race", "g1", "1", 12, "ab" * 32, False)):
         with pytest.raises(SignatureRefused):
             signing.verify(other, signature, keys)
 
@@ -97,14 +98,14 @@ def test_the_service_publishes_its_keys_and_signs_the_audited_head(signed_client
     assert [k["kid"] for k in keyset["keys"]] == [kid] and keyset["keys"][0]["crv"] == "Ed25519"
     game = new_game(client)
     running = client.get(f"/games/{game['id']}/audit").get_json()
-    payload = head_payload("race", game["id"], running["version"], running["head_hash"], False)
+    payload = head_payload("race", game["id"], "1", running["version"], running["head_hash"], False)
     assert running["signature"]["signed"] == payload
     assert signing.verify(payload, running["signature"], keys_from_keyset(keyset)) == kid
 
     play_out(client, game)
     finished = client.get(f"/games/{game['id']}/audit").get_json()
     assert finished["ok"] and finished["seeds"] == "verified"
-    payload = head_payload("race", game["id"], finished["version"], finished["head_hash"], True)
+    payload = head_payload("race", game["id"], "1", finished["version"], finished["head_hash"], True)
     assert signing.verify(payload, finished["signature"], keys_from_keyset(keyset)) == kid
 
 
