@@ -174,7 +174,8 @@ class EventSchema(Schema):
     data = fields.Dict(required=True)
     at = fields.Int(required=True, metadata={"description": "Milliseconds since the epoch."})
     hash = fields.Str(required=True)
-    cause = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, "
+    # A field of any kind: the typed documents narrow it (a game's cause schema, the platform's).
+    cause: fields.Field = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, "
                                   "the move and seed). On the game's first event: kind setup, players, options, "
                                   "seeded_by_client (the creator chose the seed), seed_commitment and, with a "
                                   "turn clock, clock {turn_seconds, fallback_bot}. On a platform event (type "
