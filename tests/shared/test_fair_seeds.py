@@ -139,3 +139,18 @@ def test_a_client_seed_is_committed_revealed_and_marked(runtime: GameRuntime) ->
     assert records[-1]["type"] == SEED_REVEALED and records[-1]["data"]["seed"] == 42
     report = audit_log(runtime.game, records)
     assert report.ok and report.seeds == "verified" and report.seeded_by_client
+
+
+def test_a_move_appended_after_platform_records_derives_its_seed_from_the_seq_it_follows(runtime: GameRuntime) -> None:
+    """A clock's fallback move goes into the log behind its platform.clock_expired record, in one
+    append: the move's seed is still derived from the record just before the move's own events."""
+    game_id, version, _ = runtime.create([{"name": f"p{i}"} for i in range(3)], {})
+    loaded = runtime.load(game_id)
+    seat = runtime.game.to_act(loaded.state)[0]
+    move = runtime.game.legal_moves(loaded.state, seat)[0]
+    expired = {"type": "platform.clock_expired", "data": {"seat": seat, "deadline": 0, "bot": "greedy"}}
+    runtime.submit(game_id, seat, move, platform_events=[expired])
+    records = runtime.store.read(game_id)
+    first = next(r for r in records if r.get("cause", {}).get("kind") == "move")
+    assert records[first["seq"] - 2]["type"] == "platform.clock_expired" and first["seq"] == version + 2
+    assert first["cause"]["seed"] == proofs.move_seed(runtime.load(game_id).seed, first["seq"] - 1, seat)
