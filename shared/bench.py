@@ -128,7 +128,8 @@ def bench_verify(game_name: str, url: str) -> None:
     runtime = GameRuntime(game, store)
     players = max(game.min_players, min(4, game.max_players))
     bot = plugin.strategies[plugin.rule_of_thumb_bot()]
-    game_id, _, _ = runtime.create([{"name": f"p{i}"} for i in range(players)], {})
+    # Seeded: the same game, so the same file, every run.
+    game_id, _, _ = runtime.create([{"name": f"p{i}"} for i in range(players)], {}, seed=7)
     rng = random.Random(7)
     for _ in range(5000):
         loaded = runtime.load(game_id)

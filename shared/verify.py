@@ -10,10 +10,11 @@ then one record a line, oldest first, as ``/events`` serves them to the same cal
 log once the game is finished (``complete``: true), the caller's redacted view before that.
 
 The verifier needs no server.  For a complete log it checks, in order, and stops at the first
-bad record: that the records are numbered 1, 2, 3...; the hash chain from the genesis hash to
-the head; that the header names that head (a log cut short or re-ordered has another); the
-signature over the head, with the keys given (a key set URL or file, or PEM public keys); the
-seed commitment, its reveal and every seed's derivation; and every event, re-derived by the rules
+bad record: that the records are numbered 1, 2, 3...; that the header names the last record's
+version and hash as the head (a log cut short has another); the signature over that head, with
+the keys given (a key set URL or file, or PEM public keys); then, record by record, the hash
+chain from the genesis hash to the head (a record edited or moved breaks it), the seed
+commitment, its reveal and every seed's derivation, and every event, re-derived by the rules
 engine of the version the header names from this installation's packages.  A running game's
 redacted view cannot be checked (its hashes cover what is withheld from it): only its numbering,
 head and signature are, and the verifier says so.
@@ -32,7 +33,7 @@ from typing import IO, Any
 
 from shared import jsonout, registry, signing
 from shared.engine import Game
-from shared.eventstore import GENESIS_HASH, event_hash
+from shared.eventstore import GENESIS_HASH
 from shared.platform_events import SEED_REVEALED
 from shared.replay import audit_log, served_record
 
@@ -156,13 +157,6 @@ def verify_log(header: dict[str, Any], records: list[dict[str, Any]], keys: dict
             if record.get("seq") != expected:
                 raise _Bad(expected, f"record {expected} is missing or out of place (found seq {record.get('seq')!r})")
         last: dict[str, Any] = records[-1] if records else {"seq": 0, "hash": GENESIS_HASH}
-        if complete:
-            head = GENESIS_HASH
-            for record in records:
-                if record.get("hash") != event_hash(head, record):
-                    raise _Bad(record["seq"], "its hash is not SHA-256 over the previous hash and its content")
-                head = record["hash"]
-            say(f"ok    hash chain: records 1-{last['seq']} chain from the genesis hash to head {head}")
         named = header.get("version")
         if named != last["seq"] or header.get("head") != last.get("hash"):
             # The first record the header and the records disagree on: a missing one, or the last.
@@ -213,9 +207,11 @@ def _check_rules(header: dict[str, Any], records: list[dict[str, Any]], say: Any
     setup = (records[0].get("cause") or {}) if records else {}
     if header.get("seed_commitment") != setup.get("seed_commitment"):
         raise _Bad(1, "the header's seed commitment is not the one the setup recorded")
+    # The audit checks the chain as it goes: each record's hash over the previous one and its content.
     report = audit_log(game, records)
     if not report.ok:
         raise _Bad(report.bad_seq, report.problem or "the audit failed")
+    say(f"ok    hash chain: records 1-{report.version} chain from the genesis hash to head {report.head_hash}")
     seeded = [r for r in records if (r.get("cause") or {}).get("kind") in ("setup", "move")]
     reveal = next((r["seq"] for r in records if r.get("type") == SEED_REVEALED), None)
     if report.seeds == "verified":
