@@ -2,6 +2,7 @@
 
 * self-play per game (in-process engines; Catan against catanatron in the same run), strong bot vs random;
 * rebuilding a long game's state from Redis, with and without a snapshot (events per second);
+* a finished game's portable log: its size, and the offline verifier's events per second;
 * HTTP: POST moves per second and p50/p99 at 16 concurrent clients, beside a bare Flask endpoint;
 * the feed: the same with 1,000 clients waiting on the feed (SSE and long-polls), /healthz p99 meanwhile;
 * bots: from a human move's acceptance to the bot's reply in the log, p50/p99 (random, greedy and
@@ -113,6 +114,46 @@ def bench_rebuild(game_name: str, url: str) -> None:
         folded = version - (snapshot["version"] if use_snapshot and snapshot else 0)
         emit({"bench": f"{game_name}-rebuild-{label}", "events": version, "events_folded": folded,
               "ms": round(best * 1000, 2), "events_folded_per_second": round(folded / best)})
+
+
+def bench_verify(game_name: str, url: str) -> None:
+    """A finished game's log as ``GET /games/{id}/log`` gives it (a game of the rule-of-thumb bots),
+    its size, and how fast ``boardgames verify`` checks it offline (parse, chain, signature, seeds, rules)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from shared import signing, verify
+    plugin = registry.plugin(game_name)
+    game = plugin.game
+    store = EventStore(redis.Redis.from_url(url))
+    runtime = GameRuntime(game, store)
+    players = max(game.min_players, min(4, game.max_players))
+    bot = plugin.strategies[plugin.rule_of_thumb_bot()]
+    # Seeded: the same game, so the same file, every run.
+    game_id, _, _ = runtime.create([{"name": f"p{i}"} for i in range(players)], {}, seed=7)
+    rng = random.Random(7)
+    for _ in range(5000):
+        loaded = runtime.load(game_id)
+        if game.result(loaded.state) is not None:
+            break
+        seat = game.to_act(loaded.state)[0]
+        runtime.submit(game_id, seat, bot(game, game.conceal(loaded.state, seat, rng), seat, rng))
+    signer = signing.Signer(Ed25519PrivateKey.generate())
+    body = verify.log_file(game, game_id, store.meta(game_id) or {}, store.read(game_id), None, True, signer)
+    keys = signing.keys_from_keyset(signer.keyset())
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "log.jsonl"
+        path.write_bytes(body)
+        times, outcome = [], None
+        for _ in range(5):
+            start = time.perf_counter()
+            header, records = verify.read_log(path)
+            outcome = verify.verify_log(header, records, keys)
+            times.append(time.perf_counter() - start)
+    assert outcome is not None and outcome.status == verify.VERIFIED, outcome
+    best = min(times)
+    emit({"bench": f"{game_name}-verify-offline", "players": players, "records": len(records),
+          "events": outcome.events_checked, "jsonl_bytes": len(body), "ms": round(best * 1000, 1),
+          "events_per_second": round(outcome.events_checked / best)})
 
 
 # -- HTTP ------------------------------------------------------------------------------------------
@@ -523,7 +564,7 @@ def bench_scaleout(url: str, cluster: bool = False, clients: int = 32, rounds: i
         scratch.cleanup()
 
 
-PARTS = ("selfplay", "rebuild", "http", "feed", "bots", "scaleout", "ladder", "catanatron")
+PARTS = ("selfplay", "rebuild", "verify", "http", "feed", "bots", "scaleout", "ladder", "catanatron")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -546,6 +587,9 @@ def main(argv: list[str] | None = None) -> int:
         if "rebuild" in parts:
             for game in games:
                 bench_rebuild(game, url)
+        if "verify" in parts:
+            for game in games:
+                bench_verify(game, url)
         if "http" in parts:
             bench_http(url)
         if "feed" in parts:

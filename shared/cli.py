@@ -14,6 +14,7 @@
     boardgames cancel catan ID --token HOST     # the host cancels a game still waiting
     boardgames resign catan ID --token T        # a bot plays your seat from now on
     boardgames rematch catan ID --token T       # the next game, same seats: join it with --token T
+    boardgames verify catan-ID.jsonl --keys URL # check a downloaded log with no server (shared.verify)
 
 Services are found at http://127.0.0.1:8001..8004 (catan, elasund, elfenland, elastium, as
 under ``make run``); ``--url`` or ``<GAME>_URL`` (e.g. ``CATAN_URL``) point elsewhere.  Also
@@ -33,6 +34,7 @@ from typing import IO, Any, NoReturn
 
 import requests
 
+from shared import verify
 from shared.client import GameClient, ProblemError
 from shared.render import Context, describe_event, describe_move, render_replay, render_view
 from shared.render.common import terminal_safe
@@ -134,6 +136,14 @@ def build_parser(out: IO[str]) -> argparse.ArgumentParser:
         if name == "leave":
             p.add_argument("seat", type=int)
         p.add_argument("--token", required=True, help="your seat's token (cancel: the host token)")
+    verify = sub.add_parser("verify", help="Check a downloaded log (GET /games/ID/log) with no server: hash chain, "
+                            "signature, seeds and rules.", description="Check a downloaded log (GET /games/ID/log) "
+                            "with no server: its hash chain, the signature over its head, its seeds and every event "
+                            "through the rules engine of the version it names. Exit 0 verified, 1 a bad record, "
+                            "2 cannot verify, 3 a running game's view (not verifiable in full).")
+    verify.add_argument("file", help="the JSON Lines file")
+    verify.add_argument("--keys", default=None, help="the service's key set: its URL "
+                        "(https://HOST/.well-known/game-log-keys.json), a saved copy, or PEM public keys")
     return parser
 
 
@@ -552,6 +562,8 @@ def main(argv: list[str] | None = None, *, stdin: IO[str] | None = None, stdout:
         args = parser.parse_args(argv)
     except _Exit as exc:
         return exc.status
+    if args.command == "verify":
+        return verify.main(args.file, args.keys, term.stdout)
     url = ""
     try:
         url = service_url(args.game, args.url, env)

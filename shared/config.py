@@ -46,6 +46,9 @@ class Settings:
     # with a port, only on that port (gunicorn listens there too: deploy/gunicorn.conf.py).
     metrics_token: str = ""
     metrics_port: int = 0
+    # Signed heads (shared.signing): the Ed25519 private key (PEM) and older public keys still listed.
+    signing_key_file: str = ""
+    verify_keys_file: str = ""
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -73,4 +76,6 @@ class Settings:
             cors_origins=tuple(o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()),
             metrics_token=os.environ.get("METRICS_TOKEN", ""),
             metrics_port=_int("METRICS_PORT", 0),
+            signing_key_file=os.environ.get("SIGNING_KEY_FILE", ""),
+            verify_keys_file=os.environ.get("VERIFY_KEYS_FILE", ""),
         )

@@ -15,16 +15,24 @@ import random
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from shared import jsonout
 from shared.clocks import default_fallback
 from shared.eventstore import GENESIS_HASH, event_hash
 from shared.plugin import GamePlugin
 from shared.problems import Problem
+from shared.proofs import seed_commitment
 from shared.replay import served_record
 from shared.runtime import derive_seed
+from shared.signing import Signer, head_payload
+from shared.verify import log_file
 
 SEED = 20261125
+SEED_SALT = "5a17" * 8         # the example game's seed commitment salt
 GAME_ID = "x7Kq2RmV9pLa"
+# The examples' signing key: fixed, so the documents do not change from one build to the next.
+EXAMPLE_SIGNER = Signer(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"boardgames example key").digest()))
 AT_MS = 1764000000000          # every example record's clock
 PROBLEM_EXAMPLE_PREFIX = "problem."
 ILLEGAL_EXAMPLE_PREFIX = "illegal-move."
@@ -139,7 +147,8 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
     setup_seed = derive_seed(SEED, 0)
     setup = game.setup(len(players), options, random.Random(setup_seed))
     records = _records(setup, 0, GENESIS_HASH, {"kind": "setup", "players": len(players), "options": options,
-                                                 "seed": setup_seed, "seeded_by_client": False})
+                                                 "seed": setup_seed, "seeded_by_client": False,
+                                                 "seed_commitment": seed_commitment(SEED, SEED_SALT)})
     state = game.replay(setup)
     version, head = records[-1]["seq"], records[-1]["hash"]
     seat = game.to_act(state)[0]
@@ -171,7 +180,11 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
                            "events": [served_record(game, r, None, False) for r in log]}},
         "replay": {"200": replay},
         "audit": {"200": {"ok": True, "version": log[-1]["seq"], "head_hash": log[-1]["hash"],
-                          "played_engine_version": game.engine_version, "audit_engine_version": game.engine_version}},
+                          "played_engine_version": game.engine_version, "audit_engine_version": game.engine_version,
+                          "seeds": "committed", "seeded_by_client": False,
+                          "signature": EXAMPLE_SIGNER.sign(head_payload(
+                              game.name, GAME_ID, game.engine_version, log[-1]["seq"], log[-1]["hash"], False))}},
+        "log_keys": {"200": EXAMPLE_SIGNER.keyset()},
     }
     listed = {"id": GAME_ID, "status": "active", "version": log[-1]["seq"], "options": options,
               "players": players, "to_act": game.to_act(state), "created_at": AT_MS, "moved_at": AT_MS,
@@ -189,6 +202,10 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
     })
     examples["events"]["200 text/event-stream"] = "".join(
         f"id: {e['seq']}\ndata: {json.dumps(e, separators=(',', ':'))}\n\n" for e in examples["events"]["200"]["events"][-2:])
+    # The spectator's file of the running example game: the header, then the events as /events gives them.
+    meta = {"engine_version": game.engine_version, "options": json.dumps(options), "players": json.dumps(players),
+            "seeded_by_client": "0", "status": "active"}
+    examples["download_log"] = {"200": log_file(game, GAME_ID, meta, log, None, False, EXAMPLE_SIGNER).decode()}
     if plugin.board_svg is not None:
         examples["board"] = {"200": plugin.board_svg(replay["state"], [{"name": p["name"], "bot": p["bot"]}
                                                                         for p in players])}

@@ -152,13 +152,21 @@ def _union(refs: dict[str, str]) -> dict[str, Any]:
             "discriminator": {"propertyName": "type", "mapping": dict(refs)}}
 
 
+class PlatformEventCauseSchema(Schema):
+    kind = fields.Str(required=True, validate=validate.OneOf(["platform"]))
+    seat = fields.Int(required=True, allow_none=True, metadata={
+        "description": "The seat the record concerns; null for none (the host cancelling, the seed revealed)."})
+
+
 class PlatformEventSchema(EventSchema):
-    """A record the platform adds to the game's log (seats joined, clocks, resignations...):
-    public, never redacted, and unknown to the game's rules."""
+    """A record the platform adds to the game's log (seats joined, clocks, resignations, the seed
+    revealed at the end...): public, never redacted, and unknown to the game's rules."""
 
     type = fields.Str(required=True, validate=validate.Regexp(r"^platform\."),
                       metadata={"description": "Begins with `platform.`."})
     data = fields.Dict(required=True)
+    cause = fields.Nested(PlatformEventCauseSchema, metadata={
+        "description": "On the first record of a platform append (a record without one follows the one before)."})
 
 
 @dataclass(frozen=True)
@@ -295,6 +303,10 @@ def create_game_schema(plugin: GamePlugin) -> type[Schema]:
 
 
 PICTURE_EXAMPLE_PREFIX = "picture."
+DOWNLOAD_EXAMPLE_PREFIX = "download."
+# Answers that code generators leave out of their clients (they parse JSON and text only): their
+# examples go by reference, so the warning that names what was skipped stays short.
+SKIPPED_BY_GENERATORS = ("application/jsonl",)
 PROBLEM_RESPONSE = {"description": "A problem (RFC 9457)",
                     "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
@@ -379,18 +391,21 @@ class ContractPlugin(BasePlugin):
                     content["examples"] = self._problems_for(operation.get("operationId"), int(status))
                 else:
                     key = next((k for k in (f"{status} {media_type}", str(status)) if k in examples), None)
-                    if key is not None and media_type.startswith("image/"):
+                    if key is not None and (media_type in SKIPPED_BY_GENERATORS or media_type.startswith("image/")):
                         name = operation["operationId"]
-                        content["examples"] = {name: self._picture(name, examples[key])}
+                        content["examples"] = {name: self._by_reference(name, media_type, examples[key])}
                     elif key is not None:
                         content["example"] = examples[key]
 
-    def _picture(self, operation_id: str, picture: str) -> dict[str, str]:
-        """A picture's example, as a reference to ``components/examples``: a generator that skips
-        a media type it does not know prints the answer it skips, and a reference is short."""
-        name = PICTURE_EXAMPLE_PREFIX + operation_id
+    def _by_reference(self, operation_id: str, media_type: str, value: str) -> dict[str, str]:
+        """A picture's or a download's example, as a reference to ``components/examples``: a
+        generator that skips a media type it does not know prints the answer it skips, and a
+        reference is short."""
+        picture = media_type.startswith("image/")
+        name = (PICTURE_EXAMPLE_PREFIX if picture else DOWNLOAD_EXAMPLE_PREFIX) + operation_id
         if name not in self.spec.components.examples:
-            self.spec.components.example(name, {"summary": "The example game's board", "value": picture})
+            summary = "The example game's board" if picture else "The example game's log"
+            self.spec.components.example(name, {"summary": summary, "value": value})
         return {"$ref": f"#/components/examples/{name}"}
 
     def _problems_for(self, operation_id: str | None, status: int) -> dict[str, Any]:

@@ -17,6 +17,7 @@ GAME_STARTED = PREFIX + "game_started"    # {}
 GAME_CANCELLED = PREFIX + "game_cancelled"  # {seat}: who cancelled
 SEAT_RESIGNED = PREFIX + "seat_resigned"  # {seat, bot}: the bot that plays the seat from now on
 REMATCH = PREFIX + "rematch"              # {game_id}: the next game
+SEED_REVEALED = PREFIX + "seed_revealed"  # {seed, salt}: opens the setup's seed commitment (shared.proofs)
 
 
 def is_platform_event(record_or_type: dict[str, Any] | str) -> bool:

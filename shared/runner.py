@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shared import redis_server, registry
+from shared import redis_server, registry, signing
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_RESTARTS_PER_MINUTE = 5
@@ -191,6 +191,16 @@ def supervise(kids: list[Child], redis_proc: subprocess.Popen[bytes] | None = No
             kid.start()
 
 
+def development_signing_key(path: Path = ROOT / ".run" / "signing-key.pem") -> Path:
+    """The key that signs log heads when SIGNING_KEY_FILE is unset: made once, kept across runs
+    (so what it signed still verifies against the key set the services publish)."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(mode=0o600)
+        path.write_bytes(signing.new_private_key_pem())
+    return path
+
+
 def main() -> int:
     def stop(*_: object) -> None:
         raise KeyboardInterrupt
@@ -219,6 +229,7 @@ def main() -> int:
         # Each service serves /metrics on its own port (open: it listens on loopback only); one
         # METRICS_PORT for four gunicorns would be taken by the first.
         env.pop("METRICS_PORT", None)
+        env.setdefault("SIGNING_KEY_FILE", str(development_signing_key()))
         metrics_base = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="prom-")
         kids = children(env, metrics_base)
         lines = [f"Redis: {redis_server.redacted(url)}" + (" (embedded, started by make run)" if redis_proc else "")]

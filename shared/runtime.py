@@ -25,7 +25,7 @@ from typing import Any, Callable, cast
 
 import redis
 
-from shared import clocks
+from shared import clocks, proofs
 from shared.auth import hash_token, new_token
 from shared.engine import Event, Game, IllegalMove, Move
 from shared.eventstore import (GENESIS_HASH, AppendResult, EventStore, canonical, event_hash,
@@ -40,11 +40,7 @@ BotNotifier = Callable[[str, int, list[int]], None]   # (game_id, version, bot s
 
 GAME_ID = re.compile(r"[A-Za-z0-9_\-]{1,64}")
 
-
-def derive_seed(game_seed: int, *parts: Any) -> int:
-    """A per-move seed from the game's secret seed: reproducible for seeded games, unguessable otherwise."""
-    text = ":".join(str(p) for p in (game_seed, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+derive_seed = proofs.derive_seed      # bots, the bench and the examples derive their seeds here too
 
 
 def game_cancelled() -> Problem:
@@ -254,7 +250,8 @@ class GameRuntime:
                           f"not {len(players)}.", reason="player-count")
         game_seed = seed if seed is not None else secrets.randbits(63)
         options = {**game.default_options(), **options}
-        setup_seed = derive_seed(game_seed, 0)
+        setup_seed = proofs.setup_seed(game_seed)
+        seed_salt = proofs.new_salt()
         try:
             events = game.setup(len(players), options, random.Random(setup_seed))
         except IllegalMove as exc:
@@ -278,7 +275,9 @@ class GameRuntime:
         # Every seat and spectator is told (served_record, the view) when the creator chose the seed
         # and can so predict the game; in the hashed log, so the claim cannot be quietly changed.
         cause = {"kind": "setup", "players": len(players), "options": options, "seed": setup_seed,
-                 "seeded_by_client": seed is not None}
+                 "seeded_by_client": seed is not None,
+                 # Every seat sees it from the start; the seed and salt are revealed at the end.
+                 "seed_commitment": proofs.seed_commitment(game_seed, seed_salt)}
         clock_fields = clocks.creation_fields(turn_seconds, fallback_bot)
         if clock_fields:
             # In the hashed log too, so replay and audit know the clock the game was played with.
@@ -293,6 +292,7 @@ class GameRuntime:
             "players": json.dumps(public_players),
             "tokens": json.dumps(hashes),
             "seed": str(game_seed),
+            "seed_salt": seed_salt,
             "seeded_by_client": "1" if seed is not None else "0",
             "created_at": str(int(time.time() * 1000)),
             "listed": "1" if listed else "0",
@@ -508,7 +508,8 @@ class GameRuntime:
                 if expected_version is not None and expected_version != loaded.version:
                     raise self._stale(expected_version, loaded.version)
                 self._check_may_act(loaded, seat, holder)
-                move_seed = derive_seed(loaded.seed, loaded.version, seat)
+                # Derived from the seq its first event follows: platform records go first.
+                move_seed = proofs.move_seed(loaded.seed, loaded.version + len(platform_events or ()), seat)
                 events = self.game.decide(loaded.state, seat, move, random.Random(move_seed))
             except (IllegalMove, Problem):
                 # Refused before any event was applied: the state is as it came (``decide`` never
@@ -534,6 +535,11 @@ class GameRuntime:
             state = loaded.state
             for e in events:
                 state = self.game.evolve(state, e)
+            if self.game.result(state) is not None and "seed_salt" in loaded.meta:
+                # The game ends with this append: its seed commitment is opened in the same one.
+                reveal = proofs.reveal_event(loaded.seed, loaded.meta["seed_salt"])
+                records += self._records([reveal], records[-1]["seq"], records[-1]["hash"],
+                                         {"kind": "platform", "seat": None})
             bots = self._bots_to_notify(state, loaded.bot_seats)
             if bots and self.before_bot_turn is not None:
                 self._best_effort(self.before_bot_turn, game_id)

@@ -164,6 +164,11 @@ class EventCauseSchema(Schema):
     players = fields.Int(metadata={"description": "Setup: how many seats."})
     options = fields.Dict(metadata={"description": "Setup: the options in force."})
     seeded_by_client = fields.Bool(metadata={"description": "Setup: the creator chose the seed."})
+    seed_commitment = fields.Str(metadata={
+        "description": "Setup: SHA-256 (hex) of `<seed>:<salt>`, the game's secret seed (decimal) and a random "
+                       "salt (hex), shown to every seat from the start; `platform.seed_revealed` {seed, salt} opens "
+                       "it when the game ends, and every recorded seed is then derived from it "
+                       "(README, \"Provably fair dice\"). Absent on games recorded before commitments."})
     bot_budget_ms = fields.Int(metadata={"description": "Setup: the search bots' time per move, when the "
                                          "creator set it (POST /games `bot_budget_ms`)."})
     seat = fields.Int(allow_none=True, metadata={"description": "Move: who moved; platform: the seat concerned "
@@ -179,12 +184,14 @@ class EventSchema(Schema):
     data = fields.Dict(required=True)
     at = fields.Int(required=True, metadata={"description": "Milliseconds since the epoch."})
     hash = fields.Str(required=True)
-    cause = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, "
+    # A field of any kind: the typed documents narrow it (a game's cause schema, the platform's).
+    cause: fields.Field = fields.Dict(metadata={"description": "On the first event of a move: who moved (and, once visible, "
                                   "the move and seed). On the game's first event: kind setup, players, options, "
-                                  "seeded_by_client (the creator chose the seed) and, with a turn clock, clock "
-                                  "{turn_seconds, fallback_bot}. On a platform event (type platform.*, e.g. "
-                                  "platform.clock_expired {seat, deadline, bot}, followed by the bot's move for "
-                                  "that seat): kind platform."})
+                                  "seeded_by_client (the creator chose the seed), seed_commitment and, with a "
+                                  "turn clock, clock {turn_seconds, fallback_bot}. On a platform event (type "
+                                  "platform.*, e.g. platform.clock_expired {seat, deadline, bot}, followed by the "
+                                  "bot's move for that seat, or platform.seed_revealed {seed, salt} with the events "
+                                  "that end the game): kind platform."})
     salt = fields.Str(metadata={"description": "Hash salt, public once the game is over."})
 
 
@@ -227,6 +234,33 @@ class ReplaySchema(Schema):
     state = fields.Dict(required=True)
 
 
+class HeadSignatureSchema(Schema):
+    """The service's Ed25519 signature over a log's head (shared.signing)."""
+
+    alg = fields.Str(required=True, validate=validate.OneOf(["EdDSA"]))
+    kid = fields.Str(required=True, metadata={"description": "The signing key's id in "
+                                             "`/.well-known/game-log-keys.json`."})
+    signed = fields.Dict(required=True, metadata={
+        "description": "What was signed: {game, game_id, engine_version, version, head, finished}. The signed bytes are "
+                       "`boardgames-log-head/1\\n` then this object's canonical JSON (sorted keys, no spaces)."})
+    value = fields.Str(required=True, metadata={"description": "The signature, base64url without padding."})
+
+
+class PublicKeySchema(Schema):
+    kty = fields.Str(required=True, validate=validate.OneOf(["OKP"]))
+    crv = fields.Str(required=True, validate=validate.OneOf(["Ed25519"]))
+    x = fields.Str(required=True, metadata={"description": "The public key, base64url."})
+    kid = fields.Str(required=True, metadata={"description": "The key's RFC 7638 thumbprint."})
+    use = fields.Str(required=True, validate=validate.OneOf(["sig"]))
+    alg = fields.Str(required=True, validate=validate.OneOf(["EdDSA"]))
+
+
+class KeySetSchema(Schema):
+    keys = fields.List(fields.Nested(PublicKeySchema), required=True, metadata={
+        "description": "The current signing key first, then older keys kept for what they signed; "
+                       "empty when the service signs nothing."})
+
+
 class AuditSchema(Schema):
     ok = fields.Bool(required=True)
     version = fields.Int(required=True)
@@ -238,6 +272,14 @@ class AuditSchema(Schema):
     audit_engine_version = fields.Str(
         required=True, metadata={"description": "The rules engine's version this audit replayed the log with; when "
                                                 "it differs, a failure may be a rules change rather than a forged log."})
+    seeds = fields.Str(required=True, validate=validate.OneOf(["verified", "committed", "uncommitted"]), metadata={
+        "description": "verified: the setup committed to the game's secret seed, the end revealed it, and every "
+                       "recorded seed is its derivation; committed: the game runs, the seed is revealed when it "
+                       "ends; uncommitted: a game recorded before seed commitments (its seeds are the log's)."})
+    seeded_by_client = fields.Bool(required=True, metadata={
+        "description": "The creator chose the seed, so they could predict every roll and hidden card."})
+    signature = fields.Nested(HeadSignatureSchema, required=True, allow_none=True, metadata={
+        "description": "The service's signature over the audited head (null when it has no signing key)."})
 
 
 class HealthSchema(Schema):

@@ -17,6 +17,7 @@ Routes (documented in ``api-spec/<game>.yaml``), one blueprint module each in :m
 ``POST /games/{id}/cancel``                 the host cancels a game waiting for players
 ``POST /games/{id}/resign``                 a bot plays the caller's seat from now on
 ``POST /games/{id}/rematch``                the next game of a finished one (same seats)
+``GET  /.well-known/game-log-keys.json``    the public keys that sign log heads (shared.signing)
 ==========================================  ===============================================
 
 Every error is ``application/problem+json`` (see :mod:`shared.problems`).  This module builds
@@ -50,10 +51,11 @@ from shared.problems import Problem
 from shared.schemas import TakeSeatSchema
 from shared.redis_clients import connect_event_store, connect_news, connect_queue
 from shared.routes import feed as feed_routes
-from shared.routes import games, history, moves, ops, pages, pictures, seats
+from shared.routes import games, history, moves, ops, pages, pictures, proofs, seats
 from shared.routes.context import Service
 from shared.runtime import GameRuntime
 from shared.seats import Seats
+from shared.signing import Signer
 
 log = logging.getLogger("service")
 CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Last-Event-ID", "Accept",
@@ -168,11 +170,12 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
 
     service = Service(plugin=plugin, settings=settings, store=store, runtime=runtime, feed=feed, guard=guard,
                       reads=reads, create_schema=create_schema, move_refs=move_refs, move_loaders=move_loaders,
-                      seats=Seats(runtime, default_fallback(plugin)))
+                      seats=Seats(runtime, default_fallback(plugin)),
+                      signer=Signer.from_files(settings.signing_key_file, settings.verify_keys_file))
     api.spec.components.schema(create_schema.__name__[:-6], schema=create_schema)
     for schema in (TakeSeatSchema,):
         api.spec.components.schema(schema.__name__[:-6], schema=schema)
-    for routes in (ops, games, moves, feed_routes, history, seats):
+    for routes in (ops, games, moves, feed_routes, history, seats, proofs):
         api.register_blueprint(routes.blueprint(service))
     if plugin.board_svg is not None:
         api.register_blueprint(pictures.blueprint(service))

@@ -11,5 +11,6 @@ blueprint per app, as ``create_app`` is called once per game (and per test).
 ``feed``       the log as a page, a long-poll or a Server-Sent Events stream
 ``history``    time travel (``/replay``) and the audit
 ``pictures``   the board as SVG (``/board.svg``), drawn by the game's own package
+``proofs``     the key set that verifies signed log heads
 =============  ==================================================================
 """

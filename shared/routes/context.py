@@ -19,6 +19,7 @@ from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame
 from shared.search import bot_budget_ms
 from shared.seats import Seats
+from shared.signing import Signer
 
 
 @dataclass
@@ -36,6 +37,7 @@ class Service:
     # One loader per move type, built once: a marshmallow schema keeps no state between loads,
     # and building one costs more than the load itself.
     move_loaders: dict[str, Schema] = field(default_factory=dict)
+    signer: Signer | None = None              # signs log heads (shared.signing); None: no key configured
 
     @property
     def game(self) -> Game:

@@ -14,6 +14,7 @@ from shared.problems import Problem
 from shared.replay import audit_log
 from shared.routes.context import Service
 from shared.schemas import AuditSchema, ReplayQuerySchema
+from shared.signing import head_payload
 
 
 def check_version(meta: dict[str, str], version: int) -> None:
@@ -78,7 +79,9 @@ def blueprint(service: Service) -> Blueprint:
     @history.doc(responses=problems(404))
     @history.response(200, AuditSchema)
     def audit(game_id: str) -> dict[str, Any]:
-        """Replay the whole log through the rules from scratch and check the hash chain."""
+        """Replay the whole log through the rules from scratch and check the hash chain (and, once
+        the game is over, every seed against the seed committed at its setup); with the service's
+        signature over the head it audited."""
         meta = runtime.meta(game_id)
         body = audit_log(game, store.read(game_id)).as_dict()
         if not body["ok"] and meta.get("status") != "finished":
@@ -90,6 +93,11 @@ def blueprint(service: Service) -> Blueprint:
             # An old game meets newer rules: the log may be honest and the rules changed since.
             body["problem"] += (f" (the game was played under rules engine {played}, this server runs"
                                 f" {game.engine_version}: the difference may be a change of rules, not a forged log)")
-        return {**body, "played_engine_version": played, "audit_engine_version": game.engine_version}
+        # The head this service holds, signed whatever the audit found (the signature binds the
+        # service to the log, not the log to the rules): a finished game's, or a running one's.
+        signature = None if service.signer is None else service.signer.sign(head_payload(
+            game.name, game_id, played, body["version"], body["head_hash"], meta.get("status") == "finished"))
+        return {**body, "played_engine_version": played, "audit_engine_version": game.engine_version,
+                "signature": signature}
 
     return history

@@ -181,8 +181,11 @@ def test_follow_a_bots_only_game_to_the_end_then_replay_and_audit(catan: str) ->
 
     audit = client.audit(gid)
     engine = registry.plugin("catan").game.engine_version
+    signature = audit.pop("signature")        # present where the service has a key (SIGNING_KEY_FILE)
+    assert signature is None or signature["signed"]["head"] == seen[-1]["hash"]
     assert audit == {"ok": True, "version": final["version"], "head_hash": seen[-1]["hash"],
-                     "played_engine_version": engine, "audit_engine_version": engine}
+                     "played_engine_version": engine, "audit_engine_version": engine,
+                     "seeds": "verified", "seeded_by_client": True}
 
 
 def test_unreachable_service_raises_after_retries() -> None:

@@ -75,6 +75,9 @@ def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str], t
         elasund_metrics = requests.get(f"{other}/metrics", timeout=5).text
         assert 'game="catan"' in catan_metrics and 'game="elasund"' not in catan_metrics
         assert 'game="elasund"' in elasund_metrics and 'game="catan"' not in elasund_metrics
+        # Log heads are signed with the development key make run made (.run/signing-key.pem).
+        assert requests.get(f"{base}/games/{game['id']}/audit", timeout=30).json()["signature"]["kid"] \
+            == requests.get(f"{base}/.well-known/game-log-keys.json", timeout=5).json()["keys"][0]["kid"]
     finally:
         runner.send_signal(signal.SIGINT)
         out, _ = runner.communicate(timeout=30)

@@ -79,6 +79,13 @@ def test_every_operation_has_examples_that_fit_its_schemas(game: str) -> None:
                     [example] = content["examples"].values()
                     assert list(example) == ["$ref"], where
                     assert example_of(document, example)["value"].lstrip().startswith("<svg"), where
+                elif media_type == "application/jsonl":      # a header line, then one event a line
+                    [example] = content["examples"].values()
+                    assert list(example) == ["$ref"], where
+                    lines = example_of(document, example)["value"].splitlines()
+                    header, *records = [json.loads(line) for line in lines]
+                    assert header["format"] == "boardgames-log/1" and header["version"] == len(records), where
+                    assert [r["seq"] for r in records] == list(range(1, len(records) + 1)), where
                 else:
                     assert media_type == "text/event-stream" and content["example"].startswith("id: "), where
         assert answered, f"{name} has no answer example"
