@@ -33,7 +33,9 @@ def blueprint(service: Service) -> Blueprint:
     config = {"game": game.name, "title": game.title or game.name, "min_players": game.min_players,
               "max_players": game.max_players, "bots": plugin.bot_levels(),
               "default_options": game.default_options(), "has_picture": plugin.board_svg is not None,
-              "has_widgets": plugin.web_dir is not None and (plugin.web_dir / "moves.js").is_file()}
+              "has_widgets": plugin.web_dir is not None and (plugin.web_dir / "moves.js").is_file(),
+              # Which move fields each kind of place on the board fills (shared.pictures.Place).
+              "places": {kind: [way.as_json() for way in ways] for kind, ways in plugin.places.items()}}
     # "</" could end the script element early; JSON allows "<\/" for it.
     config_json = json.dumps(config).replace("</", "<\\/")
     documents = {name: (WEB / f"{name}.html").read_text(encoding="utf-8")

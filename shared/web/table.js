@@ -73,14 +73,22 @@ async function showMoves(labels) {
   $("widgets").replaceChildren(...extra);
 }
 
-/** The place's own fields on a move: its id in any field (or a list), or all its coordinates. */
+/** Does a move's field hold a place's attribute?  A plain value equals it, a list holds it, and
+ * an attribute that is a list itself ("c3r4 c4r4") is held exactly by a list field. */
+function holds(value, attribute) {
+  if (value === undefined || value === null || attribute === null) return false;
+  const wanted = attribute.split(" ");
+  if (!Array.isArray(value)) return wanted.length === 1 && String(value) === attribute;
+  const have = value.map(String);
+  if (wanted.length === 1) return have.includes(attribute);
+  return have.length === wanted.length && wanted.every((x) => have.includes(x)) && have.every((x) => wanted.includes(x));
+}
+
+/** Does the move name this place in a field of the place's own kind (the game's config.places)? */
 function names_(move, place) {
-  const placeId = place.getAttribute("data-id");
-  const byId = Object.entries(move).some(([k, v]) => k !== "type" &&
-    (String(v) === placeId || (Array.isArray(v) && v.some((x) => String(x) === placeId))));
-  if (byId) return true;
-  const coords = Object.entries(place.dataset).filter(([k]) => !["kind", "id", "terrain", "colour", "seat"].includes(k));
-  return coords.length > 0 && coords.every(([k, v]) => k in move && String(move[k]) === v);
+  const ways = (config.places || {})[place.getAttribute("data-kind")] || [];
+  return ways.some((way) => (!way.types.length || way.types.includes(move.type))
+    && Object.entries(way.fields).every(([field, attribute]) => holds(move[field], place.getAttribute(`data-${attribute}`))));
 }
 
 function moveButton(move, label) {
@@ -163,6 +171,7 @@ async function refresh() {
             // The Tab key visits only the places a move can be made at (an Elastium board has hundreds).
             place.setAttribute("tabindex", live ? "0" : "-1");
             place.setAttribute("role", "button");
+            place.setAttribute("aria-disabled", String(!live));
             place.setAttribute("aria-label", `${place.getAttribute("data-kind")} ${place.getAttribute("data-id")}`);
             if (live) { place.classList.add("playable"); playable.add(place); }
           }

@@ -262,6 +262,130 @@ def click_one_move(page: Any, base: str, game_id: str, href: str) -> str:
     return how
 
 
+def version_of(base: str, game_id: str) -> int:
+    return int(requests.get(f"{base}/games/{game_id}", timeout=5).json()["version"])
+
+
+def misclick(page: Any, base: str, game_id: str, kind: str, place_id: Any = None) -> None:
+    """Click a place of ``kind`` that no legal move names as that kind (``place_id``, else the first
+    that does not glow): the page says so and plays nothing."""
+    places = page.locator(f'#board [data-kind="{kind}"]')
+    place = (places.and_(page.locator(f'[data-id="{place_id}"]')) if place_id is not None
+             else places.and_(page.locator(":not(.playable)"))).first
+    name = place.get_attribute("data-id")
+    assert "playable" not in (place.get_attribute("class") or ""), (kind, name)
+    before = version_of(base, game_id)
+    place.dispatch_event("click")        # at its own element, whatever lies above it
+    page.locator("#message").filter(has_text=f"No move of yours names {kind} {name} now.").wait_for()
+    assert version_of(base, game_id) == before
+
+
+def click_a_glowing(page: Any, base: str, game_id: str, kind: str) -> tuple[str, list[dict[str, Any]]]:
+    """Click the first glowing place of ``kind`` (and the first move offered, if it names several):
+    its id and the events the move made."""
+    before = version_of(base, game_id)
+    place = page.locator(f'#board [data-kind="{kind}"].playable').first
+    name = str(place.get_attribute("data-id"))
+    place.dispatch_event("click")
+    choice = page.locator("#choice-list button").first
+    try:
+        choice.wait_for(timeout=2000)
+        choice.click()
+    except PlaywrightTimeout:
+        pass                                          # one move named it: already played
+    wait_until(lambda: version_of(base, game_id) > before, f"the move at {kind} {name}", timeout=10)
+    events = requests.get(f"{base}/games/{game_id}/events?after={before}", timeout=5).json()["events"]
+    return name, events
+
+
+def seat_zero_until(base: str, game_id: str, headers: dict[str, str], wanted: set[str],
+                    prefer: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Play seat 0 through the API (moves of ``prefer`` types first, else its first legal move)
+    until one of its legal moves is of a ``wanted`` type; those legal moves."""
+    for _ in range(400):
+        legal = requests.get(f"{base}/games/{game_id}/legal-moves", headers=headers, timeout=5).json()
+        if {m["type"] for m in legal["moves"]} & wanted:
+            return list(legal["moves"])
+        if legal["moves"]:
+            move = next((m for t in prefer for m in legal["moves"] if m["type"] == t), legal["moves"][0])
+            requests.post(f"{base}/games/{game_id}/moves", json=move, timeout=5,
+                          headers={**headers, "If-Match": f'"{legal["version"]}"'})
+        else:
+            requests.get(f"{base}/games/{game_id}/events?after={legal['version']}&wait=2", timeout=10)
+    raise AssertionError(f"seat 0 never had a move of {wanted}")
+
+
+def human_and_bots(base: str, bot: str, players: int, options: dict[str, Any] | None = None) -> tuple[str, str]:
+    seats = [{"name": "player 1"}, *({"name": f"bot {i}", "bot": bot} for i in range(1, players))]
+    created = requests.post(f"{base}/games", json={"players": seats, "options": options or {}}, timeout=10).json()
+    return created["id"], created["players"][0]["token"]
+
+
+def test_elasund_clicks_play_only_moves_naming_the_place_as_its_kind(stacks: Any, page: Any) -> None:
+    """A city square, a wall or a row of the sea plays only a move that names it as that kind: the
+    sea's row 5 never places a permit in the city's row 5."""
+    base = stacks("elasund")
+    game_id, token = human_and_bots(base, "heuristic", 2)
+    headers = {"Authorization": f"Bearer {token}"}
+    moves = seat_zero_until(base, game_id, headers, {"place_permit"}, prefer=("roll", "end_building"))
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    page.locator("#board .playable").first.wait_for()
+    assert page.locator('#board .playable:not([data-kind="plot"])').count() == 0
+    misclick(page, base, game_id, "row", next(m["row"] for m in moves if m["type"] == "place_permit"))
+    misclick(page, base, game_id, "wall")
+    name, events = click_a_glowing(page, base, game_id, "plot")
+    assert any(e["type"] == "permit_placed" and f'{e["data"]["col"]},{e["data"]["row"]}' == name
+               for e in events), events
+    shot(page, "elasund-kinds")
+
+
+def test_elfengold_auction_ignores_the_board_and_roads_take_counters(stacks: Any, page: Any) -> None:
+    """In Elfengold's auction no place glows: road 13 is not a bid of 13 gold (nor is a town).
+    In the placement a road takes a counter, and a town (a witch's flight only) plays nothing."""
+    base = stacks("elfenland")
+    game_id, token = human_and_bots(base, "planner", 3, {"edition": "elfengold"})
+    headers = {"Authorization": f"Bearer {token}"}
+    moves = seat_zero_until(base, game_id, headers, {"bid"})
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    page.locator("#form-bid").wait_for()
+    page.locator("#board svg").wait_for()
+    assert page.locator("#board .playable").count() == 0
+    misclick(page, base, game_id, "road", max(m["amount"] for m in moves if m["type"] == "bid"))
+    misclick(page, base, game_id, "town")
+    seat_zero_until(base, game_id, headers, {"place_counter"}, prefer=("pass",))
+    page.reload()
+    page.locator('#board [data-kind="road"].playable').first.wait_for()
+    assert page.locator('#board .playable:not([data-kind="road"])').count() == 0
+    misclick(page, base, game_id, "town")
+    name, events = click_a_glowing(page, base, game_id, "road")
+    assert any(e["type"] == "counter_placed" and str(e["data"]["road"]) == name for e in events), events
+    shot(page, "elfengold-kinds")
+
+
+def test_elastium_pegs_lines_and_segments_each_name_their_own_bands(stacks: Any, page: Any) -> None:
+    """A peg offers the bands on it; a printed line plays the band on its two pegs, a segment the
+    band on its three; a line or segment no legal band covers plays nothing."""
+    base = stacks("elastium")
+    game_id, token = human_and_bots(base, "greedy", 2, {"scenario": "jungle-temples"})
+    headers = {"Authorization": f"Bearer {token}"}
+    moves = seat_zero_until(base, game_id, headers, {"place_band"})
+    bands = {" ".join(sorted(m["pegs"])) for m in moves if m["type"] == "place_band"}
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    page.locator("#board .playable").first.wait_for()
+    # Exactly the lines and segments whose pegs are a legal band glow.
+    for kind in ("line", "segment"):
+        glowing = page.locator(f'#board [data-kind="{kind}"].playable')
+        pegs = {" ".join(sorted(str(glowing.nth(i).get_attribute("data-pegs")).split()))
+                for i in range(glowing.count())}
+        assert pegs and pegs <= bands, (kind, pegs, bands)
+        misclick(page, base, game_id, kind)
+    kind = "segment" if page.locator('#board [data-kind="segment"].playable').count() else "line"
+    pegs = sorted(str(page.locator(f'#board [data-kind="{kind}"].playable').first.get_attribute("data-pegs")).split())
+    _, events = click_a_glowing(page, base, game_id, kind)
+    assert any(e["type"] == "band_placed" and sorted(e["data"]["pegs"]) == pegs for e in events), events
+    shot(page, "elastium-kinds")
+
+
 def replay_steps(page: Any, base: str, game_id: str) -> None:
     """The replay's step buttons and slider move through the versions and change the board."""
     page.goto(f"{base}/replay/{game_id}")
@@ -333,15 +457,26 @@ def test_catan_played_by_clicking_then_to_its_end_and_audited_in_the_browser(sta
     page.get_by_text("You are seat 0").wait_for()
     page.locator("#board svg").wait_for()          # Catan's own picture, inlined
     shot(page, "catan-start")
+    # Only nodes glow for the first settlement; a hex or an edge with a legal node's number plays nothing.
+    nodes = {m["node"] for m in my_moves(base, game_id, auth(href))}
+    page.locator("#board .playable").first.wait_for()
+    assert page.locator('#board .playable:not([data-kind="node"])').count() == 0
+    node = min(nodes)
+    misclick(page, base, game_id, "hex", node)
+    misclick(page, base, game_id, "edge", node)
     # Click the place a legal move names: the first settlement's node, on the board.
-    node = my_moves(base, game_id, auth(href))[0]["node"]
     page.locator(f'#board [data-kind="node"][data-id="{node}"]').click()
     page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => "
                            f"li.textContent.includes('player 1 builds a settlement at node {node}'))")
     assert page.locator("#message").inner_text() == ""
     # The settlement stands on the board, in seat 0's colour, where it was clicked.
     page.locator(f'#board [data-seat="0"][data-node="{node}"]').wait_for()
-    # The road: the edges next to it are the only playable places now.
+    # The road: the edges next to it are the only playable places now; a node of an edge's number is not.
+    page.locator('#board [data-kind="edge"].playable').first.wait_for()
+    assert page.locator('#board .playable:not([data-kind="edge"])').count() == 0
+    edges = [m["edge"] for m in my_moves(base, game_id, auth(href))]
+    misclick(page, base, game_id, "node", min(edges))
+    misclick(page, base, game_id, "hex", next((e for e in edges if e < 19), 0))
     page.locator('#board [data-kind="edge"].playable').first.click()
     page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('player 1 builds a road'))")
     # The bots answer live: their settlements appear in the log without a reload.

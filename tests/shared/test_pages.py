@@ -88,3 +88,68 @@ def test_every_game_offers_its_bots_by_level() -> None:
         levels = registry.plugin(name).bot_levels()
         assert [bot["level"] for bot in levels] == ["easy", "medium", "hard"], (name, levels)
         assert levels[0]["name"] == "random" and levels[2]["name"] == "expert"
+
+
+def _holds(value: Any, attribute: str | None) -> bool:
+    """shared/web/table.js's ``holds``: does a move's field hold a place's attribute?"""
+    if value is None or attribute is None:
+        return False
+    wanted = attribute.split(" ")
+    if not isinstance(value, list):
+        return len(wanted) == 1 and str(value) == attribute
+    have = [str(x) for x in value]
+    return attribute in have if len(wanted) == 1 else sorted(have) == sorted(wanted)
+
+
+def test_every_kind_of_place_names_moves_only_in_its_own_fields() -> None:
+    """Each game declares which move fields each kind of place on its picture fills: every kind
+    drawn is declared, every declared field is a field of the declared move types, and every
+    legal move with such a field names a place drawn on the board (over random games)."""
+    import random
+    import xml.etree.ElementTree as ET
+
+    from shared import registry
+    from tests.shared.variants import VARIANTS
+
+    checked: set[tuple[str, str]] = set()
+    for name in ("catan", "elasund", "elfenland", "elastium"):
+        plugin = registry.plugin(name)
+        game = plugin.game
+        assert plugin.board_svg is not None and plugin.places, name
+        fields = {t: set(schema().fields) for t, schema in plugin.move_schemas.items()}
+        for kind, ways in plugin.places.items():
+            for way in ways:
+                types = way.types or tuple(t for t, f in fields.items() if {k for k, _ in way.fields} <= f)
+                assert types and all({k for k, _ in way.fields} <= fields[t] for t in types), (name, kind, way)
+        # The move fields any declaration names: a legal move with one of them names a place.
+        named = {(t, k) for ways in plugin.places.values() for way in ways for k, _ in way.fields
+                 for t in (way.types or fields)}
+        seen_kinds: set[str | None] = set()
+        elfengold = [v for v in VARIANTS[name] if v[1].get("edition") == "elfengold"][:1]
+        for players, options in VARIANTS[name][:2] + elfengold:
+            seats = [{"name": f"p{i}", "bot": None} for i in range(players)]
+            rng = random.Random(3)
+            state = game.replay(game.setup(players, {**game.default_options(), **options}, rng))
+            for _ in range(80):
+                if game.result(state) is not None:
+                    break
+                seat = game.to_act(state)[0]
+                moves = game.legal_moves(state, seat)
+                to_check = [m for m in moves if any((m["type"], k) in named for k in m)]
+                to_check = to_check[::max(1, len(to_check) // 6)]      # a few of each state's hundreds
+                if to_check or not seen_kinds:
+                    svg = ET.fromstring(plugin.board_svg(game.view(state, None), seats))
+                    places = [e for e in svg.iter() if e.get("data-kind") is not None]
+                    seen_kinds.update(p.get("data-kind") for p in places)
+                for move in to_check:
+                    assert any(
+                        (not way.types or move["type"] in way.types)
+                        and all(_holds(move.get(k), p.get(f"data-{a}")) for k, a in way.fields)
+                        for p in places for way in plugin.places[p.get("data-kind") or ""]), (name, move)
+                    checked.add((name, move["type"]))
+                move = rng.choice(moves)
+                for event in game.decide(state, seat, move, rng):
+                    state = game.evolve(state, event)
+        assert seen_kinds <= set(plugin.places), name
+    assert {("catan", "build_settlement"), ("catan", "move_robber"), ("elasund", "build"), ("elasund", "move_ship"),
+            ("elfenland", "place_counter"), ("elfenland", "travel"), ("elastium", "place_band")} <= checked
