@@ -64,6 +64,11 @@ def blueprint(service: Service) -> Blueprint:
     def replay(game_id: str) -> Response:
         return page("replay")
 
+    @pages.get("/favicon.ico")
+    def favicon() -> Response:
+        """The icon browsers ask for by this name (the pages also link the SVG one)."""
+        return send_from_directory(WEB, "favicon.ico", mimetype="image/vnd.microsoft.icon", max_age=86400)
+
     @pages.post("/web/words")
     def words() -> Response:
         """The game's own words for what a page already holds: ``{"names", "events", "moves", "view"}``

@@ -153,3 +153,14 @@ def test_every_kind_of_place_names_moves_only_in_its_own_fields() -> None:
         assert seen_kinds <= set(plugin.places), name
     assert {("catan", "build_settlement"), ("catan", "move_robber"), ("elasund", "build"), ("elasund", "move_ship"),
             ("elfenland", "place_counter"), ("elfenland", "travel"), ("elastium", "place_band")} <= checked
+
+
+def test_a_favicon_is_served_and_linked_from_every_page(client: Any) -> None:
+    ico = client.get("/favicon.ico")
+    assert ico.status_code == 200 and ico.mimetype == "image/vnd.microsoft.icon"
+    assert ico.data[:4] == b"\x00\x00\x01\x00"                      # an ICO header
+    svg = client.get("/web/favicon.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml" and b"<svg" in svg.data
+    for path in ("/", "/table/x", "/replay/x"):
+        html = client.get(path).get_data(as_text=True)
+        assert '<link rel="icon" href="/web/favicon.svg"' in html and 'href="/favicon.ico"' in html
