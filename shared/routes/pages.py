@@ -18,7 +18,7 @@ from flask import Blueprint, Response, send_from_directory
 
 from shared.http import json_response, read_json_body
 from shared.problems import Problem
-from shared.render import Context, describe_move, event_words, render_state, seat_scores
+from shared.render import Context, describe_move, event_words, move_warning, render_state, seat_scores
 from shared.routes.context import Service
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -72,7 +72,9 @@ def blueprint(service: Service) -> Blueprint:
     @pages.post("/web/words")
     def words() -> Response:
         """The game's own words for what a page already holds: ``{"names", "events", "moves", "view"}``
-        in, ``{"events": [line...], "moves": [label...], "summary": text, "scores": [text per seat] | null}`` out.
+        in, ``{"events": [line...], "moves": [label...], "warnings": [text | null per move], "summary": text,
+        "scores": [text per seat] | null}`` out (a warning: what the move costs the view's seat that it
+        may not expect, for the table to confirm first).
 
         A pure function of the body (it reads no game, so it can show nothing the page was not
         given): the log's lines and the moves' labels come from the game's package
@@ -86,9 +88,12 @@ def blueprint(service: Service) -> Blueprint:
         names = [str(n) for n in body.get("names") or []] if isinstance(body.get("names"), list) else []
         view = body.get("view") if isinstance(body.get("view"), dict) else None
         state = view.get("state") if view else None
+        you = view.get("you") if view else None
         answer: dict[str, Any] = {
             "events": [event_words(game.name, e, names) for e in events],
-            "moves": [describe_move(m, game.name, state) for m in moves]}
+            "moves": [describe_move(m, game.name, state) for m in moves],
+            # What a move costs that its player may not expect: the table asks before playing it.
+            "warnings": [move_warning(m, game.name, state, you) for m in moves]}
         if view is not None:
             ctx = Context(players=[p for p in view.get("players") or [] if isinstance(p, dict)],
                           you=view.get("you") if isinstance(view.get("you"), int) else None,

@@ -12,6 +12,9 @@ let view = null;
 let names = [];
 let busy = false;
 let picked = [];            // the places clicked so far, while more than one move names them all
+// Each legal move's label and its warning (what it costs that its player may not expect).
+let labelOf = new Map();
+let warningOf = new Map();
 // The game's own move widgets (services/<game>/web/moves.js), if it brings any.
 const widgets = config.has_widgets ? import("/web/game/moves.js").catch(() => null) : Promise.resolve(null);
 
@@ -126,11 +129,33 @@ async function placeClicked(place) {
   $("choice-list").querySelector("button").focus();
 }
 
+/** The move's warning: known with the legal moves, else asked of the game's words (a move made in a form). */
+async function warningFor(move) {
+  if (warningOf.has(move)) return warningOf.get(move);
+  try {
+    return (await api("/web/words", { method: "POST", body: { moves: [move], view } })).warnings[0] || null;
+  } catch {
+    return null;                              // the server still refuses a move the rules forbid
+  }
+}
+
+/** Ask before a costly move: resolves true to play it. */
+function confirmMove(move, warning) {
+  const dialog = $("confirm");
+  $("confirm-title").textContent = `${labelOf.get(move) || move.type.replaceAll("_", " ")}?`;
+  $("confirm-text").textContent = warning;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true }));
+}
+
 async function play(move) {
   if (busy) return;
   busy = true;
   message.textContent = "";
   try {
+    const warning = await warningFor(move);
+    if (warning && !(await confirmMove(move, warning))) return;
     await api(`/games/${encodeURIComponent(id)}/moves`, {
       method: "POST", token, body: move, headers: { "If-Match": `"${legal.version}"`, "Idempotency-Key": newKey() } });
   } catch (err) {
@@ -161,6 +186,8 @@ async function refresh() {
         picked = [];
         const words = await gameWords({ names, view: v, moves: moves.moves.length <= 300 ? moves.moves : [] });
         const labels = moves.moves.map((m, i) => words.moves[i] || m.type.replaceAll("_", " "));
+        labelOf = new Map(moves.moves.map((m, i) => [m, labels[i]]));
+        warningOf = new Map(words.moves.length ? moves.moves.map((m, i) => [m, words.warnings[i] || null]) : []);
         show(v, words.summary, words.scores);
         await showMoves(labels);
         const drawn = showBoard($("board"), svg);

@@ -352,8 +352,9 @@ def test_elasund_clicks_play_only_moves_naming_the_place_as_its_kind(stacks: Any
 
 
 def test_elfengold_auction_ignores_the_board_and_roads_take_counters(stacks: Any, page: Any) -> None:
-    """In Elfengold's auction no place glows: road 13 is not a bid of 13 gold (nor is a town).
-    In the placement a road takes a counter, and a town (a witch's flight only) plays nothing."""
+    """In Elfengold's auction no place glows: road 13 is not a bid of 13 gold (nor is a town), and
+    an over-bid asks before it risks all one's gold.  In the placement a road takes a counter, and a
+    town (a witch's flight only) plays nothing."""
     base = stacks("elfenland")
     game_id, token = human_and_bots(base, "planner", 3, {"edition": "elfengold"})
     headers = {"Authorization": f"Bearer {token}"}
@@ -362,8 +363,30 @@ def test_elfengold_auction_ignores_the_board_and_roads_take_counters(stacks: Any
     page.locator("#form-bid").wait_for()
     page.locator("#board svg").wait_for()
     assert page.locator("#board .playable").count() == 0
-    misclick(page, base, game_id, "road", max(m["amount"] for m in moves if m["type"] == "bid"))
+    over = max(m["amount"] for m in moves if m["type"] == "bid")
+    misclick(page, base, game_id, "road", over)
     misclick(page, base, game_id, "town")
+    # An over-bid asks first and says what it costs: cancelled, nothing is played; confirmed, it is.
+    view = requests.get(f"{base}/games/{game_id}", headers=headers, timeout=5).json()
+    coins = view["state"]["seats"][0]["coins"]
+    assert over > coins
+    # A bid within one's gold asks nothing (the page's words, as the table asks them).
+    words = requests.post(f"{base}/web/words", timeout=5, json={"view": view, "moves": [
+        {"type": "bid", "amount": coins}, {"type": "bid", "amount": coins + 1}]}).json()
+    assert words["warnings"][0] is None and "forfeit" in words["warnings"][1]
+    before = version_of(base, game_id)
+    page.locator("#form-bid-amount").select_option(str(over))
+    page.locator("#form-bid").get_by_role("button", name="bid").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text(f"you forfeit all {coins} gold")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    assert version_of(base, game_id) == before
+    page.locator("#form-bid").get_by_role("button", name="bid").click()
+    dialog.get_by_role("button", name="Play it").click()
+    wait_until(lambda: version_of(base, game_id) > before, "the confirmed over-bid", timeout=10)
+    events = requests.get(f"{base}/games/{game_id}/events?after={before}", timeout=5).json()["events"]
+    assert events[0]["type"] == "bid_placed" and events[0]["data"]["amount"] == over, events
     seat_zero_until(base, game_id, headers, {"place_counter"}, prefer=("pass",))
     page.reload()
     page.locator('#board [data-kind="road"].playable').first.wait_for(state="attached")

@@ -164,3 +164,42 @@ def test_a_favicon_is_served_and_linked_from_every_page(client: Any) -> None:
     for path in ("/", "/table/x", "/replay/x"):
         html = client.get(path).get_data(as_text=True)
         assert '<link rel="icon" href="/web/favicon.svg"' in html and 'href="/favicon.ico"' in html
+
+
+def test_each_game_warns_of_the_moves_that_cost_more_than_a_player_may_expect() -> None:
+    """shared.render.move_warning: the game's own cases (listed in its NOTES.md), from the seat's
+    view; None for the ordinary moves and for views it cannot read."""
+    from shared.render import move_warning
+
+    # Elfengold: a bid above one's gold risks all of it.
+    purse = {"seats": [{"coins": 12}, {"coins": 3}]}
+    assert move_warning({"type": "bid", "amount": 12}, "elfenland", purse, 0) is None
+    over = move_warning({"type": "bid", "amount": 13}, "elfenland", purse, 0)
+    assert over and "forfeit all 12 gold" in over
+    assert move_warning({"type": "bid", "amount": 4}, "elfenland", purse, 1) is not None
+    # Catan: the robber on one's own building (hex 0's corners are 0, 4, 8, 12, 7, 3); more than 7 cards.
+    owners = [-1] * 54
+    owners[12] = 1
+    board = {"terrains": ["forest"] * 19, "numbers": [9] * 19}
+    seats = [{"resources": {"brick": 4, "ore": 4}}, {"resources": {"wool": 7}}]
+    catan = {"node_owner": owners, "board": board, "seats": seats}
+    robber = {"type": "move_robber", "hex": 0, "victim": None}
+    assert move_warning(robber, "catan", catan, 0) is None
+    assert "block your own building on forest 9" in str(move_warning(robber, "catan", catan, 1))
+    assert "discard 4 of them" in str(move_warning({"type": "end_turn"}, "catan", catan, 0))
+    assert move_warning({"type": "end_turn"}, "catan", catan, 1) is None
+    # Elasund: a house over another's permit pays its value; over one's own hut it removes the hut.
+    elasund = {"permits": {"2,3": [1, 3], "3,3": [0, 2]},
+               "buildings": [{"id": 1, "kind": "worker_hut_small", "seat": 0, "col": 3, "row": 3}]}
+    house = {"type": "build", "building": "house", "col": 2, "row": 3}
+    said = str(move_warning(house, "elasund", elasund, 0))
+    assert "3 gold for the other players' permits" in said and "Your worker hut small at column 3, row 3 is removed" in said
+    assert move_warning({**house, "row": 4}, "elasund", elasund, 0) is None
+    # Elastium's Volcano: energy one needs to escape.
+    volcano = {"scenario": "volcano", "energy": [9, 11]}
+    assert "leaves you 6" in str(move_warning({"type": "buy_action"}, "elastium", volcano, 0))
+    assert move_warning({"type": "buy_action"}, "elastium", volcano, 1) is None
+    assert move_warning({"type": "buy_action"}, "elastium", {**volcano, "scenario": "jungle-temples"}, 0) is None
+    # Odd views (the page sends them) get no warning, never an error.
+    assert move_warning({"type": "bid", "amount": 3}, "elfenland", {"seats": "x"}, 0) is None
+    assert move_warning({"type": "bid", "amount": 3}, "elfenland", purse, None) is None
