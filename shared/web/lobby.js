@@ -43,8 +43,13 @@ function link(href, text) {
 
 function linksFor(game) {
   const items = [];
+  // The creator's table (the first seat with a token) also holds the host token that may cancel
+  // the game while it waits for its open seats.
+  let host = game.host_token ? `&host=${encodeURIComponent(game.host_token)}` : "";
   for (const p of game.players) {
-    if (p.token) items.push([`/table/${game.id}#token=${encodeURIComponent(p.token)}`, `Seat ${p.seat} (${p.name}): your table`]);
+    if (!p.token) continue;
+    items.push([`/table/${game.id}#token=${encodeURIComponent(p.token)}${host}`, `Seat ${p.seat} (${p.name}): your table`]);
+    host = "";
   }
   items.push([`/table/${game.id}`, "Watch (spectator)"], [`/replay/${game.id}`, "Replay"]);
   return items;
@@ -154,7 +159,7 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
     const budget = document.getElementById("bot-budget").value;
     if (budget) body.bot_budget_ms = Number(budget);
     const created = await api("/games", { method: "POST", body });
-    const game = { id: created.id, created: Date.now(),
+    const game = { id: created.id, created: Date.now(), host_token: created.host_token,
                    players: created.players.map(({ seat, name, bot, token }) => ({ seat, name, bot, token })) };
     remember(game);
     document.getElementById("created-id").textContent = game.id;

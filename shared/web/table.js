@@ -5,6 +5,8 @@ import { renderMoves } from "./moveforms.js";
 
 const id = gameId();
 const token = tokenFromFragment();
+// The host's token (#host=..., from the lobby or a rematch): it may cancel the game while it waits.
+const host = new URLSearchParams(location.hash.slice(1)).get("host");
 const $ = (name) => document.getElementById(name);
 const message = $("message");
 let legal = { version: 0, moves: [] };
@@ -50,10 +52,18 @@ function show(v, summary, scores) {
     const li = document.createElement("li");
     li.className = `seat-${p.seat}` + (v.to_act.includes(p.seat) ? " current" : "");
     li.append(Object.assign(document.createElement("span"), { className: "swatch", ariaHidden: "true" }),
-      `${p.name}${p.seat === seat ? " (you)" : ""}${p.bot ? ` · bot ${p.bot}` : ""}`);
+      `${p.open ? "open seat" : p.name}${p.seat === seat ? " (you)" : ""}${p.resigned ? " · resigned" : ""}${p.bot ? ` · bot ${p.bot}` : ""}`);
+    const deadline = (v.deadlines || {})[String(p.seat)];
+    if (deadline) {
+      const clock = Object.assign(document.createElement("span"), { className: "clock" });
+      clock.dataset.deadline = deadline;
+      li.append(clock);
+    }
     if (score !== null) li.append(Object.assign(document.createElement("b"), { className: "score", textContent: ` ${typeof score === "object" ? JSON.stringify(score) : score}` }));
     return li;
   }));
+  showControls(v);
+  tick();
   // The game's own words: scores, one's own hand, the others' counts (services/<game>/render.py).
   $("summary").textContent = summary || "";
   $("view").textContent = JSON.stringify(v.state, null, 1);
@@ -139,15 +149,98 @@ async function warningFor(move) {
   }
 }
 
-/** Ask before a costly move: resolves true to play it. */
-function confirmMove(move, warning) {
+/** Ask first ("Play it" or "Cancel"): resolves true to go ahead. */
+function ask(title, text) {
   const dialog = $("confirm");
-  $("confirm-title").textContent = `${labelOf.get(move) || move.type.replaceAll("_", " ")}?`;
-  $("confirm-text").textContent = warning;
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
   dialog.returnValue = "";
   dialog.showModal();
   return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true }));
 }
+
+/** Ask before a costly move: resolves true to play it. */
+function confirmMove(move, warning) {
+  return ask(`${labelOf.get(move) || move.type.replaceAll("_", " ")}?`, warning);
+}
+
+// -- the game's controls: leave or cancel while it waits, resign while it runs, a rematch once over --
+
+const gamePath = `/games/${encodeURIComponent(id)}`;
+
+async function control(action) {
+  message.textContent = "";
+  try {
+    await action();
+  } catch (err) {
+    message.textContent = err.message;
+  }
+  refresh();
+}
+
+const CONTROLS = {
+  leave: ["Leave this seat", "Leave this seat?", "The seat opens again for anyone to take, and this link stops playing it.",
+    async () => {
+      await api(`${gamePath}/seats/${view.you}`, { method: "DELETE", token });
+      location.assign(`/table/${encodeURIComponent(id)}`);      // a spectator's table now
+    }],
+  cancel: ["Cancel the game", "Cancel the game?", "Nobody can join or play it afterwards.",
+    () => api(`${gamePath}/cancel`, { method: "POST", token: host })],
+  resign: ["Resign", "Resign?", "The game's bot plays your seat to the end, and this link then only watches.",
+    () => api(`${gamePath}/resign`, { method: "POST", token })],
+  rematch: ["Rematch", null, null, async () => {
+    const next = await api(`${gamePath}/rematch`, { method: "POST", token });
+    // Take one's seat in the next game with this game's token; whoever asked first may cancel it.
+    const seat = await api(`/games/${encodeURIComponent(next.id)}/seats/${view.you}`, { method: "POST", token });
+    const hosting = !view.rematch ? `&host=${encodeURIComponent(token)}` : "";
+    location.assign(`/table/${encodeURIComponent(next.id)}#token=${encodeURIComponent(seat.token)}${hosting}`);
+  }],
+};
+
+function controlButton(name, v) {
+  const [label, title, text, action] = CONTROLS[name];
+  const button = Object.assign(document.createElement("button"), {
+    type: "button", textContent: name === "rematch" && v.rematch ? "Join the rematch" : label });
+  button.dataset.control = name;
+  button.addEventListener("click", async () => {
+    if (title && !(await ask(title, text))) return;
+    control(action);
+  });
+  return button;
+}
+
+function showControls(v) {
+  const me = v.you !== null && v.you !== undefined ? v.players[v.you] : null;
+  const names = [];
+  if (token && me && v.status === "waiting") names.push("leave");
+  if (host && v.status === "waiting") names.push("cancel");
+  if (token && me && v.status === "active" && !me.resigned) names.push("resign");
+  if (token && me && v.status === "finished" && !me.resigned) names.push("rematch");
+  $("controls").replaceChildren(...names.map((n) => controlButton(n, v)));
+}
+
+// -- turn clocks: a countdown beside each seat with a deadline; a warning before the fallback bot acts --
+
+/** Seconds before one's deadline from which the page warns: a third of the clock, at most 15. */
+const warnFrom = () => Math.min(15, ((view && view.turn_seconds) || 0) / 3);
+
+function tick() {
+  const now = Date.now();
+  for (const clock of $("players").querySelectorAll(".clock[data-deadline]")) {
+    const left = Math.max(0, Math.ceil((Date.parse(clock.dataset.deadline) - now) / 1000));
+    clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+    clock.setAttribute("aria-label", `${left} seconds left`);
+  }
+  const mine = view && view.you !== null && view.status === "active" && (view.deadlines || {})[String(view.you)];
+  const left = mine ? (Date.parse(mine) - now) / 1000 : Infinity;
+  const warn = $("clock-warning");
+  warn.hidden = !(token && left <= warnFrom());
+  if (!warn.hidden) {
+    warn.textContent = left > 0 ? `Hurry: in ${Math.ceil(left)} s your turn clock runs out and a bot plays for you.`
+      : "Your turn clock ran out: a bot plays for you.";
+  }
+}
+setInterval(tick, 1000);
 
 async function play(move) {
   if (busy) return;

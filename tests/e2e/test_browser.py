@@ -191,6 +191,23 @@ def test_race_from_lobby_to_audited_replay(stacks: Any, page: Any) -> None:
     page.get_by_role("slider").fill("2")
     assert page.locator("#at").inner_text() == "2"
     shot(page, "race-replay")
+    # A version has its own link; the arrow keys step, Home and End jump, a log line shows its version.
+    page.goto(f"{base}/replay/{game_id}?version=3")
+    expect(page.locator("#at")).to_have_text("3")
+    assert log_lines(page) == 3
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#at")).to_have_text("4")
+    assert page.locator("#version-link").get_attribute("href") == "?version=4"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#at")).to_have_text("2")
+    page.keyboard.press("End")
+    expect(page.locator("#at")).to_have_text(str(view["version"]))
+    page.locator("#log > li").nth(4).get_by_role("link").click()
+    expect(page.locator("#at")).to_have_text("5")
+    assert page.url.endswith("?version=5")
+    page.keyboard.press("Home")
+    expect(page.locator("#at")).to_have_text("1")
 
 
 # -- every game, edition and scenario ---------------------------------------------------------
@@ -634,3 +651,73 @@ def test_lobby_lists_the_servers_games_and_joins_an_open_seat(stacks: Any, page:
     page.get_by_label("Show").select_option("running")
     assert "seat 1: Bea" in page.locator(f"#game-list > li[data-id='{gid}']").inner_text()
     shot(page, "lobby-list")
+
+
+def test_the_table_offers_leave_cancel_resign_and_rematch_where_each_applies(stacks: Any, page: Any) -> None:
+    """While a game waits its seated player may leave and its host cancel; while it runs a player may
+    resign; once it is over a player asks for a rematch and sits at its table.  Each asks first."""
+    base = stacks("race")
+    controls, dialog = page.locator("#controls"), page.get_by_role("dialog")
+
+    def status(game_id: str) -> str:
+        return str(requests.get(f"{base}/games/{game_id}", timeout=5).json()["status"])
+
+    waiting = requests.post(f"{base}/games", json={"players": [{"name": "host"}, {"open": True}]}, timeout=5).json()
+    page.goto(f"{base}/table/{waiting['id']}#token={waiting['players'][0]['token']}&host={waiting['host_token']}")
+    expect(controls.get_by_role("button")).to_have_text(["Leave this seat", "Cancel the game"])
+    controls.get_by_role("button", name="Cancel the game").click()
+    expect(dialog).to_contain_text("Nobody can join or play it afterwards.")
+    dialog.get_by_role("button", name="Cancel", exact=True).click()
+    expect(dialog).to_be_hidden()
+    assert status(waiting["id"]) == "waiting"
+    controls.get_by_role("button", name="Cancel the game").click()
+    dialog.get_by_role("button", name="Play it").click()
+    wait_until(lambda: status(waiting["id"]) == "cancelled", "the game to be cancelled")
+    expect(controls.get_by_role("button")).to_have_count(0)
+
+    waiting = requests.post(f"{base}/games", json={"players": [{"name": "host"}, {"open": True}]}, timeout=5).json()
+    page.goto(f"{base}/table/{waiting['id']}#token={waiting['players'][0]['token']}")
+    expect(controls.get_by_role("button")).to_have_text(["Leave this seat"])       # no host token here
+    controls.get_by_role("button", name="Leave this seat").click()
+    dialog.get_by_role("button", name="Play it").click()
+    page.wait_for_url(f"{base}/table/{waiting['id']}")                              # a spectator now
+    assert requests.get(f"{base}/games/{waiting['id']}", timeout=5).json()["players"][0].get("open")
+    page.get_by_text("You are watching").wait_for()
+
+    # Running: resign, and the bot plays the seat on.
+    game_id, token = human_and_bots(base, "roller", 2, {"target": 40})
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    expect(controls.get_by_role("button")).to_have_text(["Resign"])
+    controls.get_by_role("button", name="Resign").click()
+    expect(dialog).to_contain_text("bot plays your seat")
+    dialog.get_by_role("button", name="Play it").click()
+    page.locator("#players li", has_text="resigned").wait_for()
+    expect(controls.get_by_role("button")).to_have_count(0)
+
+    # Over: a rematch, whose table opens with the player's new seat.
+    game_id, token = human_and_bots(base, "roller", 2, {"target": 3})
+    final = play_to_the_end(base, game_id, {"Authorization": f"Bearer {token}"}, ["roll"])
+    assert final["status"] == "finished"
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    controls.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(re.compile(r"/table/(?!" + game_id + r")\w+#token=.+&host="))
+    next_id = page.url.split("/table/")[1].split("#")[0]
+    again = requests.get(f"{base}/games/{next_id}", timeout=5).json()
+    assert again["rematch_of"] == game_id and again["status"] == "active"
+    page.get_by_text("You are seat 0").wait_for()
+    expect(controls.get_by_role("button")).to_have_text(["Resign"])
+
+
+def test_a_seat_with_a_deadline_shows_its_countdown_and_is_warned_before_the_bot_acts(stacks: Any, page: Any) -> None:
+    base = stacks("race")
+    seats = [{"name": "player 1"}, {"name": "bot", "bot": "roller"}]
+    created = requests.post(f"{base}/games", json={"players": seats, "turn_seconds": 4}, timeout=5).json()
+    game_id, token = created["id"], created["players"][0]["token"]
+    my_moves(base, game_id, {"Authorization": f"Bearer {token}"})
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    expect(page.locator("#players li.seat-0 .clock")).to_have_text(re.compile(r"0:0[0-4] left"))
+    warning = page.locator("#clock-warning")
+    expect(warning).to_contain_text("a bot plays for you", timeout=10_000)
+    shot(page, "race-clock")
+    # And it does: the clock's expiry comes live into the log.
+    page.locator("#log > li", has_text="clock").first.wait_for(timeout=30_000)
