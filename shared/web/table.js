@@ -211,12 +211,12 @@ function controlButton(name, v) {
 
 function showControls(v) {
   const me = v.you !== null && v.you !== undefined ? v.players[v.you] : null;
-  const names = [];
-  if (token && me && v.status === "waiting") names.push("leave");
-  if (host && v.status === "waiting") names.push("cancel");
-  if (token && me && v.status === "active" && !me.resigned) names.push("resign");
-  if (token && me && v.status === "finished" && !me.resigned) names.push("rematch");
-  $("controls").replaceChildren(...names.map((n) => controlButton(n, v)));
+  const shown = [];
+  if (token && me && v.status === "waiting") shown.push("leave");
+  if (host && v.status === "waiting") shown.push("cancel");
+  if (token && me && v.status === "active" && !me.resigned) shown.push("resign");
+  if (token && me && v.status === "finished" && !me.resigned) shown.push("rematch");
+  $("controls").replaceChildren(...shown.map((n) => controlButton(n, v)));
 }
 
 // -- turn clocks: a countdown beside each seat with a deadline; a warning before the fallback bot acts --
