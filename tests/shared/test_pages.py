@@ -65,6 +65,11 @@ def test_the_game_words_for_events_moves_and_a_view(settings: Any) -> None:
     assert "Your hand:" in words["summary"] and "seat 0 (ann, you)" in words["summary"]
     assert "Board (hex" not in words["summary"]
     assert words["scores"] == ["0 VP", "0 VP", "0 VP"]          # before anyone builds
+    # The page knows which move fields each kind of place fills, and each move's warning (none here).
+    places = page_config(client.get("/table/x").get_data(as_text=True))["places"]
+    assert places == {"node": [{"fields": {"node": "id"}, "types": []}], "edge": [{"fields": {"edge": "id"}, "types": []}],
+                      "hex": [{"fields": {"hex": "id"}, "types": []}]}
+    assert words["warnings"] == [None, None]
     # Catan brings its own move widget; the toy game none.
     assert client.get("/web/game/moves.js").mimetype == "text/javascript"
     assert "offer_trade" in client.get("/web/game/moves.js").get_data(as_text=True)
