@@ -12,6 +12,7 @@ from typing import Any, Callable
 from marshmallow import Schema
 
 from shared.engine import Game, Strategy, thinks
+from shared.pictures import Place
 from shared.valuefit import FeatureSet
 
 
@@ -38,6 +39,11 @@ class GamePlugin:
     # legal-moves cannot list, such as an open trade offer): ``<web_dir>/moves.js``, served at
     # ``/web/game/moves.js``.  None: the table's generic lists and forms only.
     web_dir: Path | None = None
+    # Which move fields each kind of place on its board picture fills ({"node": (place_field("node"),)}):
+    # the web table makes a place clickable only for the legal moves that name it in one of its
+    # own kind's fields, so a click on a hex never builds on the node of the same number.
+    # A kind left out is never clickable.
+    places: dict[str, tuple[Place, ...]] = field(default_factory=dict)
     # What the game sends, for the OpenAPI contract (``services/<game>/schemas.py``): its view
     # (``Game.view`` for a seat and for a spectator), its ``result``, and the ``data`` of each
     # event type as ``redact`` serves it and as the full log holds it.  The platform names them

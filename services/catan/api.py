@@ -12,7 +12,7 @@ from marshmallow import Schema, fields, validate
 
 from services.catan.bots import STRATEGIES
 from services.catan.value import FEATURES as VALUE_FEATURES
-from services.catan.pictures import board_svg
+from services.catan.pictures import PLACE_FIELDS, board_svg
 from services.catan.rules import CatanGame
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
 from services.catan.rules.state import RESOURCES_PER_TYPE
@@ -161,6 +161,7 @@ PLUGIN = GamePlugin(
     value_features=VALUE_FEATURES,
     port=8001,
     board_svg=board_svg,
+    places=PLACE_FIELDS,
     web_dir=Path(__file__).resolve().parent / "web",
     view_schema=View,
     result_schema=Result,

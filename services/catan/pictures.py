@@ -17,9 +17,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from services.catan.rules.board import EDGE_NODES, HEX_NODES, NODE_COUNT, ROW_LENGTHS
-from shared.pictures import seat_colour, svg_document, text
+from shared.pictures import Place, place_field, seat_colour, svg_document, text
 
 Point = tuple[float, float]
+
+# The move fields each kind of clickable place fills (GamePlugin.places).
+PLACE_FIELDS: dict[str, tuple[Place, ...]] = {
+    "node": (place_field("node"),),      # build_settlement, build_city
+    "edge": (place_field("edge"),),      # build_road
+    "hex": (place_field("hex"),),        # move_robber
+}
 Row = tuple[Any, ...]
 
 SIZE = 60.0                          # hex corner radius, px

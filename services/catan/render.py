@@ -227,3 +227,20 @@ def scores(state: dict[str, Any]) -> list[str]:
         points = info.get("points") if info.get("points") is not None else info.get("public_points")
         out.append(f"{points} VP" if points is not None else "")
     return out
+
+
+def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
+    """What a move costs that a player may not expect, for the table to confirm first (NOTES.md):
+    the robber on a hex of one's own buildings, and ending a turn with more than 7 cards."""
+    if move.get("type") == "move_robber":
+        corners = HEX_NODES[move["hex"]] if 0 <= move.get("hex", -1) < len(HEX_NODES) else []
+        owners = state.get("node_owner") or []
+        if any(node < len(owners) and owners[node] == you for node in corners):
+            return (f"The robber would block your own building on {hex_label(state.get('board') or {}, move['hex'])}: "
+                    "that hex produces nothing for you while it stays there.")
+    if move.get("type") == "end_turn":
+        held = sum((state["seats"][you].get("resources") or {}).values())
+        if held > 7:
+            return (f"You end your turn holding {held} resource cards: if anyone rolls a 7 before your next turn, "
+                    f"you discard {held // 2} of them.")
+    return None

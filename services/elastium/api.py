@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from services.elastium.bots import STRATEGIES
 from services.elastium.value import FEATURES as VALUE_FEATURES
-from services.elastium.pictures import board_svg
+from services.elastium.pictures import PLACE_FIELDS, board_svg
 from services.elastium.rules.board import COLOURS, SCENARIOS
 from services.elastium.rules.game import Elastium
 from services.elastium.rules.moves import DEFAULT_MAX_ROUNDS
@@ -108,6 +108,7 @@ PLUGIN = GamePlugin(
     strategies=STRATEGIES,
     value_features=VALUE_FEATURES,
     board_svg=board_svg,
+    places=PLACE_FIELDS,
     view_schema=View,
     result_schema=Result,
     event_schemas=EVENT_SCHEMAS,

@@ -21,7 +21,16 @@ from typing import Any
 
 from services.elastium.rules.board import (
     BARRIER, COLOURS, SCENARIOS, Board, board, line_key, peg_row_col, raw_boards)
-from shared.pictures import attrs, seat_colour, svg_document, text
+from shared.pictures import Place, attrs, place_field, seat_colour, svg_document, text
+
+# The move fields each kind of clickable place fills (GamePlugin.places): a peg is one of a
+# band's pegs; a printed line is a 2-peg band on its two pegs, a segment a triangle band on its
+# three (``data-pegs``).
+PLACE_FIELDS: dict[str, tuple[Place, ...]] = {
+    "peg": (place_field("pegs", "place_band"),),
+    "line": (place_field("pegs", "place_band", attribute="pegs"),),
+    "segment": (place_field("pegs", "place_band", attribute="pegs"),),
+}
 
 STEP = 56.0                              # distance between neighbouring pegs
 ROW = STEP * math.sqrt(3) / 2            # distance between rows
@@ -151,7 +160,7 @@ def _segments(b: Board, view: dict[str, Any], players: int) -> list[str]:
     for seg_id, seg in b.segments.items():
         pegs = seg["pegs"]
         corners = _points([peg_xy(p) for p in pegs])
-        place = attrs(data_kind="segment", data_id=seg_id) if seg_id in clickable else ""
+        place = attrs(data_kind="segment", data_id=seg_id, data_pegs=" ".join(pegs)) if seg_id in clickable else ""
         fill = _segment_fill(seg)
         out.append(f'<polygon points="{corners}" fill="{fill}" stroke="{fill}" stroke-width="0.8" {place}>'
                    f"<title>{text(seg_id)}</title></polygon>")
@@ -209,7 +218,7 @@ def _lines(b: Board) -> list[str]:
         colour, width = ("#5b4a2e", 3) if maze else ("#a89f8a", 1.5)
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
                    f'stroke-width="{width}" stroke-linecap="round" '
-                   f'{attrs(data_kind="line", data_id=line_key(a, c))}/>')
+                   f'{attrs(data_kind="line", data_id=line_key(a, c), data_pegs=f"{a} {c}")}/>')
     out.append("</g>")
     return out
 

@@ -156,3 +156,18 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
 def scores(state: dict[str, Any]) -> list[str]:
     """Each seat's score as the table shows it: its points."""
     return [f"{n} points" for n in state.get("score") or []]
+
+
+def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
+    """What a move costs that a player may not expect, for the table to confirm first (NOTES.md):
+    in the Volcano, spending the energy one needs to escape at the end."""
+    if state.get("scenario") != "volcano":
+        return None
+    spent = 3 if move.get("type") == "buy_action" else 0
+    if move.get("type") == "place_band":
+        spent = sum(1 for pay in move.get("payment") or [] if pay.get("energy"))
+    energy = _at(state.get("energy"), you) or 0
+    if spent and energy - spent < 7:
+        return (f"This spends {spent} energy and leaves you {energy - spent}: in the Volcano a player with fewer "
+                "than 7 energy at the end does not escape and loses.")
+    return None

@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from services.elasund.bots import STRATEGIES
 from services.elasund.value import FEATURES as VALUE_FEATURES
-from services.elasund.pictures import board_svg
+from services.elasund.pictures import PLACE_FIELDS, board_svg
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from services.elasund.rules.options import OPTIONS
@@ -177,6 +177,7 @@ PLUGIN = GamePlugin(
     strategies=STRATEGIES,
     value_features=VALUE_FEATURES,
     board_svg=board_svg,
+    places=PLACE_FIELDS,
     view_schema=View,
     result_schema=Result,
     event_schemas=EVENT_SCHEMAS,

@@ -22,7 +22,18 @@ from functools import lru_cache
 from typing import Any
 
 from services.elasund.rules import board
-from shared.pictures import seat_colour, svg_document, text
+from shared.pictures import Place, place_field, seat_colour, svg_document, text
+
+# The move fields each kind of clickable place fills (GamePlugin.places): a city square by its
+# column and row (where a building or permit goes, or where a moved permit comes from), a wall
+# space by its id, and a row of the sea by its label (the ship's and the pirates' moves only:
+# a building's row is a square's, not a click on the sea).
+PLACE_FIELDS: dict[str, tuple[Place, ...]] = {
+    "plot": (Place((("col", "col"), ("row", "row"))),
+             Place((("from_col", "col"), ("from_row", "row")), ("move_permit",))),
+    "wall": (place_field("space", "build_wall"),),
+    "row": (place_field("row", "move_ship", "move_pirates"),),
+}
 
 SQUARE = 40          # a city square
 LANE = 18            # depth of a wall lane

@@ -153,3 +153,28 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
 def scores(state: dict[str, Any]) -> list[str]:
     """Each seat's score as the table shows it: its victory cubes on the board."""
     return [f"{n} cubes" for n in state.get("cubes_on_board") or []]
+
+
+def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
+    """What a move costs that a player may not expect, for the table to confirm first (NOTES.md):
+    a building that pays the other permits in its area, or that removes one's own building."""
+    if move.get("type") != "build":
+        return None
+    from services.elasund.rules.board import footprint, key
+
+    squares = set(footprint(move["building"], move["col"], move["row"]) or ())
+    warnings = []
+    owed: dict[int, int] = defaultdict(int)
+    for square in squares:
+        owner, value = (state.get("permits") or {}).get(key(*square), (you, 0))
+        if owner != you and value:
+            owed[owner] += value
+    if owed:
+        warnings.append(f"This also costs you {sum(owed.values())} gold for the other players' permits there "
+                        f"({', '.join(f'seat {seat}: {gold}' for seat, gold in sorted(owed.items()))}).")
+    for building in state.get("buildings") or []:
+        covered = set(footprint(building["kind"], building["col"], building["row"]) or ()) & squares
+        if building.get("seat") == you and covered:
+            warnings.append(f"Your {words_of(building['kind'])} at {_at(building)} is removed, with its victory "
+                            "cubes and trade points.")
+    return " ".join(warnings) or None

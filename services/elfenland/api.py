@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 
 from services.elfenland.bots import STRATEGIES
 from services.elfenland.value import FEATURES as VALUE_FEATURES
-from services.elfenland.pictures import board_svg
+from services.elfenland.pictures import PLACE_FIELDS, board_svg
 from services.elfenland.rules import ElfenlandGame
 from services.elfenland.rules.board import ROADS, TOWNS
 from services.elfenland.rules.components import COUNTER_KINDS, EDITIONS, HAND_CARDS, TRANSPORTS
@@ -182,6 +182,7 @@ PLUGIN = GamePlugin(
     strategies=STRATEGIES,
     value_features=VALUE_FEATURES,
     board_svg=board_svg,
+    places=PLACE_FIELDS,
     view_schema=View,
     result_schema=Result,
     event_schemas=EVENT_SCHEMAS,

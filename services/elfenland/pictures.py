@@ -17,9 +17,16 @@ import textwrap
 from typing import Any
 
 from services.elfenland.rules.board import ROADS, START_TOWN, TOWNS, Road
-from shared.pictures import attrs, seat_colour, svg_document, text
+from shared.pictures import Place, attrs, place_field, seat_colour, svg_document, text
 
 Point = tuple[float, float]
+
+# The move fields each kind of clickable place fills (GamePlugin.places): a road is where a
+# counter goes, a spell acts or an elf travels; a town is where an elf flies (Elfengold's witch).
+PLACE_FIELDS: dict[str, tuple[Place, ...]] = {
+    "road": (place_field("road"), place_field("other_road", "exchange")),
+    "town": (place_field("town", "fly"),),
+}
 
 WIDTH = 1000
 MAP_HEIGHT = 740

@@ -174,3 +174,14 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
 def scores(state: dict[str, Any]) -> list[str]:
     """Each seat's score as the table shows it: the towns its elf has visited."""
     return [f"{len(info.get('visited') or [])} towns" for info in state.get("seats") or [] if isinstance(info, dict)]
+
+
+def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
+    """What a move costs that a player may not expect, for the table to confirm first (NOTES.md):
+    an over-bid in Elfengold's auction."""
+    if move.get("type") == "bid":
+        coins, amount = state["seats"][you]["coins"], move["amount"]
+        if amount > coins:
+            return (f"You have {coins} gold: a bid of {amount} is an over-bid. If it still stands when the lot "
+                    f"closes, you forfeit all {coins} gold, get nothing, and the counter is auctioned again.")
+    return None

@@ -24,7 +24,7 @@ from shared.render.common import (Context, compact, describe_event_generic, desc
                                   terminal_safe)
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
-           "describe_event", "event_words", "seat_scores", "generic_state"]
+           "describe_event", "event_words", "move_warning", "seat_scores", "generic_state"]
 
 log = logging.getLogger("render")
 _GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}")
@@ -110,6 +110,21 @@ def _describe_move(move: Any, game: str | None, state: Any) -> str:
         except Exception:  # noqa: BLE001
             log.debug("describe_move for %s failed", game, exc_info=True)
     return describe_generic(move) if isinstance(move, dict) else compact(move)
+
+
+def move_warning(move: Any, game: str | None, state: Any, you: Any) -> str | None:
+    """What ``move`` costs seat ``you`` that a player may not expect (the game's ``warn_move(move,
+    state, you)``, from its view ``state``), for a table to confirm before playing it; None when
+    nothing needs saying, or the game says nothing of such moves."""
+    warn = getattr(_module(game), "warn_move", None)
+    if warn is None or not isinstance(move, dict) or not isinstance(state, dict) or not isinstance(you, int):
+        return None
+    try:
+        text = warn(move, state, you)
+    except Exception:  # noqa: BLE001 - the page sends the view: an odd one gets no warning, not a 500
+        log.debug("warn_move for %s failed", game, exc_info=True)
+        return None
+    return terminal_safe(str(text), keep_newlines=False) if text else None
 
 
 def seat_scores(game: str | None, state: Any) -> list[str] | None:

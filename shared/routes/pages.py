@@ -20,7 +20,7 @@ from shared.clocks import MAX_TURN_SECONDS, default_fallback
 from shared.http import json_response, read_json_body
 from shared.options_form import option_fields
 from shared.problems import Problem
-from shared.render import Context, describe_move, event_words, render_state, seat_scores
+from shared.render import Context, describe_move, event_words, move_warning, render_state, seat_scores
 from shared.routes.context import Service
 from shared.search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MIN_BUDGET_MS
 
@@ -40,7 +40,9 @@ def blueprint(service: Service) -> Blueprint:
               # The lobby's form: the game's options as fields, the turn clock's and the bots' bounds.
               "options": option_fields(plugin.options_schema),
               "clock": {"max_seconds": MAX_TURN_SECONDS, "fallback_bot": default_fallback(plugin)},
-              "budget_ms": {"min": MIN_BUDGET_MS, "max": MAX_BUDGET_MS, "default": DEFAULT_BUDGET_MS}}
+              "budget_ms": {"min": MIN_BUDGET_MS, "max": MAX_BUDGET_MS, "default": DEFAULT_BUDGET_MS},
+              # Which move fields each kind of place on the board fills (shared.pictures.Place).
+              "places": {kind: [way.as_json() for way in ways] for kind, ways in plugin.places.items()}}
     # "</" could end the script element early; JSON allows "<\/" for it.
     config_json = json.dumps(config).replace("</", "<\\/")
     documents = {name: (WEB / f"{name}.html").read_text(encoding="utf-8")
@@ -70,10 +72,17 @@ def blueprint(service: Service) -> Blueprint:
     def replay(game_id: str) -> Response:
         return page("replay")
 
+    @pages.get("/favicon.ico")
+    def favicon() -> Response:
+        """The icon browsers ask for by this name (the pages also link the SVG one)."""
+        return send_from_directory(WEB, "favicon.ico", mimetype="image/vnd.microsoft.icon", max_age=86400)
+
     @pages.post("/web/words")
     def words() -> Response:
         """The game's own words for what a page already holds: ``{"names", "events", "moves", "view"}``
-        in, ``{"events": [line...], "moves": [label...], "summary": text, "scores": [text per seat] | null}`` out.
+        in, ``{"events": [line...], "moves": [label...], "warnings": [text | null per move], "summary": text,
+        "scores": [text per seat] | null}`` out (a warning: what the move costs the view's seat that it
+        may not expect, for the table to confirm first).
 
         A pure function of the body (it reads no game, so it can show nothing the page was not
         given): the log's lines and the moves' labels come from the game's package
@@ -87,9 +96,12 @@ def blueprint(service: Service) -> Blueprint:
         names = [str(n) for n in body.get("names") or []] if isinstance(body.get("names"), list) else []
         view = body.get("view") if isinstance(body.get("view"), dict) else None
         state = view.get("state") if view else None
+        you = view.get("you") if view else None
         answer: dict[str, Any] = {
             "events": [event_words(game.name, e, names) for e in events],
-            "moves": [describe_move(m, game.name, state) for m in moves]}
+            "moves": [describe_move(m, game.name, state) for m in moves],
+            # What a move costs that its player may not expect: the table asks before playing it.
+            "warnings": [move_warning(m, game.name, state, you) for m in moves]}
         if view is not None:
             ctx = Context(players=[p for p in view.get("players") or [] if isinstance(p, dict)],
                           you=view.get("you") if isinstance(view.get("you"), int) else None,

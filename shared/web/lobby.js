@@ -197,8 +197,13 @@ function link(href, text) {
 
 function linksFor(game) {
   const items = [];
+  // The creator's table (the first seat with a token) also holds the host token that may cancel
+  // the game while it waits for its open seats.
+  let host = game.host_token ? `&host=${encodeURIComponent(game.host_token)}` : "";
   for (const p of game.players) {
-    if (p.token) items.push([`/table/${game.id}#token=${encodeURIComponent(p.token)}`, `Seat ${p.seat} (${p.name}): your table`]);
+    if (!p.token) continue;
+    items.push([`/table/${game.id}#token=${encodeURIComponent(p.token)}${host}`, `Seat ${p.seat} (${p.name}): your table`]);
+    host = "";
   }
   items.push([`/table/${game.id}`, "Watch"], [`/replay/${game.id}`, "Replay"]);
   return items;

@@ -67,7 +67,15 @@ async function go(version) {
   at = Math.max(1, Math.min(events.length, version));
   $("slider").value = String(at);
   $("at").textContent = String(at);
-  $("log").replaceChildren(...events.slice(0, at).map((e, i) => Object.assign(document.createElement("li"), { textContent: `${e.seq}. ${lines[i]}` })));
+  // Each line links to its version: a click shows the board just after it.
+  $("log").replaceChildren(...events.slice(0, at).map((e, i) => {
+    const li = document.createElement("li");
+    li.append(Object.assign(document.createElement("a"), { href: `?version=${e.seq}`, textContent: `${e.seq}. ${lines[i]}` }));
+    return li;
+  }));
+  $("version-link").href = `?version=${at}`;
+  $("version-link").textContent = `Link to version ${at}`;
+  history.replaceState(null, "", `?version=${at}`);
   $("log").scrollTop = $("log").scrollHeight;
   const wanted = at;
   const svg = config.has_picture ? await boardSvg(id, wanted) : null;
@@ -89,7 +97,22 @@ async function main() {
   $("prev").addEventListener("click", () => go(at - 1));
   $("next").addEventListener("click", () => go(at + 1));
   $("end").addEventListener("click", () => go(events.length));
-  await go(events.length);
+  $("log").addEventListener("click", (ev) => {
+    const line = ev.target.closest("a[href^='?version=']");
+    if (!line) return;
+    ev.preventDefault();
+    go(Number(new URLSearchParams(line.getAttribute("href")).get("version")));
+  });
+  // The arrow keys step, Home and End jump (the slider, when focused, steps by itself).
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target === $("slider") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 1, End: events.length }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    go(to);
+  });
+  const asked = Number(new URLSearchParams(location.search).get("version"));
+  await go(Number.isInteger(asked) && asked > 0 ? asked : events.length);
   await audit(loaded.status);
 }
 

@@ -5,6 +5,8 @@ import { renderMoves } from "./moveforms.js";
 
 const id = gameId();
 const token = tokenFromFragment();
+// The host's token (#host=..., from the lobby or a rematch): it may cancel the game while it waits.
+const host = new URLSearchParams(location.hash.slice(1)).get("host");
 const $ = (name) => document.getElementById(name);
 const message = $("message");
 let legal = { version: 0, moves: [] };
@@ -12,6 +14,9 @@ let view = null;
 let names = [];
 let busy = false;
 let picked = [];            // the places clicked so far, while more than one move names them all
+// Each legal move's label and its warning (what it costs that its player may not expect).
+let labelOf = new Map();
+let warningOf = new Map();
 // The game's own move widgets (services/<game>/web/moves.js), if it brings any.
 const widgets = config.has_widgets ? import("/web/game/moves.js").catch(() => null) : Promise.resolve(null);
 
@@ -48,10 +53,18 @@ function show(v, summary, scores) {
     const li = document.createElement("li");
     li.className = `seat-${p.seat}` + (v.to_act.includes(p.seat) ? " current" : "");
     li.append(Object.assign(document.createElement("span"), { className: "swatch", ariaHidden: "true" }),
-      `${p.name}${p.seat === seat ? " (you)" : ""}${p.bot ? ` · bot ${p.bot}` : ""}`);
+      `${p.open ? "open seat" : p.name}${p.seat === seat ? " (you)" : ""}${p.resigned ? " · resigned" : ""}${p.bot ? ` · bot ${p.bot}` : ""}`);
+    const deadline = (v.deadlines || {})[String(p.seat)];
+    if (deadline) {
+      const clock = Object.assign(document.createElement("span"), { className: "clock" });
+      clock.dataset.deadline = deadline;
+      li.append(clock);
+    }
     if (score !== null) li.append(Object.assign(document.createElement("b"), { className: "score", textContent: ` ${typeof score === "object" ? JSON.stringify(score) : score}` }));
     return li;
   }));
+  showControls(v);
+  tick();
   // The game's own words: scores, one's own hand, the others' counts (services/<game>/render.py).
   $("summary").textContent = summary || "";
   $("view").textContent = JSON.stringify(v.state, null, 1);
@@ -74,14 +87,22 @@ async function showMoves(labels) {
   $("widgets").replaceChildren(...extra);
 }
 
-/** The place's own fields on a move: its id in any field (or a list), or all its coordinates. */
+/** Does a move's field hold a place's attribute?  A plain value equals it, a list holds it, and
+ * an attribute that is a list itself ("c3r4 c4r4") is held exactly by a list field. */
+function holds(value, attribute) {
+  if (value === undefined || value === null || attribute === null) return false;
+  const wanted = attribute.split(" ");
+  if (!Array.isArray(value)) return wanted.length === 1 && String(value) === attribute;
+  const have = value.map(String);
+  if (wanted.length === 1) return have.includes(attribute);
+  return have.length === wanted.length && wanted.every((x) => have.includes(x)) && have.every((x) => wanted.includes(x));
+}
+
+/** Does the move name this place in a field of the place's own kind (the game's config.places)? */
 function names_(move, place) {
-  const placeId = place.getAttribute("data-id");
-  const byId = Object.entries(move).some(([k, v]) => k !== "type" &&
-    (String(v) === placeId || (Array.isArray(v) && v.some((x) => String(x) === placeId))));
-  if (byId) return true;
-  const coords = Object.entries(place.dataset).filter(([k]) => !["kind", "id", "terrain", "colour", "seat"].includes(k));
-  return coords.length > 0 && coords.every(([k, v]) => k in move && String(move[k]) === v);
+  const ways = (config.places || {})[place.getAttribute("data-kind")] || [];
+  return ways.some((way) => (!way.types.length || way.types.includes(move.type))
+    && Object.entries(way.fields).every(([field, attribute]) => holds(move[field], place.getAttribute(`data-${attribute}`))));
 }
 
 function moveButton(move, label) {
@@ -119,11 +140,116 @@ async function placeClicked(place) {
   $("choice-list").querySelector("button").focus();
 }
 
+/** The move's warning: known with the legal moves, else asked of the game's words (a move made in a form). */
+async function warningFor(move) {
+  if (warningOf.has(move)) return warningOf.get(move);
+  try {
+    return (await api("/web/words", { method: "POST", body: { moves: [move], view } })).warnings[0] || null;
+  } catch {
+    return null;                              // the server still refuses a move the rules forbid
+  }
+}
+
+/** Ask first ("Play it" or "Cancel"): resolves true to go ahead. */
+function ask(title, text) {
+  const dialog = $("confirm");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true }));
+}
+
+/** Ask before a costly move: resolves true to play it. */
+function confirmMove(move, warning) {
+  return ask(`${labelOf.get(move) || move.type.replaceAll("_", " ")}?`, warning);
+}
+
+// -- the game's controls: leave or cancel while it waits, resign while it runs, a rematch once over --
+
+const gamePath = `/games/${encodeURIComponent(id)}`;
+
+async function control(action) {
+  message.textContent = "";
+  try {
+    await action();
+  } catch (err) {
+    message.textContent = err.message;
+  }
+  refresh();
+}
+
+const CONTROLS = {
+  leave: ["Leave this seat", "Leave this seat?", "The seat opens again for anyone to take, and this link stops playing it.",
+    async () => {
+      await api(`${gamePath}/seats/${view.you}`, { method: "DELETE", token });
+      location.assign(`/table/${encodeURIComponent(id)}`);      // a spectator's table now
+    }],
+  cancel: ["Cancel the game", "Cancel the game?", "Nobody can join or play it afterwards.",
+    () => api(`${gamePath}/cancel`, { method: "POST", token: host })],
+  resign: ["Resign", "Resign?", "The game's bot plays your seat to the end, and this link then only watches.",
+    () => api(`${gamePath}/resign`, { method: "POST", token })],
+  rematch: ["Rematch", null, null, async () => {
+    const next = await api(`${gamePath}/rematch`, { method: "POST", token });
+    // Take one's seat in the next game with this game's token; whoever asked first may cancel it.
+    const seat = await api(`/games/${encodeURIComponent(next.id)}/seats/${view.you}`, { method: "POST", token });
+    const hosting = !view.rematch ? `&host=${encodeURIComponent(token)}` : "";
+    location.assign(`/table/${encodeURIComponent(next.id)}#token=${encodeURIComponent(seat.token)}${hosting}`);
+  }],
+};
+
+function controlButton(name, v) {
+  const [label, title, text, action] = CONTROLS[name];
+  const button = Object.assign(document.createElement("button"), {
+    type: "button", textContent: name === "rematch" && v.rematch ? "Join the rematch" : label });
+  button.dataset.control = name;
+  button.addEventListener("click", async () => {
+    if (title && !(await ask(title, text))) return;
+    control(action);
+  });
+  return button;
+}
+
+function showControls(v) {
+  const me = v.you !== null && v.you !== undefined ? v.players[v.you] : null;
+  const shown = [];
+  if (token && me && v.status === "waiting") shown.push("leave");
+  if (host && v.status === "waiting") shown.push("cancel");
+  if (token && me && v.status === "active" && !me.resigned) shown.push("resign");
+  if (token && me && v.status === "finished" && !me.resigned) shown.push("rematch");
+  $("controls").replaceChildren(...shown.map((n) => controlButton(n, v)));
+}
+
+// -- turn clocks: a countdown beside each seat with a deadline; a warning before the fallback bot acts --
+
+/** Seconds before one's deadline from which the page warns: a third of the clock, at most 15. */
+const warnFrom = () => Math.min(15, ((view && view.turn_seconds) || 0) / 3);
+
+function tick() {
+  const now = Date.now();
+  for (const clock of $("players").querySelectorAll(".clock[data-deadline]")) {
+    const left = Math.max(0, Math.ceil((Date.parse(clock.dataset.deadline) - now) / 1000));
+    clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+    clock.setAttribute("aria-label", `${left} seconds left`);
+  }
+  const mine = view && view.you !== null && view.status === "active" && (view.deadlines || {})[String(view.you)];
+  const left = mine ? (Date.parse(mine) - now) / 1000 : Infinity;
+  const warn = $("clock-warning");
+  warn.hidden = !(token && left <= warnFrom());
+  if (!warn.hidden) {
+    warn.textContent = left > 0 ? `Hurry: in ${Math.ceil(left)} s your turn clock runs out and a bot plays for you.`
+      : "Your turn clock ran out: a bot plays for you.";
+  }
+}
+setInterval(tick, 1000);
+
 async function play(move) {
   if (busy) return;
   busy = true;
   message.textContent = "";
   try {
+    const warning = await warningFor(move);
+    if (warning && !(await confirmMove(move, warning))) return;
     await api(`/games/${encodeURIComponent(id)}/moves`, {
       method: "POST", token, body: move, headers: { "If-Match": `"${legal.version}"`, "Idempotency-Key": newKey() } });
   } catch (err) {
@@ -154,6 +280,8 @@ async function refresh() {
         picked = [];
         const words = await gameWords({ names, view: v, moves: moves.moves.length <= 300 ? moves.moves : [] });
         const labels = moves.moves.map((m, i) => words.moves[i] || m.type.replaceAll("_", " "));
+        labelOf = new Map(moves.moves.map((m, i) => [m, labels[i]]));
+        warningOf = new Map(words.moves.length ? moves.moves.map((m, i) => [m, words.warnings[i] || null]) : []);
         show(v, words.summary, words.scores);
         await showMoves(labels);
         const drawn = showBoard($("board"), svg);
@@ -164,6 +292,7 @@ async function refresh() {
             // The Tab key visits only the places a move can be made at (an Elastium board has hundreds).
             place.setAttribute("tabindex", live ? "0" : "-1");
             place.setAttribute("role", "button");
+            place.setAttribute("aria-disabled", String(!live));
             place.setAttribute("aria-label", `${place.getAttribute("data-kind")} ${place.getAttribute("data-id")}`);
             if (live) { place.classList.add("playable"); playable.add(place); }
           }

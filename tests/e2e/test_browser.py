@@ -20,8 +20,10 @@ from typing import Any
 import pytest
 import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import ROOT, Stack, wait_until
+from tests.e2e.test_browser_lobby import fill_options
 from tests.shared.variants import VARIANTS
 
 pytestmark = pytest.mark.e2e
@@ -69,13 +71,18 @@ def stacks(redis_url: str) -> Iterator[Any]:
 
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
-    # A phone's width: every test also checks that the pages work there.
-    # bypass_csp: playwright's wait_for_function evaluates strings, which the pages' policy forbids.
-    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    """A phone's width (every test also checks that the pages work there), under the pages' own
+    Content-Security-Policy: a test fails if the page breaks it, misses a file or throws."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.set_default_timeout(15_000)
+    broken: list[str] = []
+    page.on("console", lambda message: broken.append(message.text) if message.type == "error" and (
+        "Content Security Policy" in message.text or "status of 404" in message.text) else None)
+    page.on("pageerror", lambda error: broken.append(f"uncaught: {error}"))
     yield page
     context.close()
+    assert not broken, broken
 
 
 def shot(page: Any, name: str) -> None:
@@ -92,7 +99,7 @@ def create_in_lobby(page: Any, base: str, bots: list[str], options: str | None =
     for i, bot in enumerate(bots, start=1):
         page.locator(f"#seat-{i}-kind").select_option(bot)
     if options is not None:
-        page.get_by_label("Options (JSON)").fill(options)
+        fill_options(page, json.loads(options))
     if bot_budget_ms is not None:
         page.get_by_label(re.compile("Hard bots think")).fill(str(bot_budget_ms))
     page.get_by_role("button", name="Create the game").click()
@@ -118,13 +125,19 @@ def test_race_from_lobby_to_audited_replay(stacks: Any, page: Any) -> None:
     page.goto(base + href)
     page.get_by_text("You are seat 0").wait_for()
     assert page.locator("#board").inner_text() == "No picture of this board."   # race draws none
+    # The icons the page links load under its own policy (img-src 'self').
+    for icon in ("/favicon.ico", "/web/favicon.svg"):
+        width = page.evaluate("""(src) => new Promise((done) => {
+            const image = new Image(); image.onload = () => done(image.naturalWidth); image.onerror = () => done(0);
+            image.src = src; })""", icon)
+        assert width > 0, icon
     hold = page.get_by_role("button", name="hold")
     # game_started and both cards, from the live feed, in words
-    page.wait_for_function("document.querySelectorAll('#log > li').length >= 3")
+    page.locator("#log > li").nth(2).wait_for()
     before = log_lines(page)
     hold.click()
     # The bot (always rolls) answers: the log grows past our own move's event, without a reload.
-    page.wait_for_function(f"document.querySelectorAll('#log > li').length > {before + 1}")
+    page.locator("#log > li").nth(before + 1).wait_for()
     assert "rolled" in page.locator("#log").inner_text()
     shot(page, "race-table")
 
@@ -151,7 +164,7 @@ def test_race_from_lobby_to_audited_replay(stacks: Any, page: Any) -> None:
 
     # The replay of a running game shows the server's audit; it steps.
     page.goto(f"{base}/replay/{game_id}")
-    page.wait_for_function("document.getElementById('audit').textContent !== 'Checking…'")
+    expect(page.locator("#audit")).not_to_have_text("Checking…")
     assert "The game is running" in page.locator("#audit").inner_text()
     last = int(page.locator("#last").inner_text())
     page.get_by_role("button", name="First version").click()
@@ -173,12 +186,29 @@ def test_race_from_lobby_to_audited_replay(stacks: Any, page: Any) -> None:
             requests.get(f"{base}/games/{game_id}/events?after={view['version']}&wait=2", timeout=10)
     assert view["status"] == "finished"
     page.goto(f"{base}/replay/{game_id}")
-    page.wait_for_function("document.getElementById('audit').textContent !== 'Checking…'")
+    expect(page.locator("#audit")).not_to_have_text("Checking…")
     assert "Audit passed" in page.locator("#audit").inner_text()
     assert int(page.locator("#last").inner_text()) > last
     page.get_by_role("slider").fill("2")
     assert page.locator("#at").inner_text() == "2"
     shot(page, "race-replay")
+    # A version has its own link; the arrow keys step, Home and End jump, a log line shows its version.
+    page.goto(f"{base}/replay/{game_id}?version=3")
+    expect(page.locator("#at")).to_have_text("3")
+    assert log_lines(page) == 3
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#at")).to_have_text("4")
+    assert page.locator("#version-link").get_attribute("href") == "?version=4"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#at")).to_have_text("2")
+    page.keyboard.press("End")
+    expect(page.locator("#at")).to_have_text(str(view["version"]))
+    page.locator("#log > li").nth(4).get_by_role("link").click()
+    expect(page.locator("#at")).to_have_text("5")
+    assert page.url.endswith("?version=5")
+    page.keyboard.press("Home")
+    expect(page.locator("#at")).to_have_text("1")
 
 
 # -- every game, edition and scenario ---------------------------------------------------------
@@ -244,7 +274,7 @@ def click_one_move(page: Any, base: str, game_id: str, href: str) -> str:
     places = page.locator("#board .playable")
     if places.count():
         how = "board"
-        places.first.click()
+        places.first.dispatch_event("click")       # a level line's box is empty: playwright calls it hidden
         # A place more than one move names (a peg of many bands...) offers them: take the first.
         choice = page.locator("#choice-list button").first
         try:
@@ -262,11 +292,158 @@ def click_one_move(page: Any, base: str, game_id: str, href: str) -> str:
     return how
 
 
+def version_of(base: str, game_id: str) -> int:
+    return int(requests.get(f"{base}/games/{game_id}", timeout=5).json()["version"])
+
+
+def misclick(page: Any, base: str, game_id: str, kind: str, place_id: Any = None) -> None:
+    """Click a place of ``kind`` that no legal move names as that kind (``place_id``, else the first
+    that does not glow): the page says so and plays nothing."""
+    places = page.locator(f'#board [data-kind="{kind}"]')
+    place = (places.and_(page.locator(f'[data-id="{place_id}"]')) if place_id is not None
+             else places.and_(page.locator(":not(.playable)"))).first
+    name = place.get_attribute("data-id")
+    assert "playable" not in (place.get_attribute("class") or ""), (kind, name)
+    before = version_of(base, game_id)
+    place.dispatch_event("click")        # at its own element, whatever lies above it
+    page.locator("#message").filter(has_text=f"No move of yours names {kind} {name} now.").wait_for()
+    assert version_of(base, game_id) == before
+
+
+def click_a_glowing(page: Any, base: str, game_id: str, kind: str) -> tuple[str, list[dict[str, Any]]]:
+    """Click the first glowing place of ``kind`` (and the first move offered, if it names several):
+    its id and the events the move made."""
+    before = version_of(base, game_id)
+    place = page.locator(f'#board [data-kind="{kind}"].playable').first
+    name = str(place.get_attribute("data-id"))
+    place.dispatch_event("click")
+    choice = page.locator("#choice-list button").first
+    try:
+        choice.wait_for(timeout=2000)
+        choice.click()
+    except PlaywrightTimeout:
+        pass                                          # one move named it: already played
+    wait_until(lambda: version_of(base, game_id) > before, f"the move at {kind} {name}", timeout=10)
+    events = requests.get(f"{base}/games/{game_id}/events?after={before}", timeout=5).json()["events"]
+    return name, events
+
+
+def seat_zero_until(base: str, game_id: str, headers: dict[str, str], wanted: set[str],
+                    prefer: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Play seat 0 through the API (moves of ``prefer`` types first, else its first legal move)
+    until one of its legal moves is of a ``wanted`` type; those legal moves."""
+    for _ in range(400):
+        legal = requests.get(f"{base}/games/{game_id}/legal-moves", headers=headers, timeout=5).json()
+        if {m["type"] for m in legal["moves"]} & wanted:
+            return list(legal["moves"])
+        if legal["moves"]:
+            move = next((m for t in prefer for m in legal["moves"] if m["type"] == t), legal["moves"][0])
+            requests.post(f"{base}/games/{game_id}/moves", json=move, timeout=5,
+                          headers={**headers, "If-Match": f'"{legal["version"]}"'})
+        else:
+            requests.get(f"{base}/games/{game_id}/events?after={legal['version']}&wait=2", timeout=10)
+    raise AssertionError(f"seat 0 never had a move of {wanted}")
+
+
+def human_and_bots(base: str, bot: str, players: int, options: dict[str, Any] | None = None) -> tuple[str, str]:
+    seats = [{"name": "player 1"}, *({"name": f"bot {i}", "bot": bot} for i in range(1, players))]
+    created = requests.post(f"{base}/games", json={"players": seats, "options": options or {}}, timeout=10).json()
+    return created["id"], created["players"][0]["token"]
+
+
+def test_elasund_clicks_play_only_moves_naming_the_place_as_its_kind(stacks: Any, page: Any) -> None:
+    """A city square, a wall or a row of the sea plays only a move that names it as that kind: the
+    sea's row 5 never places a permit in the city's row 5."""
+    base = stacks("elasund")
+    game_id, token = human_and_bots(base, "heuristic", 2)
+    headers = {"Authorization": f"Bearer {token}"}
+    moves = seat_zero_until(base, game_id, headers, {"place_permit"}, prefer=("roll", "end_building"))
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    page.locator("#board .playable").first.wait_for(state="attached")
+    assert page.locator('#board .playable:not([data-kind="plot"])').count() == 0
+    misclick(page, base, game_id, "row", next(m["row"] for m in moves if m["type"] == "place_permit"))
+    misclick(page, base, game_id, "wall")
+    name, events = click_a_glowing(page, base, game_id, "plot")
+    assert any(e["type"] == "permit_placed" and f'{e["data"]["col"]},{e["data"]["row"]}' == name
+               for e in events), events
+    shot(page, "elasund-kinds")
+
+
+def test_elfengold_auction_ignores_the_board_and_roads_take_counters(stacks: Any, page: Any) -> None:
+    """In Elfengold's auction no place glows: road 13 is not a bid of 13 gold (nor is a town), and
+    an over-bid asks before it risks all one's gold.  In the placement a road takes a counter, and a
+    town (a witch's flight only) plays nothing."""
+    base = stacks("elfenland")
+    game_id, token = human_and_bots(base, "planner", 3, {"edition": "elfengold"})
+    headers = {"Authorization": f"Bearer {token}"}
+    moves = seat_zero_until(base, game_id, headers, {"bid"})
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    page.locator("#form-bid").wait_for()
+    page.locator("#board svg").wait_for()
+    assert page.locator("#board .playable").count() == 0
+    over = max(m["amount"] for m in moves if m["type"] == "bid")
+    misclick(page, base, game_id, "road", over)
+    misclick(page, base, game_id, "town")
+    # An over-bid asks first and says what it costs: cancelled, nothing is played; confirmed, it is.
+    view = requests.get(f"{base}/games/{game_id}", headers=headers, timeout=5).json()
+    coins = view["state"]["seats"][0]["coins"]
+    assert over > coins
+    # A bid within one's gold asks nothing (the page's words, as the table asks them).
+    words = requests.post(f"{base}/web/words", timeout=5, json={"view": view, "moves": [
+        {"type": "bid", "amount": coins}, {"type": "bid", "amount": coins + 1}]}).json()
+    assert words["warnings"][0] is None and "forfeit" in words["warnings"][1]
+    before = version_of(base, game_id)
+    page.locator("#form-bid-amount").select_option(str(over))
+    page.locator("#form-bid").get_by_role("button", name="bid").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text(f"you forfeit all {coins} gold")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    assert version_of(base, game_id) == before
+    page.locator("#form-bid").get_by_role("button", name="bid").click()
+    dialog.get_by_role("button", name="Play it").click()
+    wait_until(lambda: version_of(base, game_id) > before, "the confirmed over-bid", timeout=10)
+    events = requests.get(f"{base}/games/{game_id}/events?after={before}", timeout=5).json()["events"]
+    assert events[0]["type"] == "bid_placed" and events[0]["data"]["amount"] == over, events
+    seat_zero_until(base, game_id, headers, {"place_counter"}, prefer=("pass",))
+    page.reload()
+    page.locator('#board [data-kind="road"].playable').first.wait_for(state="attached")
+    assert page.locator('#board .playable:not([data-kind="road"])').count() == 0
+    misclick(page, base, game_id, "town")
+    name, events = click_a_glowing(page, base, game_id, "road")
+    assert any(e["type"] == "counter_placed" and str(e["data"]["road"]) == name for e in events), events
+    shot(page, "elfengold-kinds")
+
+
+def test_elastium_pegs_lines_and_segments_each_name_their_own_bands(stacks: Any, page: Any) -> None:
+    """A peg offers the bands on it; a printed line plays the band on its two pegs, a segment the
+    band on its three; a line or segment no legal band covers plays nothing."""
+    base = stacks("elastium")
+    game_id, token = human_and_bots(base, "greedy", 2, {"scenario": "jungle-temples"})
+    headers = {"Authorization": f"Bearer {token}"}
+    moves = seat_zero_until(base, game_id, headers, {"place_band"})
+    bands = {" ".join(sorted(m["pegs"])) for m in moves if m["type"] == "place_band"}
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    page.locator("#board .playable").first.wait_for(state="attached")
+    # Exactly the lines and segments whose pegs are a legal band glow.
+    for kind in ("line", "segment"):
+        glowing = page.locator(f'#board [data-kind="{kind}"].playable')
+        pegs = {" ".join(sorted(str(glowing.nth(i).get_attribute("data-pegs")).split()))
+                for i in range(glowing.count())}
+        assert pegs and pegs <= bands, (kind, pegs, bands)
+        misclick(page, base, game_id, kind)
+    kind = "segment" if page.locator('#board [data-kind="segment"].playable').count() else "line"
+    pegs = sorted(str(page.locator(f'#board [data-kind="{kind}"].playable').first.get_attribute("data-pegs")).split())
+    _, events = click_a_glowing(page, base, game_id, kind)
+    assert any(e["type"] == "band_placed" and sorted(e["data"]["pegs"]) == pegs for e in events), events
+    shot(page, "elastium-kinds")
+
+
 def replay_steps(page: Any, base: str, game_id: str) -> None:
     """The replay's step buttons and slider move through the versions and change the board."""
     page.goto(f"{base}/replay/{game_id}")
     page.locator("#board svg").wait_for()
-    page.wait_for_function("document.getElementById('audit').textContent !== 'Checking…'")
+    expect(page.locator("#audit")).not_to_have_text("Checking…")
     last = int(page.locator("#last").inner_text())
     assert last > 2
     page.get_by_role("button", name="First version").click()
@@ -295,7 +472,7 @@ def test_every_edition_is_created_in_the_lobby_played_by_a_click_and_replayed(
     shot(page, f"{name}-start")
     click_one_move(page, base, game_id, href)
     # The log shows the move in the game's words, with the seat's name (not a JSON dump).
-    page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('player 1'))")
+    page.locator("#log > li", has_text="player 1").first.wait_for()
     assert "{" not in page.locator("#log").inner_text()
     replay_steps(page, base, game_id)
 
@@ -333,20 +510,29 @@ def test_catan_played_by_clicking_then_to_its_end_and_audited_in_the_browser(sta
     page.get_by_text("You are seat 0").wait_for()
     page.locator("#board svg").wait_for()          # Catan's own picture, inlined
     shot(page, "catan-start")
+    # Only nodes glow for the first settlement; a hex or an edge with a legal node's number plays nothing.
+    nodes = {m["node"] for m in my_moves(base, game_id, auth(href))}
+    page.locator("#board .playable").first.wait_for(state="attached")
+    assert page.locator('#board .playable:not([data-kind="node"])').count() == 0
+    node = min(nodes)
+    misclick(page, base, game_id, "hex", node)
+    misclick(page, base, game_id, "edge", node)
     # Click the place a legal move names: the first settlement's node, on the board.
-    node = my_moves(base, game_id, auth(href))[0]["node"]
     page.locator(f'#board [data-kind="node"][data-id="{node}"]').click()
-    page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => "
-                           f"li.textContent.includes('player 1 builds a settlement at node {node}'))")
+    page.locator("#log > li", has_text=f"player 1 builds a settlement at node {node}").first.wait_for()
     assert page.locator("#message").inner_text() == ""
     # The settlement stands on the board, in seat 0's colour, where it was clicked.
     page.locator(f'#board [data-seat="0"][data-node="{node}"]').wait_for()
-    # The road: the edges next to it are the only playable places now.
-    page.locator('#board [data-kind="edge"].playable').first.click()
-    page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('player 1 builds a road'))")
+    # The road: the edges next to it are the only playable places now; a node of an edge's number is not.
+    page.locator('#board [data-kind="edge"].playable').first.wait_for(state="attached")
+    assert page.locator('#board .playable:not([data-kind="edge"])').count() == 0
+    edges = [m["edge"] for m in my_moves(base, game_id, auth(href))]
+    misclick(page, base, game_id, "node", min(edges))
+    misclick(page, base, game_id, "hex", next((e for e in edges if e < 19), 0))
+    page.locator('#board [data-kind="edge"].playable').first.dispatch_event("click")
+    page.locator("#log > li", has_text="player 1 builds a road").first.wait_for()
     # The bots answer live: their settlements appear in the log without a reload.
-    page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('greedy'))"
-                           " || document.querySelectorAll('#log > li').length > 6")
+    page.locator("#log > li", has_text="greedy").or_(page.locator("#log > li").nth(6)).first.wait_for()
     shot(page, "catan-table")
 
     final = play_to_the_end(base, game_id, auth(href), CATAN_ORDER)
@@ -420,7 +606,7 @@ def test_a_trade_offer_is_made_with_the_games_own_form(stacks: Any, page: Any) -
     want = next(r for r in ("brick", "lumber", "wool", "grain", "ore") if r != have)
     page.locator(f"#offer-get-{want}").fill("1")
     form.get_by_role("button", name="offer trade").click()
-    page.wait_for_function("[...document.querySelectorAll('#log > li')].some(li => li.textContent.includes('player 1 offers'))")
+    page.locator("#log > li", has_text="player 1 offers").first.wait_for()
     shot(page, "catan-trade-offer")
 
 
@@ -446,8 +632,7 @@ def test_a_choice_of_cards_is_made_with_a_form_built_from_the_legal_moves(stacks
             box.fill(str(wanted["market"].count(card)))
     form.get_by_role("button", name="take cards").click()
     first = wanted["market"][0]
-    page.wait_for_function("(c) => [...document.querySelectorAll('#log > li')].some(li => "
-                           "li.textContent.includes('player 1 takes ' + c + ' from the market'))", arg=first)
+    page.locator("#log > li", has_text=f"player 1 takes {first} from the market").first.wait_for()
     assert page.locator("#message").inner_text() == ""
 
 
@@ -457,8 +642,8 @@ def test_a_game_seeded_by_its_creator_is_flagged_in_the_lobby_and_at_the_table(s
     seeded = requests.post(f"{base}/games", json={"players": seats, "seed": 7}, timeout=5).json()["id"]
     drawn = requests.post(f"{base}/games", json={"players": seats}, timeout=5).json()["id"]
     page.goto(base + "/")
-    assert "seeded by its creator" in page.locator(f"#game-list > li[data-id='{seeded}']").inner_text()
-    assert "seeded" not in page.locator(f"#game-list > li[data-id='{drawn}']").inner_text()
+    assert "seeded by its creator" in page.locator(f"#game-list > tr[data-id='{seeded}']").inner_text()
+    assert "seeded" not in page.locator(f"#game-list > tr[data-id='{drawn}']").inner_text()
     page.goto(f"{base}/table/{seeded}")
     page.locator("#seeded").wait_for(state="visible")
     assert "predict every roll" in page.locator("#seeded").inner_text()
@@ -471,8 +656,8 @@ def test_lobby_lists_the_servers_games_and_joins_an_open_seat(stacks: Any, page:
     base = stacks("race")
     gid = requests.post(f"{base}/games", json={"players": [{"name": "host"}, {"open": True}]}, timeout=5).json()["id"]
     page.goto(base + "/")
-    row = page.locator(f"#game-list > li[data-id='{gid}']")
-    assert "waiting" in row.inner_text() and "seat 1: open" in row.inner_text()
+    row = page.locator(f"#game-list > tr[data-id='{gid}']")
+    assert "Waiting for players" in row.inner_text() and "Seat 1: open" in row.inner_text()
     assert row.get_by_role("link", name="Replay").get_attribute("href") == f"/replay/{gid}"
     page.get_by_label("Your name (to join)").fill("Bea")
     row.get_by_role("button", name="Join seat 1").click()
@@ -481,5 +666,101 @@ def test_lobby_lists_the_servers_games_and_joins_an_open_seat(stacks: Any, page:
     assert view["status"] == "active" and view["players"][1]["name"] == "Bea"
     page.goto(base + "/")
     page.get_by_label("Show").select_option("running")
-    assert "seat 1: Bea" in page.locator(f"#game-list > li[data-id='{gid}']").inner_text()
+    assert "Seat 1: Bea" in page.locator(f"#game-list > tr[data-id='{gid}']").inner_text()
     shot(page, "lobby-list")
+
+
+def test_the_table_offers_leave_cancel_resign_and_rematch_where_each_applies(stacks: Any, page: Any) -> None:
+    """While a game waits its seated player may leave and its host cancel; while it runs a player may
+    resign; once it is over a player asks for a rematch and sits at its table.  Each asks first."""
+    base = stacks("race")
+    controls, dialog = page.locator("#controls"), page.get_by_role("dialog")
+
+    def status(game_id: str) -> str:
+        return str(requests.get(f"{base}/games/{game_id}", timeout=5).json()["status"])
+
+    waiting = requests.post(f"{base}/games", json={"players": [{"name": "host"}, {"open": True}]}, timeout=5).json()
+    page.goto(f"{base}/table/{waiting['id']}#token={waiting['players'][0]['token']}&host={waiting['host_token']}")
+    expect(controls.get_by_role("button")).to_have_text(["Leave this seat", "Cancel the game"])
+    controls.get_by_role("button", name="Cancel the game").click()
+    expect(dialog).to_contain_text("Nobody can join or play it afterwards.")
+    dialog.get_by_role("button", name="Cancel", exact=True).click()
+    expect(dialog).to_be_hidden()
+    assert status(waiting["id"]) == "waiting"
+    controls.get_by_role("button", name="Cancel the game").click()
+    dialog.get_by_role("button", name="Play it").click()
+    wait_until(lambda: status(waiting["id"]) == "cancelled", "the game to be cancelled")
+    expect(controls.get_by_role("button")).to_have_count(0)
+
+    waiting = requests.post(f"{base}/games", json={"players": [{"name": "host"}, {"open": True}]}, timeout=5).json()
+    page.goto(f"{base}/table/{waiting['id']}#token={waiting['players'][0]['token']}")
+    expect(controls.get_by_role("button")).to_have_text(["Leave this seat"])       # no host token here
+    controls.get_by_role("button", name="Leave this seat").click()
+    dialog.get_by_role("button", name="Play it").click()
+    page.wait_for_url(f"{base}/table/{waiting['id']}")                              # a spectator now
+    assert requests.get(f"{base}/games/{waiting['id']}", timeout=5).json()["players"][0].get("open")
+    page.get_by_text("You are watching").wait_for()
+
+    # Running: resign, and the bot plays the seat on.
+    game_id, token = human_and_bots(base, "roller", 2, {"target": 40})
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    expect(controls.get_by_role("button")).to_have_text(["Resign"])
+    controls.get_by_role("button", name="Resign").click()
+    expect(dialog).to_contain_text("bot plays your seat")
+    dialog.get_by_role("button", name="Play it").click()
+    page.locator("#players li", has_text="resigned").wait_for()
+    expect(controls.get_by_role("button")).to_have_count(0)
+
+    # Over: a rematch, whose table opens with the player's new seat.
+    game_id, token = human_and_bots(base, "roller", 2, {"target": 3})
+    final = play_to_the_end(base, game_id, {"Authorization": f"Bearer {token}"}, ["roll"])
+    assert final["status"] == "finished"
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    controls.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(re.compile(r"/table/(?!" + game_id + r")\w+#token=.+&host="))
+    next_id = page.url.split("/table/")[1].split("#")[0]
+    again = requests.get(f"{base}/games/{next_id}", timeout=5).json()
+    assert again["rematch_of"] == game_id and again["status"] == "active"
+    page.get_by_text("You are seat 0").wait_for()
+    expect(controls.get_by_role("button")).to_have_text(["Resign"])
+
+
+def test_a_seat_with_a_deadline_shows_its_countdown_and_is_warned_before_the_bot_acts(stacks: Any, page: Any) -> None:
+    base = stacks("race")
+    seats = [{"name": "player 1"}, {"name": "bot", "bot": "roller"}]
+    created = requests.post(f"{base}/games", json={"players": seats, "turn_seconds": 4}, timeout=5).json()
+    game_id, token = created["id"], created["players"][0]["token"]
+    my_moves(base, game_id, {"Authorization": f"Bearer {token}"})
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    expect(page.locator("#players li.seat-0 .clock")).to_have_text(re.compile(r"0:0[0-4] left"))
+    warning = page.locator("#clock-warning")
+    expect(warning).to_contain_text("a bot plays for you", timeout=10_000)
+    shot(page, "race-clock")
+
+
+def test_the_bots_trade_offers_are_declined_for_a_player_who_says_so(stacks: Any, page: Any) -> None:
+    """Catan's setting "decline the bots' trade offers": the open table answers each bot's offer
+    with a no, so a person never has to (seat 0's other moves come through the API here)."""
+    base = stacks("catan")
+    game_id, token = human_and_bots(base, "greedy", 3)
+    headers = {"Authorization": f"Bearer {token}"}
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    page.get_by_label("Decline the bots' trade offers without asking").check()
+    order = [t for t in CATAN_ORDER if t != "bank_trade"]
+    declined: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 150
+    while not declined and time.monotonic() < deadline:
+        legal = requests.get(f"{base}/games/{game_id}/legal-moves", headers=headers, timeout=5).json()
+        mine = [m for m in legal["moves"] if m["type"] in order]
+        if mine:
+            move = min(mine, key=lambda m: order.index(m["type"]))
+            requests.post(f"{base}/games/{game_id}/moves", json=move, timeout=5,
+                          headers={**headers, "If-Match": f'"{legal["version"]}"'})
+        else:                                        # nothing, or an offer only the page answers
+            requests.get(f"{base}/games/{game_id}/events?after={legal['version']}&wait=2", timeout=10)
+        events += requests.get(f"{base}/games/{game_id}/events?after={len(events)}&limit=500", timeout=5).json()["events"]
+        declined = [e for e in events if e["type"] == "trade_answered" and e["data"]["seat"] == 0]
+    offers = [e for e in events if e["type"] == "trade_offered"]
+    assert declined and not declined[0]["data"]["accept"], (len(events), offers, events[-3:])
+    shot(page, "catan-declined-offer")

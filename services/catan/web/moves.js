@@ -20,10 +20,35 @@ function side(prefix, title, max) {
 const read = (box) => Object.fromEntries(RESOURCES.map((r) => [r, Number(box.querySelector(`[name=${r}]`).value) || 0])
   .filter(([, n]) => n > 0));
 
-/** The widgets for this seat now: an offer form while it may trade on its own turn. */
+// A player's setting, kept in this browser: the bots' trade offers are declined without asking.
+const DECLINE = "catan.decline-bot-offers";
+const declining = () => { try { return localStorage.getItem(DECLINE) === "yes"; } catch { return false; } };
+
+/** The legal "no" to a pending offer of a bot's, when this seat has to answer one. */
+function botOfferAnswer(view, legal) {
+  const offer = view.state.offer;
+  const offerer = offer ? (view.players || [])[offer.seat] : null;
+  return offerer && offerer.bot ? legal.moves.find((m) => m.type === "answer_trade" && m.accept === false) : undefined;
+}
+
+function declineSetting(view, legal, play) {
+  const box = el("input", { type: "checkbox", id: "decline-bot-offers", checked: declining() });
+  box.addEventListener("change", () => {
+    try { localStorage.setItem(DECLINE, box.checked ? "yes" : "no"); } catch { /* private mode: this page only */ }
+    const no = box.checked && botOfferAnswer(view, legal);
+    if (no) play(no);
+  });
+  return el("p", { className: "setting" }, el("label", { htmlFor: box.id }, box, " Decline the bots' trade offers without asking"));
+}
+
+/** The widgets for this seat now: the setting that declines the bots' offers (answering the one
+ * pending when it is on), and an offer form while it may trade on its own turn. */
 export function widgets({ view, legal, play }) {
+  const out = view.status === "finished" ? [] : [declineSetting(view, legal, play)];
+  const no = declining() && botOfferAnswer(view, legal);
+  if (no) setTimeout(() => play(no), 0);            // once the table has shown this version
   const mayTrade = legal.moves.some((m) => m.type === "end_turn") && !view.state.offer;
-  if (!mayTrade) return [];
+  if (!mayTrade) return out;
   const me = (view.state.seats || [])[view.you] || {};
   const hand = me.resources || {};
   const give = side("offer-give", "You give", (r) => hand[r] || 0);
@@ -35,5 +60,5 @@ export function widgets({ view, legal, play }) {
     ev.preventDefault();
     play({ type: "offer_trade", give: read(give), get: read(get) });
   });
-  return [form];
+  return [...out, form];
 }
