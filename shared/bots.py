@@ -23,7 +23,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from shared import registry
+from shared import platform_events as pe, registry
 from shared.config import Settings
 from shared.engine import Event, IllegalMove, Strategy, play_fair, random_strategy
 from shared.problems import Problem
@@ -121,9 +121,9 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         return {"played": False, "why": "moved-on", "version": loaded.version}
     if game.result(loaded.state) is not None or seat not in game.to_act(loaded.state):
         return {"played": False, "why": "not-to-act", "version": loaded.version}
-    # A clock's move is keyed where no client's Idempotency-Key can be ('/' is outside its pattern):
-    # a human's own key must never pass for the move the clock plays for that seat.
-    key = f"bot-{version}" if platform_events is None else f"clock/{version}"
+    # Keyed where no client's Idempotency-Key can be: a player's own key (sent before it resigned,
+    # or before its clock ran out) must never pass for the move the platform plays for that seat.
+    kind = "bot" if platform_events is None else "clock"
     strategy_name = strategy_name or loaded.players[seat].get("bot") or "random"
     strategy = strategies.get(strategy_name, random_strategy)
     rng, conceal_rng = bot_rngs(loaded.seed, version, seat)
@@ -138,7 +138,7 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         move = random_strategy(game, loaded.state, seat, rng)
     try:
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
-                                 idempotency_key=key, loaded=loaded,
+                                 idempotency_key=pe.move_key(kind, version), loaded=loaded,
                                  platform_events=platform_events)
     except IllegalMove as exc:
         # A strategy bug must not stall the game: log it and play a random legal move instead.
@@ -147,7 +147,7 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         reloaded = runtime.load(game_id)
         move = random_strategy(game, reloaded.state, seat, rng)
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
-                                 idempotency_key=f"{key}-fallback", loaded=reloaded,
+                                 idempotency_key=pe.move_key(kind, version, fallback=True), loaded=reloaded,
                                  platform_events=platform_events)
     except Problem as exc:
         if exc.kind in ("stale-version", "not-your-turn", "game-over"):

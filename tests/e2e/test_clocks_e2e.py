@@ -48,3 +48,28 @@ def test_the_fallback_bot_plays_for_a_human_who_walked_away(make_stack: Any) -> 
     after = requests.get(f"{base}/games/{gid}", timeout=5).json()
     assert after["version"] >= played["seq"]
     assert list(after["deadlines"]) == (["0"] if 0 in after["to_act"] else [])
+
+
+def test_a_player_cannot_freeze_the_game_with_its_clocks_key(make_stack: Any) -> None:
+    # The attack: seat 0 moves under keys the clock's fallback bot might use, then walks away.
+    stack: Stack = make_stack("race")
+    base = stack.start_web()
+    stack.start_worker()
+    players = [{"name": "walks away"}, {"name": "stays"}]
+    game = requests.post(f"{base}/games", json={"players": players, "turn_seconds": 1}, timeout=5).json()
+    gid, tokens = game["id"], [p["token"] for p in game["players"]]
+    expiry = game["version"] + 2                  # hold, hold: seat 0's clock runs out then
+    for turn, key in enumerate([f"bot-{expiry}", f"bot-{expiry}-fallback"]):
+        moved = requests.post(f"{base}/games/{gid}/moves", json={"type": "hold"}, timeout=5,
+                              headers={"Authorization": f"Bearer {tokens[turn]}", "Idempotency-Key": key})
+        assert moved.status_code == 201, moved.text
+    for key in (f"platform/clock/{expiry}", f"platform/clock/{expiry}/fallback"):
+        refused = requests.post(f"{base}/games/{gid}/moves", json={"type": "hold"}, timeout=5,
+                                headers={"Authorization": f"Bearer {tokens[0]}", "Idempotency-Key": key})
+        assert (refused.status_code, refused.json()["reason"]) == (400, "malformed-request")
+    # Seat 0's clock runs out: the fallback bot plays for it, and the game goes on.
+    wait_until(lambda: requests.get(f"{base}/games/{gid}", timeout=5).json()["version"] > expiry + 1,
+               "the clock's move for seat 0", timeout=30)
+    events = assert_log_is_whole(base, gid)
+    assert events[expiry]["type"] == EXPIRED and events[expiry]["data"]["seat"] == 0
+    assert events[expiry + 1]["cause"]["seat"] == 0
