@@ -2,11 +2,17 @@
 scheduler keeps the deadlines, started only after the human's deadline has passed."""
 from __future__ import annotations
 
+import os
+import signal
 import time
+from datetime import datetime, timezone
 from typing import Any
 
 import pytest
+import redis
 import requests
+from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
+from rq.utils import utcparse
 
 from shared.clocks import EXPIRED, iso_to_ms
 from tests.e2e.conftest import Stack, wait_until
@@ -73,3 +79,33 @@ def test_a_player_cannot_freeze_the_game_with_its_clocks_key(make_stack: Any) ->
     events = assert_log_is_whole(base, gid)
     assert events[expiry]["type"] == EXPIRED and events[expiry]["data"]["seat"] == 0
     assert events[expiry + 1]["cause"]["seat"] == 0
+
+
+def live_scheduler(conn: "redis.Redis[bytes]", queue: str = "bots-race") -> str | None:
+    """The scheduler holding the queue's lock, if it beat in the last three seconds."""
+    holder = conn.get(RQScheduler.get_locking_key(queue))
+    beat = conn.hget(SCHEDULER_KEY_TEMPLATE % holder.decode(), "last_heartbeat") if holder else None
+    if holder is None or beat is None:
+        return None
+    age = datetime.now(timezone.utc) - utcparse(beat.decode()).replace(tzinfo=timezone.utc)
+    return holder.decode() if age.total_seconds() < 3 else None
+
+
+def test_a_killed_workers_replacement_has_a_scheduler_within_seconds(make_stack: Any) -> None:
+    stack: Stack = make_stack("race")
+    base = stack.start_web()
+    first = stack.start_worker("first")
+    conn = redis.Redis.from_url(stack.env["REDIS_URL"])
+    wait_until(lambda: live_scheduler(conn) is not None, "the first worker's scheduler", timeout=30)
+    old = live_scheduler(conn)
+    os.killpg(first.pid, signal.SIGKILL)         # the worker and its scheduler: neither lets go of the lock
+    first.wait(5)
+    assert conn.get(RQScheduler.get_locking_key("bots-race")) == (old or "").encode()
+    stack.start_worker("second")
+    # RQ's lock outlives its holder by a minute, and RQ's worker tries again every ten: here the
+    # replacement takes the stale lock over.
+    wait_until(lambda: live_scheduler(conn) not in (None, old), "the replacement's scheduler", timeout=30)
+    players = [{"name": "walks away"}, {"name": "bot", "bot": "roller"}]
+    game = requests.post(f"{base}/games", json={"players": players, "turn_seconds": 1}, timeout=5).json()
+    wait_until(lambda: any(e["type"] == EXPIRED for e in assert_log_is_whole(base, game["id"])),
+               "the clock to run out", timeout=15)

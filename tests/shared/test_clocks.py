@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 import redis
 from flask.testing import FlaskClient
-from rq import SimpleWorker
 from rq.registry import ScheduledJobRegistry
 from rq.serializers import JSONSerializer
 
@@ -22,6 +21,7 @@ from shared.config import Settings
 from shared.plugin import GamePlugin
 from shared.runtime import derive_seed
 from shared.service import create_app
+from shared.worker import ResilientWorker
 from tests.shared.conftest import auth
 from tests.shared.toygame import PLUGIN, RaceGame
 
@@ -44,10 +44,11 @@ def clocked_client(plugin: GamePlugin, redis_url: str, monkeypatch: pytest.Monke
 
 
 def run_worker(redis_url: str, game: str = "race") -> None:
-    """One burst: RQ's scheduler moves the due deadlines to the queue, then the jobs run."""
+    """One burst of the deployment's worker: its scheduler moves the due deadlines to the queue,
+    then the jobs run."""
     conn = redis.Redis.from_url(redis_url)
     queue = bots.BotQueue(conn, game).queue
-    SimpleWorker([queue], connection=conn, serializer=JSONSerializer).work(burst=True, with_scheduler=True)
+    ResilientWorker([queue], connection=conn, serializer=JSONSerializer).work(burst=True, with_scheduler=True)
 
 
 def create(client: FlaskClient, humans: int, seed: int, **clock: Any) -> dict[str, Any]:
@@ -168,6 +169,32 @@ def test_a_player_cannot_take_its_clocks_idempotency_key(client: FlaskClient, bo
     assert outcome["played"] is True and outcome["version"] > expiry
     assert client.get(f"/games/{gid}").get_json()["to_act"] == [1]
     assert client.get(f"/games/{gid}/audit").get_json()["ok"]
+
+
+def test_an_expiry_that_runs_early_fires_the_clock_without_the_sweeper(client: FlaskClient, redis_url: str) -> None:
+    game = create(client, humans=2, seed=3, turn_seconds=2)
+    gid = game["id"]
+    view = client.get(f"/games/{gid}").get_json()
+    seat = view["to_act"][0]
+    deadline, set_at = clocks.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(seat)]
+    conn = redis.Redis.from_url(redis_url)
+    queue = bots.BotQueue(conn, "race").queue
+    scheduled = ScheduledJobRegistry(queue=queue)
+    # Its job is scored to the millisecond, not rounded down to the second.
+    [jid] = scheduled.get_job_ids()
+    assert conn.zscore(scheduled.key, jid) == deadline / 1000
+    # What a scheduler that reads whole seconds does: the job runs before its deadline.
+    scheduled.remove(jid, delete_job=True)
+    queue.enqueue("shared.clocks.expire_clock", "race", gid, seat, deadline, set_at, job_id=jid)
+    assert clocks.now_ms() < deadline
+    run_worker(redis_url)
+    assert expiries(log_of(client, gid)) == []
+    # It scheduled its successor at the deadline: the clock fires then, no sweeper involved.
+    assert [j for j in scheduled.get_job_ids() if j.startswith(jid)] == [jid + "-again1"]
+    wait_past(view)
+    run_worker(redis_url)
+    [expired] = expiries(log_of(client, gid))
+    assert expired["data"]["seat"] == seat
 
 
 def test_a_seat_that_moves_in_time_gets_no_expiry(client: FlaskClient, redis_url: str) -> None:
