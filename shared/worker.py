@@ -217,6 +217,8 @@ class ResilientWorker(SimpleWorker):
         scheduler = self.scheduler
         if scheduler is None or time.monotonic() - self._scheduler_checked < SCHEDULER_CHECK_SECONDS:
             return
+        if self._stop_requested:
+            return          # stopping: RQ stopped the scheduler already, and must not meet a new one
         self._scheduler_checked = time.monotonic()
         process = scheduler._process
         if process is None or not process.is_alive():
