@@ -5,7 +5,7 @@
 * HTTP: POST moves per second and p50/p99 at 16 concurrent clients, beside a bare Flask endpoint;
 * the feed: the same with 1,000 clients waiting on the feed (SSE and long-polls), /healthz p99 meanwhile;
 * bots: from a human move's acceptance to the bot's reply in the log, p50/p99 (random, greedy and
-  expert at its default 200 ms budget);
+  expert at its default 200 ms budget; greedy again while 8 all-expert games think 2 s a move);
 * ladder: each game's expert against two copies of its rule-of-thumb bot (and the controls), win
   rates with Wilson intervals and Elo (shared.ladder); catanatron: our Catan expert in catanatron's
   own engine against its players (services/catan/catanatron_bridge.py);
@@ -416,14 +416,17 @@ def _scripted_games(port: int, plugin: Any, count: int, moves: int,
     return created_games, scripts
 
 
-def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_ms: int | None = None) -> None:
+def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_ms: int | None = None,
+                      busy_experts: int = 0) -> None:
     """From a human move's acceptance to the first bot reply in the log (worker pick-up, the bot's
-    thinking, the append), with ``bot`` in the two other seats."""
+    thinking, the append), with ``bot`` in the two other seats; with ``busy_experts``, that many
+    all-expert games think 2 s a move meanwhile (on their own queue and worker)."""
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "CREATE_RATE_LIMIT": ""}  # a game per sample
     server = Server("services.catan.wsgi:app", env)
-    worker = subprocess.Popen([str(BIN / "rq"), "worker", "--url", url, "--serializer", "json",
-                               "--worker-class", "rq.worker.SimpleWorker", "--quiet", "bots-catan"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # A worker for the bots that answer at once, and one for the search bots' queue.
+    workers = [subprocess.Popen([sys.executable, "-m", "shared.worker", "--quiet", *flag, "catan"],
+                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for flag in ([], ["--thinking"])]
     import requests
     latencies: list[float] = []
     try:
@@ -437,6 +440,9 @@ def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_m
         while page["status"] != "finished" and time.monotonic() < deadline:
             page = http_.get(f"{base}/games/{warm['id']}/events",
                              params={"after": page["version"], "wait": 5, "limit": 1}).json()
+        for _ in range(busy_experts):
+            http_.post(f"{base}/games", json={"players": [{"name": f"e{i}", "bot": "expert"} for i in range(3)],
+                                              "bot_budget_ms": 2000})
         while len(latencies) < samples:
             created = http_.post(f"{base}/games", json={"players": [
                 {"name": "me"}, {"name": "b1", "bot": bot}, {"name": "b2", "bot": bot}],
@@ -463,12 +469,16 @@ def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_m
                                   "p99_ms": round(percentile(latencies, 0.99) * 1000, 1)}
         if budget_ms:
             figure["budget_ms"] = budget_ms        # the expert thinks this long when it has a choice
+        elif busy_experts:
+            figure.update(busy_expert_games=busy_experts, target_p99_ms=100)
         else:
             figure["target_p50_ms"] = 50
         emit(figure)
     finally:
-        worker.terminate()
-        worker.wait(10)
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait(40)         # a worker finishes the turn it is playing first
         server.stop()
 
 
@@ -666,6 +676,7 @@ def main(argv: list[str] | None = None) -> int:
             bench_bot_latency(url)
             bench_bot_latency(url, samples=40, bot="greedy")
             bench_bot_latency(url, samples=40, bot="expert", budget_ms=200)
+            bench_bot_latency(url, samples=40, bot="greedy", busy_experts=8)
         if "scaleout" in parts:
             bench_scaleout(url)
             bench_scaleout(url, cluster=True)

@@ -15,6 +15,7 @@ import os
 import random
 import time
 from functools import lru_cache
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import redis
@@ -25,7 +26,7 @@ from rq.serializers import JSONSerializer
 
 from shared import platform_events as pe, registry
 from shared.config import Settings
-from shared.engine import Event, IllegalMove, Strategy, play_fair, random_strategy
+from shared.engine import Event, IllegalMove, Strategy, play_fair, random_strategy, thinks
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame, derive_seed
 from shared.search import bot_budget_ms
@@ -41,34 +42,64 @@ def queue_name(game_name: str) -> str:
     return f"bots-{game_name}"
 
 
+def thinking_queue_name(game_name: str) -> str:
+    """The queue of the search bots' turns (see :class:`BotQueue`)."""
+    return f"bots-{game_name}-thinking"
+
+
+def thinking_bots(strategies: dict[str, Strategy]) -> frozenset[str]:
+    """The names of the bots that think for a budget a move (their turns go to the thinking queue)."""
+    return frozenset(name for name, strategy in strategies.items() if thinks(strategy))
+
+
 def job_id(game_name: str, game_id: str, version: int, seat: int) -> str:
     # RQ job ids allow letters, digits, '-' and '_' only.
     return f"bot-{game_name}-{game_id}-{version}-{seat}"
 
 
 class BotQueue:
-    def __init__(self, connection: "redis.Redis[bytes]", game_name: str) -> None:
+    """A game's bot turns, on two queues: ``bots-<game>`` for the bots that answer at once (and
+    the turn clocks' fallback moves), ``bots-<game>-thinking`` for the search bots (``thinkers``),
+    each with workers of its own.  A search bot holds its worker for its whole budget: on one FIFO
+    queue, a few games of experts would keep every other game's bot waiting behind them."""
+
+    def __init__(self, connection: "redis.Redis[bytes]", game_name: str, thinkers: Iterable[str] = ()) -> None:
         self.game_name = game_name
         self.queue = Queue(queue_name(game_name), connection=connection, serializer=JSONSerializer)
+        self.thinking = Queue(thinking_queue_name(game_name), connection=connection, serializer=JSONSerializer)
+        self.thinkers = frozenset(thinkers)
+        # The bot that plays a seat of a game (None: not known), to choose its turn's queue.
+        self.bot_of: Callable[[str, int], str | None] | None = None
 
     @property
     def connection(self) -> "redis.Redis[bytes]":
         return self.queue.connection
 
+    @property
+    def queues(self) -> tuple[Queue, Queue]:
+        return self.queue, self.thinking
+
+    def queue_for(self, bot: str | None) -> Queue:
+        return self.thinking if bot in self.thinkers else self.queue
+
+    def queue_named(self, name: str) -> Queue:
+        return self.thinking if name == self.thinking.name else self.queue
+
     def enqueue_turns(self, game_id: str, version: int, seats: list[int]) -> None:
         # The runtime has indexed the turn already (``mark_pending``, before the append): a crash
         # before the jobs leaves an entry the sweeper follows up.
         for seat in seats:
-            self.enqueue_turn(game_id, version, seat)
+            self.enqueue_turn(game_id, version, seat, self.bot_of(game_id, seat) if self.bot_of else None)
 
     def mark_pending(self, game_id: str) -> None:
         """Note in the sweeper's index that a bot turn of this game was enqueued now."""
         self.connection.zadd(pending_key(self.game_name), {game_id: time.time()})
 
-    def enqueue_turn(self, game_id: str, version: int, seat: int) -> bool:
-        """Enqueue one bot turn; False when that exact turn is already queued or done."""
+    def enqueue_turn(self, game_id: str, version: int, seat: int, bot: str | None = None) -> bool:
+        """Enqueue one bot turn (on the thinking queue for a search ``bot``); False when that exact
+        turn is already queued or done."""
         try:
-            self.queue.enqueue(
+            self.queue_for(bot).enqueue(
                 "shared.bots.play_bot_turn", self.game_name, game_id, version, seat,
                 job_id=job_id(self.game_name, game_id, version, seat), unique=True,
                 job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=600, failure_ttl=3600,
@@ -77,6 +108,24 @@ class BotQueue:
             return True
         except DuplicateJobError:
             return False
+
+
+def seat_bots(runtime: GameRuntime) -> Callable[[str, int], str | None]:
+    """``BotQueue.bot_of`` for a runtime: the seat's bot from the game's meta, as this process
+    has it right after the append that leaves the bot to act (else as Redis has it)."""
+    def bot_of(game_id: str, seat: int) -> str | None:
+        meta = runtime.cache.peek_meta(game_id) or runtime.store.meta(game_id) or {}
+        players = json.loads(meta.get("players") or "[]")
+        return players[seat].get("bot") if 0 <= seat < len(players) else None
+    return bot_of
+
+
+def bot_queue_for(connection: "redis.Redis[bytes]", plugin: Any, runtime: GameRuntime | None = None) -> BotQueue:
+    """The bot queue of ``plugin``'s game, routing its search bots' turns to the thinking queue."""
+    bot_queue = BotQueue(connection, plugin.game.name, thinking_bots(plugin.strategies))
+    if runtime is not None:
+        bot_queue.bot_of = seat_bots(runtime)
+    return bot_queue
 
 
 # -- the worker side ----------------------------------------------------------------------------
@@ -89,9 +138,10 @@ def _runtime(game_name: str) -> GameRuntime:
     settings = Settings.from_env()
     plugin = registry.plugin(game_name)
     from shared.clocks import ClockJobs
-    bot_queue = BotQueue(connect_queue(settings), game_name)
+    bot_queue = bot_queue_for(connect_queue(settings), plugin)
     runtime = GameRuntime(plugin.game, connect_event_store(settings), settings.snapshot_every,
                           notify_bots=bot_queue.enqueue_turns, before_bot_turn=bot_queue.mark_pending)
+    bot_queue.bot_of = seat_bots(runtime)
     runtime.clock_jobs = ClockJobs(bot_queue)
     return runtime
 
@@ -263,7 +313,7 @@ class Sweeper:
             if state != "dead":
                 watch = watch or state == "watch"
                 continue
-            if self.bot_queue.enqueue_turn(game_id, version, seat):
+            if self.bot_queue.enqueue_turn(game_id, version, seat, players[seat]["bot"]):
                 log.info("re-enqueued the bot turn of %s at version %d, seat %d", game_id, version, seat)
                 enqueued += 1
         if enqueued:
@@ -294,12 +344,12 @@ def _job_state(bot_queue: BotQueue, jid: str) -> str:
     due, as the scheduler may be dead), deferred, finished without effect, failed, stopped,
     canceled.  A dead job is deleted, to make room for the turn's new one.
     """
-    queue = bot_queue.queue
-    conn = queue.connection
+    conn = bot_queue.connection
     try:
-        job = Job.fetch(jid, connection=conn, serializer=queue.serializer)
+        job = Job.fetch(jid, connection=conn, serializer=JSONSerializer)
     except NoSuchJobError:
         return "dead"
+    queue = bot_queue.queue_named(job.origin)      # the fast queue or the thinking one
     status = job.get_status(refresh=False)
     now = time.time()
     if status == JobStatus.QUEUED:

@@ -166,6 +166,7 @@ class ClockChange:
     new: list[tuple[int, int, int]] = field(default_factory=list)    # (seat, deadline_ms, set_at)
     gone: list[tuple[int, int, int]] = field(default_factory=list)   # deadlines this append ended
     waiting: bool = False            # a game waiting for players: the sweeper starts its clock later
+    fallback: str | None = None      # the game's fallback bot ('' or None: the default), for its jobs' queue
 
     @property
     def fields(self) -> dict[str, str]:
@@ -218,7 +219,9 @@ def after_append(runtime: "GameRuntime", loaded: "LoadedGame", state: Any, versi
         # This process's copy of the meta is older than its state (a copy that caught up): the
         # clock of that version is in Redis, unless the game moved on (then the append fails).
         before = parse(runtime.store.meta(loaded.game_id) or {})
-    return advance(before, loaded.version, version, _acting(runtime, state), _humans(loaded), mover, expired, turn)
+    change = advance(before, loaded.version, version, _acting(runtime, state), _humans(loaded), mover, expired, turn)
+    change.fallback = meta.get("fallback_bot") or None
+    return change
 
 
 def _acting(runtime: "GameRuntime", state: Any) -> list[int]:
@@ -251,10 +254,10 @@ class ClockJobs:
         """Schedule the new deadlines' jobs, and drop the scheduled jobs of the deadlines the append
         ended (they would do nothing, but a 7-day clock would keep each in Redis for a week)."""
         for seat, deadline, set_at in change.new:
-            self.schedule_one(game_id, seat, deadline, set_at)
+            self.schedule_one(game_id, seat, deadline, set_at, bot=change.fallback)
         if change.gone:
             from rq.job import Job
-            registry = self.bot_queue.queue.scheduled_job_registry.key
+            registry = self.bot_queue.queue_for(change.fallback).scheduled_job_registry.key
             with self.bot_queue.connection.pipeline(transaction=False) as pipe:
                 for seat, deadline, set_at in change.gone:
                     jid = job_id(self.game_name, game_id, seat, deadline, set_at)
@@ -262,11 +265,13 @@ class ClockJobs:
                     pipe.eval(_DROP_IF_SCHEDULED, 2, registry, Job.key_for(jid), jid)
                 pipe.execute()
 
-    def schedule_one(self, game_id: str, seat: int, deadline: int, set_at: int, again: int = 0) -> bool:
+    def schedule_one(self, game_id: str, seat: int, deadline: int, set_at: int, again: int = 0,
+                     bot: str | None = None) -> bool:
         """One expiry job at the deadline (at once when it has passed); False if it exists already.
-        ``again``: the how-manieth successor of a job that ran early (see :func:`expire_clock`)."""
+        ``again``: the how-manieth successor of a job that ran early (see :func:`expire_clock`);
+        ``bot``: the game's fallback bot (a search bot's moves go to the thinking queue)."""
         from shared.bots import JOB_TIMEOUT_SECONDS
-        queue = self.bot_queue.queue
+        queue = self.bot_queue.queue_for(bot)
         jid = job_id(self.game_name, game_id, seat, deadline, set_at) + (f"-again{again}" if again else "")
         args = ("shared.clocks.expire_clock", self.game_name, game_id, seat, deadline, set_at, again)
         options: dict[str, Any] = {"job_id": jid, "unique": True, "job_timeout": JOB_TIMEOUT_SECONDS,
@@ -296,6 +301,7 @@ def restart(runtime: "GameRuntime", game_id: str, jobs: ClockJobs | None) -> Clo
     if turn is None or meta.get("status") not in RUNNING or (clock is not None and clock["v"] == loaded.version):
         return None
     change = advance(None, loaded.version, loaded.version, _acting(runtime, loaded.state), _humans(loaded), turn=turn)
+    change.fallback = meta.get("fallback_bot") or None
     if jobs is not None:
         jobs.mark(game_id, change)
     _, meta_key, _, _ = runtime.store.keys(game_id)
@@ -318,7 +324,8 @@ def expire_clock(game_name: str, game_id: str, seat: int, deadline: int, set_at:
     runtime = bots._runtime(game_name)
     outcome = expire_with(runtime, plugin.strategies, default_fallback(plugin), game_id, seat, deadline, set_at)
     if outcome.get("why") == "early" and again < EARLY_RUNS and runtime.clock_jobs is not None:
-        outcome["rescheduled"] = runtime.clock_jobs.schedule_one(game_id, seat, deadline, set_at, again + 1)
+        outcome["rescheduled"] = runtime.clock_jobs.schedule_one(
+            game_id, seat, deadline, set_at, again + 1, bot=runtime.meta(game_id).get("fallback_bot") or None)
     return outcome
 
 
@@ -394,7 +401,7 @@ def sweep_due(runtime: "GameRuntime", bot_queue: "BotQueue",
         for seat, (deadline, set_at) in passed:
             if bots._job_state(bot_queue, job_id(name, game_id, seat, deadline, set_at)) != "dead":
                 continue
-            if jobs.schedule_one(game_id, seat, deadline, set_at):
+            if jobs.schedule_one(game_id, seat, deadline, set_at, bot=meta.get("fallback_bot") or None):
                 log.info("re-enqueued the expiry of %s seat %d (deadline %s)", game_id, seat, iso(deadline))
                 enqueued += 1
         earliest = min((entry[0] for entry in clock["seats"].values()), default=None)

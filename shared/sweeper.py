@@ -16,7 +16,7 @@ import threading
 import redis
 
 from shared import registry
-from shared.bots import BotQueue, Sweeper
+from shared.bots import Sweeper, bot_queue_for
 from shared.config import Settings
 from shared.runtime import GameRuntime
 from shared.redis_clients import connect_event_store, connect_queue
@@ -33,7 +33,8 @@ def main(argv: list[str]) -> None:
     sweepers = []
     for name in argv or registry.available():
         plugin = registry.plugin(name)
-        sweepers.append(Sweeper(GameRuntime(plugin.game, store, settings.snapshot_every), BotQueue(rq_conn, name)))
+        runtime = GameRuntime(plugin.game, store, settings.snapshot_every)
+        sweepers.append(Sweeper(runtime, bot_queue_for(rq_conn, plugin, runtime)))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     while not stop.is_set():

@@ -1,8 +1,9 @@
-"""A bot worker that rides out Redis faults: ``python -m shared.worker <game> [--url URL]``.
+"""A bot worker that rides out Redis faults: ``python -m shared.worker [--thinking] <game> [--url URL]``.
 
-It runs RQ's ``SimpleWorker`` on the queue ``bots-<game>`` with the JSON serializer and a
-scheduler (the same as ``rq worker --serializer json --with-scheduler --worker-class
-rq.worker.SimpleWorker bots-<game>``), but a Redis restart or blip does not end it:
+It runs RQ's ``SimpleWorker`` on the queue ``bots-<game>`` (with ``--thinking``:
+``bots-<game>-thinking``, the search bots' turns, see shared.bots.BotQueue) with the JSON
+serializer and a scheduler (the same as ``rq worker --serializer json --with-scheduler
+--worker-class rq.worker.SimpleWorker bots-<game>``), but a Redis restart or blip does not end it:
 
 * RQ's own work loop quits on any error outside its dequeue (its heartbeat and ``set_state``
   raise ``ConnectionError`` while Redis is away).  Here a worker that stopped without being
@@ -46,7 +47,7 @@ from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
 from rq.serializers import JSONSerializer
 from rq.utils import utcparse
 
-from shared.bots import queue_name
+from shared.bots import queue_name, thinking_queue_name
 from shared.config import Settings
 
 log = logging.getLogger("worker")
@@ -232,7 +233,7 @@ class ResilientWorker(SimpleWorker):
             log.warning("worker %s: could not register its death (%s)", self.name, exc)
 
 
-def run(game: str, url: str, logging_level: str = "INFO") -> int:
+def run(game: str, url: str, logging_level: str = "INFO", thinking: bool = False) -> int:
     """Run workers one after another until a signal asks to stop; returns the exit code."""
     stop = threading.Event()
     backoff = 1.0
@@ -242,7 +243,8 @@ def run(game: str, url: str, logging_level: str = "INFO") -> int:
         worker: ResilientWorker | None = None
         try:
             connection = redis.Redis.from_url(url)
-            queue = Queue(queue_name(game), connection=connection, serializer=JSONSerializer)
+            name = thinking_queue_name(game) if thinking else queue_name(game)
+            queue = Queue(name, connection=connection, serializer=JSONSerializer)
             worker = ResilientWorker([queue], connection=connection, serializer=JSONSerializer)  # names itself in Redis
             worker.work(with_scheduler=True, logging_level=logging_level)
         except REDIS_FAULTS as exc:
@@ -267,10 +269,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("game", help="the game whose bot turns to play (its queue is bots-<game>)")
     parser.add_argument("--url", default=None, help="the queue's Redis (default: RQ_REDIS_URL)")
     parser.add_argument("--quiet", action="store_true", help="log warnings and errors only")
+    parser.add_argument("--thinking", action="store_true",
+                        help="play the search bots' turns (queue bots-<game>-thinking) instead")
     args = parser.parse_args(argv)
     level = "WARNING" if args.quiet else "INFO"
     logging.basicConfig(level=level, format="%(asctime)s worker %(message)s")
-    return run(args.game, args.url or Settings.from_env().rq_redis_url, level)
+    return run(args.game, args.url or Settings.from_env().rq_redis_url, level, thinking=args.thinking)
 
 
 if __name__ == "__main__":
