@@ -656,6 +656,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="how long each turn-clock scenario runs (default 120)")
     args = parser.parse_args(argv)
     parts = args.only or list(PARTS)
+    # Every bench creates its games from this one address, by the hundred: no per-address cap.
+    os.environ.setdefault("MAX_GAMES_PER_ADDRESS", "0")
     base_url, proc = redis_server.ensure(os.environ.get("REDIS_URL"))
     url = base_url.rsplit("/", 1)[0] + "/14"          # a database of its own, emptied first
     redis.Redis.from_url(url).flushdb()

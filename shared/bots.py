@@ -24,7 +24,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from shared import platform_events as pe, registry
+from shared import platform_events as pe, registry, seats
 from shared.config import Settings
 from shared.engine import Event, IllegalMove, Strategy, play_fair, random_strategy, thinks
 from shared.problems import Problem
@@ -217,7 +217,8 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
 #     if dead); a game where no bot is to act any more leaves the index.
 #   * a slow lane, SCAN_PER_PASS games of the active set per pass (a cursor that wraps around):
 #     it finds bot turns the index never heard of (a queue Redis that lost its data, a queue
-#     Redis that was down when the turn was indexed) and drops finished games from the active set.
+#     Redis that was down when the turn was indexed), drops finished games from the active set,
+#     and ends games nobody moved in for ``abandon_after`` seconds (shared.seats.abandon_if_idle).
 #   * the game lists (``GET /games``), LIST_PRUNE_PER_PASS entries per pass (one ZSCAN step, the
 #     lists one after another): entries of games that expired leave them, so a list that nobody
 #     reads does not keep them until the creation cap prunes it.
@@ -242,10 +243,13 @@ def pending_key(game_name: str) -> str:
 class Sweeper:
     """Re-enqueues bot turns that have no live job; one per game title, kept across passes."""
 
-    def __init__(self, runtime: GameRuntime, bot_queue: BotQueue, scan_per_pass: int = SCAN_PER_PASS) -> None:
+    def __init__(self, runtime: GameRuntime, bot_queue: BotQueue, scan_per_pass: int = SCAN_PER_PASS,
+                 abandon_after: int = 0) -> None:
         self.runtime = runtime
         self.bot_queue = bot_queue
         self.scan_per_pass = scan_per_pass
+        # Seconds without a move after which the slow lane ends a game as abandoned (0: never).
+        self.abandon_after = abandon_after
         self.cursor = 0                    # the slow lane's place in the active set
         self.list_place = (0, 0)           # the list pruner's place: (which list, ZSCAN cursor)
         self._remove_if_unchanged = bot_queue.connection.register_script(_REMOVE_IF_UNCHANGED)
@@ -291,17 +295,23 @@ class Sweeper:
         store = self.runtime.store
         self.cursor, ids = store.redis.sscan(store.index_key(self.runtime.game.name), self.cursor,
                                              count=self.scan_per_pass)
-        return sum(self.check_game(raw.decode())[0] for raw in ids)
+        return sum(self.check_game(raw.decode(), abandon=True)[0] for raw in ids)
 
-    def check_game(self, game_id: str) -> tuple[int, bool, bool]:
+    def check_game(self, game_id: str, abandon: bool = False) -> tuple[int, bool, bool]:
         """(turns enqueued, whether a bot is to act, whether a job needs another look next pass)
-        for one game; drops a game that is over from the active set."""
+        for one game; drops a game that is over from the active set.  ``abandon``: end the game
+        as abandoned if nobody moved in it for ``abandon_after`` seconds (shared.seats)."""
         runtime, game_name = self.runtime, self.runtime.game.name
         meta = runtime.store.meta(game_id)
         # No meta: a creation that failed (or has yet to append); another title: an id collision.
         if meta is None or meta.get("status") not in ("active", "waiting") or meta.get("game") != game_name:
             runtime.store.index_active(game_name, game_id, False)
             return 0, False, False
+        if abandon and self.abandon_after > 0 \
+                and time.time() * 1000 - seats.last_move_ms(meta) >= self.abandon_after * 1000:
+            if seats.abandon_if_idle(runtime, game_id, self.abandon_after) is not None:
+                log.info("%s %s: no move for %d s; ended as abandoned", game_name, game_id, self.abandon_after)
+                return 0, False, False
         players = json.loads(meta["players"])
         version = int(meta["version"])
         enqueued, bot_to_act, watch = 0, False, False
@@ -321,10 +331,10 @@ class Sweeper:
         return enqueued, bot_to_act, watch
 
 
-def sweep(runtime: GameRuntime, bot_queue: BotQueue) -> int:
+def sweep(runtime: GameRuntime, bot_queue: BotQueue, abandon_after: int = 0) -> int:
     """A whole pass at once: every due index entry and every active game (tests, one-off repairs)."""
     from shared.clocks import sweep_due
-    sweeper = Sweeper(runtime, bot_queue)
+    sweeper = Sweeper(runtime, bot_queue, abandon_after=abandon_after)
     enqueued = sweeper.sweep_index() + sweep_due(runtime, bot_queue)
     while True:
         enqueued += sweeper.scan_active()

@@ -71,6 +71,7 @@ FIELD = "clock"                      # the meta field holding the clock (JSON)
 EXPIRED = "platform.clock_expired"
 MAX_TURN_SECONDS = 7 * 24 * 3600
 RUNNING = ("active", "running")      # the statuses whose clocks run (never "waiting")
+ENDED = ("finished", "cancelled", "abandoned")   # no clock runs again
 SWEEP_BATCH = 500
 EARLY_RUNS = 5                       # successors an expiry that ran early schedules at most
 
@@ -219,7 +220,8 @@ def after_append(runtime: "GameRuntime", loaded: "LoadedGame", state: Any, versi
         # This process's copy of the meta is older than its state (a copy that caught up): the
         # clock of that version is in Redis, unless the game moved on (then the append fails).
         before = parse(runtime.store.meta(loaded.game_id) or {})
-    change = advance(before, loaded.version, version, _acting(runtime, state), _humans(loaded), mover, expired, turn)
+    acting = [] if meta.get("status") in ENDED else _acting(runtime, state)     # ended: every deadline goes
+    change = advance(before, loaded.version, version, acting, _humans(loaded), mover, expired, turn)
     change.fallback = meta.get("fallback_bot") or None
     return change
 
@@ -385,7 +387,7 @@ def sweep_due(runtime: "GameRuntime", bot_queue: "BotQueue",
     for member, score in due:
         game_id = member.decode()
         meta = runtime.store.meta(game_id)
-        if meta is None or meta.get("game") != name or meta.get("status") == "finished" or not turn_seconds(meta):
+        if meta is None or meta.get("game") != name or meta.get("status") in ENDED or not turn_seconds(meta):
             rescore(keys=[key], args=[game_id, score, ""])          # gone, over, or no clock
             continue
         clock = parse(meta)

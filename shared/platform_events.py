@@ -17,6 +17,9 @@ GAME_STARTED = PREFIX + "game_started"    # {}
 GAME_CANCELLED = PREFIX + "game_cancelled"  # {seat}: who cancelled
 SEAT_RESIGNED = PREFIX + "seat_resigned"  # {seat, bot}: the bot that plays the seat from now on
 REMATCH = PREFIX + "rematch"              # {game_id}: the next game
+# {status: "abandoned", result: null, last_move_at, idle_seconds}: the sweeper ended a game nobody
+# moved in for ABANDON_AFTER_SECONDS (shared.seats.abandon_if_idle).
+GAME_ABANDONED = PREFIX + "game_abandoned"
 
 
 # The Idempotency-Keys of the moves the platform plays for a seat (a bot's, a resigned seat's, a
