@@ -20,6 +20,7 @@ from rq.serializers import JSONSerializer
 from shared import platform_events as pe, redis_server
 from shared.bots import TAKEN_GRACE_SECONDS, job_id, queue_name
 from tests.e2e.conftest import ROOT, Stack, wait_until
+from tests.e2e.test_clocks_e2e import live_scheduler
 from tests.e2e.test_reliability import assert_log_is_whole, create, full_log
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -76,6 +77,8 @@ def test_workers_and_sweeper_ride_out_a_redis_restart(tmp_path: Path, stack_env:
         proc.wait(5)
         time.sleep(4)
         proc, _, _ = redis_server.start_server(port=port, data_dir=str(tmp_path), appendonly=True)
+        # A scheduler runs again (its lock, kept by the AOF, is refreshed or taken over).
+        wait_until(lambda: live_scheduler(store) is not None, "a scheduler after the restart", timeout=30)
         finished = lambda: all(store.hget("{g:" + g + "}:meta", "status") == b"finished" for g in games)  # noqa: E731
         wait_until(finished, "every game to finish after the restart", timeout=90)
         for name, process in stack.processes.items():
