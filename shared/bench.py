@@ -478,7 +478,11 @@ def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_m
         for worker in workers:
             worker.terminate()
         for worker in workers:
-            worker.wait(40)         # a worker finishes the turn it is playing first
+            try:
+                worker.wait(40)     # a worker finishes the turn it is playing first
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait(5)
         server.stop()
 
 
