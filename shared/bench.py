@@ -6,10 +6,13 @@
 * HTTP: POST moves per second and p50/p99 at 16 concurrent clients, beside a bare Flask endpoint;
 * the feed: the same with 1,000 clients waiting on the feed (SSE and long-polls), /healthz p99 meanwhile;
 * bots: from a human move's acceptance to the bot's reply in the log, p50/p99 (random, greedy and
-  expert at its default 200 ms budget);
+  expert at its default 200 ms budget; greedy again while 8 all-expert games think 2 s a move);
 * ladder: each game's expert against two copies of its rule-of-thumb bot (and the controls), win
   rates with Wilson intervals and Elo (shared.ladder); catanatron: our Catan expert in catanatron's
   own engine against its players (services/catan/catanatron_bridge.py);
+* turn clocks: how late 2 s clocks on 20 games run out, with and without a worker killed
+  (``--only clocks``; ``--clock-seconds`` shortens the two minutes), and how long until a
+  scheduler runs again after the kill;
 * scale-out: moves per second through haproxy with one and with two instances of the service,
   on one Redis and on a three-master Redis Cluster (with the CPU the load generator and the
   balancer spent: on a small machine they share the cores with the instances).
@@ -454,14 +457,17 @@ def _scripted_games(port: int, plugin: Any, count: int, moves: int,
     return created_games, scripts
 
 
-def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_ms: int | None = None) -> None:
+def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_ms: int | None = None,
+                      busy_experts: int = 0) -> None:
     """From a human move's acceptance to the first bot reply in the log (worker pick-up, the bot's
-    thinking, the append), with ``bot`` in the two other seats."""
+    thinking, the append), with ``bot`` in the two other seats; with ``busy_experts``, that many
+    all-expert games think 2 s a move meanwhile (on their own queue and worker)."""
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "CREATE_RATE_LIMIT": ""}  # a game per sample
     server = Server("services.catan.wsgi:app", env)
-    worker = subprocess.Popen([str(BIN / "rq"), "worker", "--url", url, "--serializer", "json",
-                               "--worker-class", "rq.worker.SimpleWorker", "--quiet", "bots-catan"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # A worker for the bots that answer at once, and one for the search bots' queue.
+    workers = [subprocess.Popen([sys.executable, "-m", "shared.worker", "--quiet", *flag, "catan"],
+                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for flag in ([], ["--thinking"])]
     import requests
     latencies: list[float] = []
     try:
@@ -475,6 +481,9 @@ def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_m
         while page["status"] != "finished" and time.monotonic() < deadline:
             page = http_.get(f"{base}/games/{warm['id']}/events",
                              params={"after": page["version"], "wait": 5, "limit": 1}).json()
+        for _ in range(busy_experts):
+            http_.post(f"{base}/games", json={"players": [{"name": f"e{i}", "bot": "expert"} for i in range(3)],
+                                              "bot_budget_ms": 2000})
         while len(latencies) < samples:
             created = http_.post(f"{base}/games", json={"players": [
                 {"name": "me"}, {"name": "b1", "bot": bot}, {"name": "b2", "bot": bot}],
@@ -501,12 +510,20 @@ def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_m
                                   "p99_ms": round(percentile(latencies, 0.99) * 1000, 1)}
         if budget_ms:
             figure["budget_ms"] = budget_ms        # the expert thinks this long when it has a choice
+        elif busy_experts:
+            figure.update(busy_expert_games=busy_experts, target_p99_ms=100)
         else:
             figure["target_p50_ms"] = 50
         emit(figure)
     finally:
-        worker.terminate()
-        worker.wait(10)
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            try:
+                worker.wait(40)     # a worker finishes the turn it is playing first
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait(5)
         server.stop()
 
 
@@ -564,7 +581,113 @@ def bench_scaleout(url: str, cluster: bool = False, clients: int = 32, rounds: i
         scratch.cleanup()
 
 
-PARTS = ("selfplay", "rebuild", "verify", "http", "feed", "bots", "scaleout", "ladder", "catanatron")
+def _scheduler_holder(conn: "redis.Redis[bytes]", queue: str, fresh_seconds: float = 3.0) -> tuple[str, int] | None:
+    """(name, pid) of the scheduler holding ``queue``'s lock, if it beat in the last few seconds."""
+    from datetime import datetime, timezone
+
+    from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
+    from rq.utils import utcparse
+    holder = conn.get(RQScheduler.get_locking_key(queue))
+    record = conn.hgetall(SCHEDULER_KEY_TEMPLATE % holder.decode()) if holder else {}
+    if holder is None or b"last_heartbeat" not in record:
+        return None
+    beat = utcparse(record[b"last_heartbeat"].decode()).replace(tzinfo=timezone.utc)
+    if (datetime.now(timezone.utc) - beat).total_seconds() > fresh_seconds:
+        return None
+    return holder.decode(), int(record.get(b"pid", b"0"))
+
+
+def bench_clocks(url: str, seconds: float = 120, games: int = 20, turn_seconds: int = 2,
+                 kill_worker: bool = False) -> None:
+    """Turn clocks nobody answers: ``games`` two-seat games of the toy game (every move passes the
+    turn, so every deadline is a full turn kept by RQ's scheduler) on two workers and a sweeper,
+    for ``seconds``.  How late each expiry ran after its deadline (from the log: the
+    ``platform.clock_expired`` record's time against the deadline it names; a deadline still
+    unserved at the end counts with its lateness then).  With ``kill_worker`` the worker whose
+    child runs the scheduler is killed (-9, with that child) a third of the way in and started
+    again at once, as a supervisor does: how long until a scheduler beats again."""
+    from shared import clocks
+    env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "CREATE_RATE_LIMIT": "",
+           "GAME_SERVICES_EXTRA": "race=tests.shared.toygame", "MAX_ACTIVE_GAMES": "0"}
+    conn = redis.Redis.from_url(url)
+    conn.flushdb()
+    server = Server("tests.shared.toy_wsgi:app", env)
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+
+    def start(name: str, *args: str) -> None:
+        procs[name] = subprocess.Popen([sys.executable, "-m", *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL, start_new_session=True)
+
+    import requests
+    recovery: float | None = None
+    try:
+        start("worker-1", "shared.worker", "--quiet", "race")
+        start("worker-2", "shared.worker", "--quiet", "race")
+        start("sweeper", "shared.sweeper", "race")
+        deadline = time.monotonic() + 60
+        while _scheduler_holder(conn, "bots-race") is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        base = f"http://127.0.0.1:{server.port}"
+        ids = [requests.post(f"{base}/games", timeout=10, json={
+            "players": [{"name": "a"}, {"name": "b"}], "turn_seconds": turn_seconds,
+            "fallback_bot": "random", "options": {"target": 100}}).json()["id"] for _ in range(games)]
+        started = time.monotonic()
+        if kill_worker:
+            time.sleep(seconds / 3)
+            holder = _scheduler_holder(conn, "bots-race")
+            if holder is not None:
+                parent = Path(f"/proc/{holder[1]}/stat").read_text().rsplit(")", 1)[1].split()[1]
+                victim = next(name for name, proc in procs.items() if str(proc.pid) == parent)
+                os.killpg(procs[victim].pid, 9)
+                killed_at = time.monotonic()
+                procs[victim].wait(10)
+                start(victim, "shared.worker", "--quiet", "race")
+                while time.monotonic() - killed_at < seconds:
+                    now_holder = _scheduler_holder(conn, "bots-race", fresh_seconds=1.5)
+                    if now_holder is not None and now_holder[0] != holder[0]:
+                        recovery = time.monotonic() - killed_at
+                        break
+                    time.sleep(0.05)
+        time.sleep(max(0.0, started + seconds - time.monotonic()))
+        end_ms = clocks.now_ms()
+        lateness: list[float] = []
+        finished = 0
+        for gid in ids:
+            events = requests.get(f"{base}/games/{gid}/events", params={"limit": 1000}, timeout=30).json()["events"]
+            lateness += [(e["at"] - clocks.iso_to_ms(e["data"]["deadline"])) / 1000
+                         for e in events if e["type"] == clocks.EXPIRED and e["at"] <= end_ms]
+            view = requests.get(f"{base}/games/{gid}", timeout=10).json()
+            finished += view["status"] == "finished"
+            overdue = [end_ms - clocks.iso_to_ms(d) for d in view["deadlines"].values()]
+            lateness += [ms / 1000 for ms in overdue if ms > 1000]    # not served yet, and late already
+        figure: dict[str, Any] = {
+            "bench": "turn-clocks" + ("-worker-killed" if kill_worker else ""), "games": games,
+            "turn_seconds": turn_seconds, "seconds": seconds, "expiries": len(lateness),
+            "within_1s": round(sum(x <= 1 for x in lateness) / max(1, len(lateness)), 4),
+            "over_5s": sum(x > 5 for x in lateness),
+            "p50_late_s": round(percentile(lateness, 0.5), 3) if lateness else None,
+            "p99_late_s": round(percentile(lateness, 0.99), 3) if lateness else None,
+            "max_late_s": round(max(lateness), 3) if lateness else None,
+            "finished_games": finished, "target_within_1s": 0.99, "target_max_late_s": 5}
+        if kill_worker:
+            figure.update(scheduler_recovery_s=None if recovery is None else round(recovery, 2),
+                          target_scheduler_recovery_s=10)
+        emit(figure)
+    finally:
+        for proc in procs.values():
+            try:
+                os.killpg(proc.pid, 15)
+            except ProcessLookupError:
+                pass
+        for proc in procs.values():
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+        server.stop()
+
+
+PARTS = ("selfplay", "rebuild", "verify", "http", "feed", "bots", "scaleout", "ladder", "catanatron", "clocks")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -574,8 +697,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirror-games", type=int, default=24, help="games of each mirror match (default 24)")
     parser.add_argument("--catanatron-games", type=int, default=60)
     parser.add_argument("--feed-connections", type=int, default=1000)
+    parser.add_argument("--clock-seconds", type=float, default=120,
+                        help="how long each turn-clock scenario runs (default 120)")
     args = parser.parse_args(argv)
     parts = args.only or list(PARTS)
+    # Every bench creates its games from this one address, by the hundred: no per-address cap.
+    os.environ.setdefault("MAX_GAMES_PER_ADDRESS", "0")
     base_url, proc = redis_server.ensure(os.environ.get("REDIS_URL"))
     url = base_url.rsplit("/", 1)[0] + "/14"          # a database of its own, emptied first
     redis.Redis.from_url(url).flushdb()
@@ -599,12 +726,16 @@ def main(argv: list[str] | None = None) -> int:
             bench_bot_latency(url)
             bench_bot_latency(url, samples=40, bot="greedy")
             bench_bot_latency(url, samples=40, bot="expert", budget_ms=200)
+            bench_bot_latency(url, samples=40, bot="greedy", busy_experts=8)
         if "scaleout" in parts:
             bench_scaleout(url)
             bench_scaleout(url, cluster=True)
         if "ladder" in parts:
             from shared import ladder
             ladder.main(["--games", str(args.ladder_games), "--mirror-games", str(args.mirror_games)])
+        if "clocks" in parts:
+            bench_clocks(url, seconds=args.clock_seconds)
+            bench_clocks(url, seconds=args.clock_seconds, kill_worker=True)
         if "catanatron" in parts:
             from services.catan import catanatron_bridge
             emit(catanatron_bridge.run_match(args.catanatron_games, "expert", 1, 200))

@@ -15,6 +15,7 @@ import os
 import random
 import time
 from functools import lru_cache
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import redis
@@ -23,9 +24,9 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from shared import registry
+from shared import platform_events as pe, registry, seats
 from shared.config import Settings
-from shared.engine import Event, IllegalMove, Strategy, play_fair, random_strategy
+from shared.engine import Event, IllegalMove, Strategy, play_fair, random_strategy, thinks
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame, derive_seed
 from shared.search import bot_budget_ms
@@ -41,34 +42,64 @@ def queue_name(game_name: str) -> str:
     return f"bots-{game_name}"
 
 
+def thinking_queue_name(game_name: str) -> str:
+    """The queue of the search bots' turns (see :class:`BotQueue`)."""
+    return f"bots-{game_name}-thinking"
+
+
+def thinking_bots(strategies: dict[str, Strategy]) -> frozenset[str]:
+    """The names of the bots that think for a budget a move (their turns go to the thinking queue)."""
+    return frozenset(name for name, strategy in strategies.items() if thinks(strategy))
+
+
 def job_id(game_name: str, game_id: str, version: int, seat: int) -> str:
     # RQ job ids allow letters, digits, '-' and '_' only.
     return f"bot-{game_name}-{game_id}-{version}-{seat}"
 
 
 class BotQueue:
-    def __init__(self, connection: "redis.Redis[bytes]", game_name: str) -> None:
+    """A game's bot turns, on two queues: ``bots-<game>`` for the bots that answer at once (and
+    the turn clocks' fallback moves), ``bots-<game>-thinking`` for the search bots (``thinkers``),
+    each with workers of its own.  A search bot holds its worker for its whole budget: on one FIFO
+    queue, a few games of experts would keep every other game's bot waiting behind them."""
+
+    def __init__(self, connection: "redis.Redis[bytes]", game_name: str, thinkers: Iterable[str] = ()) -> None:
         self.game_name = game_name
         self.queue = Queue(queue_name(game_name), connection=connection, serializer=JSONSerializer)
+        self.thinking = Queue(thinking_queue_name(game_name), connection=connection, serializer=JSONSerializer)
+        self.thinkers = frozenset(thinkers)
+        # The bot that plays a seat of a game (None: not known), to choose its turn's queue.
+        self.bot_of: Callable[[str, int], str | None] | None = None
 
     @property
     def connection(self) -> "redis.Redis[bytes]":
         return self.queue.connection
 
+    @property
+    def queues(self) -> tuple[Queue, Queue]:
+        return self.queue, self.thinking
+
+    def queue_for(self, bot: str | None) -> Queue:
+        return self.thinking if bot in self.thinkers else self.queue
+
+    def queue_named(self, name: str) -> Queue:
+        return self.thinking if name == self.thinking.name else self.queue
+
     def enqueue_turns(self, game_id: str, version: int, seats: list[int]) -> None:
         # The runtime has indexed the turn already (``mark_pending``, before the append): a crash
         # before the jobs leaves an entry the sweeper follows up.
         for seat in seats:
-            self.enqueue_turn(game_id, version, seat)
+            self.enqueue_turn(game_id, version, seat, self.bot_of(game_id, seat) if self.bot_of else None)
 
     def mark_pending(self, game_id: str) -> None:
         """Note in the sweeper's index that a bot turn of this game was enqueued now."""
         self.connection.zadd(pending_key(self.game_name), {game_id: time.time()})
 
-    def enqueue_turn(self, game_id: str, version: int, seat: int) -> bool:
-        """Enqueue one bot turn; False when that exact turn is already queued or done."""
+    def enqueue_turn(self, game_id: str, version: int, seat: int, bot: str | None = None) -> bool:
+        """Enqueue one bot turn (on the thinking queue for a search ``bot``); False when that exact
+        turn is already queued or done."""
         try:
-            self.queue.enqueue(
+            self.queue_for(bot).enqueue(
                 "shared.bots.play_bot_turn", self.game_name, game_id, version, seat,
                 job_id=job_id(self.game_name, game_id, version, seat), unique=True,
                 job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=600, failure_ttl=3600,
@@ -77,6 +108,24 @@ class BotQueue:
             return True
         except DuplicateJobError:
             return False
+
+
+def seat_bots(runtime: GameRuntime) -> Callable[[str, int], str | None]:
+    """``BotQueue.bot_of`` for a runtime: the seat's bot from the game's meta, as this process
+    has it right after the append that leaves the bot to act (else as Redis has it)."""
+    def bot_of(game_id: str, seat: int) -> str | None:
+        meta = runtime.cache.peek_meta(game_id) or runtime.store.meta(game_id) or {}
+        players = json.loads(meta.get("players") or "[]")
+        return players[seat].get("bot") if 0 <= seat < len(players) else None
+    return bot_of
+
+
+def bot_queue_for(connection: "redis.Redis[bytes]", plugin: Any, runtime: GameRuntime | None = None) -> BotQueue:
+    """The bot queue of ``plugin``'s game, routing its search bots' turns to the thinking queue."""
+    bot_queue = BotQueue(connection, plugin.game.name, thinking_bots(plugin.strategies))
+    if runtime is not None:
+        bot_queue.bot_of = seat_bots(runtime)
+    return bot_queue
 
 
 # -- the worker side ----------------------------------------------------------------------------
@@ -89,9 +138,10 @@ def _runtime(game_name: str) -> GameRuntime:
     settings = Settings.from_env()
     plugin = registry.plugin(game_name)
     from shared.clocks import ClockJobs
-    bot_queue = BotQueue(connect_queue(settings), game_name)
+    bot_queue = bot_queue_for(connect_queue(settings), plugin)
     runtime = GameRuntime(plugin.game, connect_event_store(settings), settings.snapshot_every,
                           notify_bots=bot_queue.enqueue_turns, before_bot_turn=bot_queue.mark_pending)
+    bot_queue.bot_of = seat_bots(runtime)
     runtime.clock_jobs = ClockJobs(bot_queue)
     return runtime
 
@@ -121,9 +171,9 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         return {"played": False, "why": "moved-on", "version": loaded.version}
     if game.result(loaded.state) is not None or seat not in game.to_act(loaded.state):
         return {"played": False, "why": "not-to-act", "version": loaded.version}
-    # A clock's move is keyed where no client's Idempotency-Key can be ('/' is outside its pattern):
-    # a human's own key must never pass for the move the clock plays for that seat.
-    key = f"bot-{version}" if platform_events is None else f"clock/{version}"
+    # Keyed where no client's Idempotency-Key can be: a player's own key (sent before it resigned,
+    # or before its clock ran out) must never pass for the move the platform plays for that seat.
+    kind = "bot" if platform_events is None else "clock"
     strategy_name = strategy_name or loaded.players[seat].get("bot") or "random"
     strategy = strategies.get(strategy_name, random_strategy)
     rng, conceal_rng = bot_rngs(loaded.seed, version, seat)
@@ -138,7 +188,7 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         move = random_strategy(game, loaded.state, seat, rng)
     try:
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
-                                 idempotency_key=key, loaded=loaded,
+                                 idempotency_key=pe.move_key(kind, version), loaded=loaded,
                                  platform_events=platform_events)
     except IllegalMove as exc:
         # A strategy bug must not stall the game: log it and play a random legal move instead.
@@ -147,7 +197,7 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         reloaded = runtime.load(game_id)
         move = random_strategy(game, reloaded.state, seat, rng)
         outcome = runtime.submit(game_id, seat, move, expected_version=version,
-                                 idempotency_key=f"{key}-fallback", loaded=reloaded,
+                                 idempotency_key=pe.move_key(kind, version, fallback=True), loaded=reloaded,
                                  platform_events=platform_events)
     except Problem as exc:
         if exc.kind in ("stale-version", "not-your-turn", "game-over"):
@@ -167,7 +217,8 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
 #     if dead); a game where no bot is to act any more leaves the index.
 #   * a slow lane, SCAN_PER_PASS games of the active set per pass (a cursor that wraps around):
 #     it finds bot turns the index never heard of (a queue Redis that lost its data, a queue
-#     Redis that was down when the turn was indexed) and drops finished games from the active set.
+#     Redis that was down when the turn was indexed), drops finished games from the active set,
+#     and ends games nobody moved in for ``abandon_after`` seconds (shared.seats.abandon_if_idle).
 #   * the game lists (``GET /games``), LIST_PRUNE_PER_PASS entries per pass (one ZSCAN step, the
 #     lists one after another): entries of games that expired leave them, so a list that nobody
 #     reads does not keep them until the creation cap prunes it.
@@ -192,10 +243,13 @@ def pending_key(game_name: str) -> str:
 class Sweeper:
     """Re-enqueues bot turns that have no live job; one per game title, kept across passes."""
 
-    def __init__(self, runtime: GameRuntime, bot_queue: BotQueue, scan_per_pass: int = SCAN_PER_PASS) -> None:
+    def __init__(self, runtime: GameRuntime, bot_queue: BotQueue, scan_per_pass: int = SCAN_PER_PASS,
+                 abandon_after: int = 0) -> None:
         self.runtime = runtime
         self.bot_queue = bot_queue
         self.scan_per_pass = scan_per_pass
+        # Seconds without a move after which the slow lane ends a game as abandoned (0: never).
+        self.abandon_after = abandon_after
         self.cursor = 0                    # the slow lane's place in the active set
         self.list_place = (0, 0)           # the list pruner's place: (which list, ZSCAN cursor)
         self._remove_if_unchanged = bot_queue.connection.register_script(_REMOVE_IF_UNCHANGED)
@@ -241,17 +295,23 @@ class Sweeper:
         store = self.runtime.store
         self.cursor, ids = store.redis.sscan(store.index_key(self.runtime.game.name), self.cursor,
                                              count=self.scan_per_pass)
-        return sum(self.check_game(raw.decode())[0] for raw in ids)
+        return sum(self.check_game(raw.decode(), abandon=True)[0] for raw in ids)
 
-    def check_game(self, game_id: str) -> tuple[int, bool, bool]:
+    def check_game(self, game_id: str, abandon: bool = False) -> tuple[int, bool, bool]:
         """(turns enqueued, whether a bot is to act, whether a job needs another look next pass)
-        for one game; drops a game that is over from the active set."""
+        for one game; drops a game that is over from the active set.  ``abandon``: end the game
+        as abandoned if nobody moved in it for ``abandon_after`` seconds (shared.seats)."""
         runtime, game_name = self.runtime, self.runtime.game.name
         meta = runtime.store.meta(game_id)
         # No meta: a creation that failed (or has yet to append); another title: an id collision.
         if meta is None or meta.get("status") not in ("active", "waiting") or meta.get("game") != game_name:
             runtime.store.index_active(game_name, game_id, False)
             return 0, False, False
+        if abandon and self.abandon_after > 0 \
+                and time.time() * 1000 - seats.last_move_ms(meta) >= self.abandon_after * 1000:
+            if seats.abandon_if_idle(runtime, game_id, self.abandon_after) is not None:
+                log.info("%s %s: no move for %d s; ended as abandoned", game_name, game_id, self.abandon_after)
+                return 0, False, False
         players = json.loads(meta["players"])
         version = int(meta["version"])
         enqueued, bot_to_act, watch = 0, False, False
@@ -263,7 +323,7 @@ class Sweeper:
             if state != "dead":
                 watch = watch or state == "watch"
                 continue
-            if self.bot_queue.enqueue_turn(game_id, version, seat):
+            if self.bot_queue.enqueue_turn(game_id, version, seat, players[seat]["bot"]):
                 log.info("re-enqueued the bot turn of %s at version %d, seat %d", game_id, version, seat)
                 enqueued += 1
         if enqueued:
@@ -271,10 +331,10 @@ class Sweeper:
         return enqueued, bot_to_act, watch
 
 
-def sweep(runtime: GameRuntime, bot_queue: BotQueue) -> int:
+def sweep(runtime: GameRuntime, bot_queue: BotQueue, abandon_after: int = 0) -> int:
     """A whole pass at once: every due index entry and every active game (tests, one-off repairs)."""
     from shared.clocks import sweep_due
-    sweeper = Sweeper(runtime, bot_queue)
+    sweeper = Sweeper(runtime, bot_queue, abandon_after=abandon_after)
     enqueued = sweeper.sweep_index() + sweep_due(runtime, bot_queue)
     while True:
         enqueued += sweeper.scan_active()
@@ -294,12 +354,12 @@ def _job_state(bot_queue: BotQueue, jid: str) -> str:
     due, as the scheduler may be dead), deferred, finished without effect, failed, stopped,
     canceled.  A dead job is deleted, to make room for the turn's new one.
     """
-    queue = bot_queue.queue
-    conn = queue.connection
+    conn = bot_queue.connection
     try:
-        job = Job.fetch(jid, connection=conn, serializer=queue.serializer)
+        job = Job.fetch(jid, connection=conn, serializer=JSONSerializer)
     except NoSuchJobError:
         return "dead"
+    queue = bot_queue.queue_named(job.origin)      # the fast queue or the thinking one
     status = job.get_status(refresh=False)
     now = time.time()
     if status == JobStatus.QUEUED:

@@ -309,6 +309,9 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
         if view["status"] == "cancelled":
             term.say("The game was cancelled.")
             return 0
+        if view["status"] == "abandoned":
+            term.say("Nobody moved for too long: the game ended as abandoned.")
+            return 0
         if view["status"] == "waiting":
             open_seats = [str(p["seat"]) for p in view["players"] if p.get("open")]
             term.say(f"Waiting for players to take seat(s) {', '.join(open_seats)}...")

@@ -204,7 +204,7 @@ class GameClient:
 
     def follow(self, game_id: str, after: int = 0, wait: float = 20, limit: int = 200) -> Iterator[dict[str, Any]]:
         """Yield the game's events after ``after`` as they happen, until the game is finished
-        (or cancelled while it waited for players: nothing more is logged then either).
+        (or cancelled while it waited for players, or abandoned: nothing more is logged then either).
 
         Uses the long-poll (``wait`` seconds per request), so it neither spins nor misses events;
         it returns once the game is over and every event has been yielded.  A game waiting for a
@@ -215,7 +215,7 @@ class GameClient:
             for event in page["events"]:
                 after = max(after, int(event["seq"]))
                 yield event
-            if page["status"] in ("finished", "cancelled") and after >= int(page["version"]):
+            if page["status"] in ("finished", "cancelled", "abandoned") and after >= int(page["version"]):
                 return
             caught_up = after >= int(page["version"])
             page = self.events(game_id, after=after, limit=limit, wait=wait if caught_up else 0)

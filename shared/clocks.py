@@ -28,6 +28,12 @@ was set at, and acts only if the game's clock still holds exactly that pair for 
 appends with the expected version of the state it checked, so a move that got in first turns
 the expiry into a no-op (the seat's pair changed), and a job run twice acts once.
 
+On time: RQ scores scheduled jobs in whole seconds, rounded down, so a job due at ``ss.312`` would
+run at ``ss.000``, find its deadline ahead, and do nothing.  A job is scheduled at the next whole
+second, then scored to the millisecond, which the workers' scheduler reads as such
+(:class:`shared.worker.ToTheMillisecond`); a job that runs early all the same (a scheduler that
+reads whole seconds, clocks of two machines that disagree) schedules its successor at the deadline.
+
 Surviving restarts: the deadline jobs are RQ scheduled jobs (kept in Redis), and the queue's
 Redis also holds ``clocks:<game>``, a sorted set of game ids scored by their earliest deadline
 (written before the append, like the bot index).  Each sweeper pass (:func:`sweep_due`) looks at
@@ -44,6 +50,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -64,7 +71,9 @@ FIELD = "clock"                      # the meta field holding the clock (JSON)
 EXPIRED = "platform.clock_expired"
 MAX_TURN_SECONDS = 7 * 24 * 3600
 RUNNING = ("active", "running")      # the statuses whose clocks run (never "waiting")
+ENDED = ("finished", "cancelled", "abandoned")   # no clock runs again
 SWEEP_BATCH = 500
+EARLY_RUNS = 5                       # successors an expiry that ran early schedules at most
 
 # KEYS[1] a game's meta; ARGV[1] its version, ARGV[2] the clock: written only at that version.
 _SET_CLOCK_AT_VERSION = """
@@ -158,6 +167,7 @@ class ClockChange:
     new: list[tuple[int, int, int]] = field(default_factory=list)    # (seat, deadline_ms, set_at)
     gone: list[tuple[int, int, int]] = field(default_factory=list)   # deadlines this append ended
     waiting: bool = False            # a game waiting for players: the sweeper starts its clock later
+    fallback: str | None = None      # the game's fallback bot ('' or None: the default), for its jobs' queue
 
     @property
     def fields(self) -> dict[str, str]:
@@ -210,7 +220,10 @@ def after_append(runtime: "GameRuntime", loaded: "LoadedGame", state: Any, versi
         # This process's copy of the meta is older than its state (a copy that caught up): the
         # clock of that version is in Redis, unless the game moved on (then the append fails).
         before = parse(runtime.store.meta(loaded.game_id) or {})
-    return advance(before, loaded.version, version, _acting(runtime, state), _humans(loaded), mover, expired, turn)
+    acting = [] if meta.get("status") in ENDED else _acting(runtime, state)     # ended: every deadline goes
+    change = advance(before, loaded.version, version, acting, _humans(loaded), mover, expired, turn)
+    change.fallback = meta.get("fallback_bot") or None
+    return change
 
 
 def _acting(runtime: "GameRuntime", state: Any) -> list[int]:
@@ -243,10 +256,10 @@ class ClockJobs:
         """Schedule the new deadlines' jobs, and drop the scheduled jobs of the deadlines the append
         ended (they would do nothing, but a 7-day clock would keep each in Redis for a week)."""
         for seat, deadline, set_at in change.new:
-            self.schedule_one(game_id, seat, deadline, set_at)
+            self.schedule_one(game_id, seat, deadline, set_at, bot=change.fallback)
         if change.gone:
             from rq.job import Job
-            registry = self.bot_queue.queue.scheduled_job_registry.key
+            registry = self.bot_queue.queue_for(change.fallback).scheduled_job_registry.key
             with self.bot_queue.connection.pipeline(transaction=False) as pipe:
                 for seat, deadline, set_at in change.gone:
                     jid = job_id(self.game_name, game_id, seat, deadline, set_at)
@@ -254,19 +267,26 @@ class ClockJobs:
                     pipe.eval(_DROP_IF_SCHEDULED, 2, registry, Job.key_for(jid), jid)
                 pipe.execute()
 
-    def schedule_one(self, game_id: str, seat: int, deadline: int, set_at: int) -> bool:
-        """One expiry job at the deadline (at once when it has passed); False if it exists already."""
+    def schedule_one(self, game_id: str, seat: int, deadline: int, set_at: int, again: int = 0,
+                     bot: str | None = None) -> bool:
+        """One expiry job at the deadline (at once when it has passed); False if it exists already.
+        ``again``: the how-manieth successor of a job that ran early (see :func:`expire_clock`);
+        ``bot``: the game's fallback bot (a search bot's moves go to the thinking queue)."""
         from shared.bots import JOB_TIMEOUT_SECONDS
-        queue = self.bot_queue.queue
-        args = ("shared.clocks.expire_clock", self.game_name, game_id, seat, deadline, set_at)
-        options: dict[str, Any] = {"job_id": job_id(self.game_name, game_id, seat, deadline, set_at), "unique": True,
-                                   "job_timeout": JOB_TIMEOUT_SECONDS, "result_ttl": 600,
-                                   "failure_ttl": 3600}
+        queue = self.bot_queue.queue_for(bot)
+        jid = job_id(self.game_name, game_id, seat, deadline, set_at) + (f"-again{again}" if again else "")
+        args = ("shared.clocks.expire_clock", self.game_name, game_id, seat, deadline, set_at, again)
+        options: dict[str, Any] = {"job_id": jid, "unique": True, "job_timeout": JOB_TIMEOUT_SECONDS,
+                                   "result_ttl": 600, "failure_ttl": 3600}
         try:
             if deadline <= now_ms():
                 queue.enqueue(*args, **options)
-            else:
-                queue.enqueue_at(datetime.fromtimestamp(deadline / 1000, timezone.utc), *args, **options)
+                return True
+            # RQ scores a scheduled job in whole seconds (rounded down: up to a second early).
+            # Scheduled at the next whole second, never early, then scored to the millisecond,
+            # which the workers' scheduler reads as such (shared.worker.ToTheMillisecond).
+            queue.enqueue_at(datetime.fromtimestamp(math.ceil(deadline / 1000), timezone.utc), *args, **options)
+            self.bot_queue.connection.zadd(queue.scheduled_job_registry.key, {jid: deadline / 1000}, xx=True)
             return True
         except DuplicateJobError:
             return False
@@ -283,6 +303,7 @@ def restart(runtime: "GameRuntime", game_id: str, jobs: ClockJobs | None) -> Clo
     if turn is None or meta.get("status") not in RUNNING or (clock is not None and clock["v"] == loaded.version):
         return None
     change = advance(None, loaded.version, loaded.version, _acting(runtime, loaded.state), _humans(loaded), turn=turn)
+    change.fallback = meta.get("fallback_bot") or None
     if jobs is not None:
         jobs.mark(game_id, change)
     _, meta_key, _, _ = runtime.store.keys(game_id)
@@ -295,12 +316,19 @@ def restart(runtime: "GameRuntime", game_id: str, jobs: ClockJobs | None) -> Clo
 
 # -- the expiry job -------------------------------------------------------------------------------
 
-def expire_clock(game_name: str, game_id: str, seat: int, deadline: int, set_at: int) -> dict[str, Any]:
-    """The RQ job: the seat's deadline passed; play for it, unless it moved meanwhile."""
+def expire_clock(game_name: str, game_id: str, seat: int, deadline: int, set_at: int,
+                 again: int = 0) -> dict[str, Any]:
+    """The RQ job: the seat's deadline passed; play for it, unless it moved meanwhile.  A job that
+    runs before the deadline (a scheduler that reads whole seconds, clocks of two machines that
+    disagree) schedules its successor at the deadline rather than leave it to the sweeper."""
     from shared import bots, registry     # late: the runtime imports this module, and bots the runtime
     plugin = registry.plugin(game_name)
-    return expire_with(bots._runtime(game_name), plugin.strategies, default_fallback(plugin),
-                       game_id, seat, deadline, set_at)
+    runtime = bots._runtime(game_name)
+    outcome = expire_with(runtime, plugin.strategies, default_fallback(plugin), game_id, seat, deadline, set_at)
+    if outcome.get("why") == "early" and again < EARLY_RUNS and runtime.clock_jobs is not None:
+        outcome["rescheduled"] = runtime.clock_jobs.schedule_one(
+            game_id, seat, deadline, set_at, again + 1, bot=runtime.meta(game_id).get("fallback_bot") or None)
+    return outcome
 
 
 def expire_with(runtime: "GameRuntime", strategies: dict[str, Strategy], default_bot: str, game_id: str,
@@ -336,7 +364,7 @@ def _why_not(runtime: "GameRuntime", loaded: "LoadedGame", seat: int, deadline: 
     if seat not in game.to_act(loaded.state) or loaded.players[seat].get("bot"):
         return "not-to-act"
     if now_ms() < deadline:
-        return "early"               # clocks of two machines disagree: the sweeper comes back later
+        return "early"               # its job schedules a successor (expire_clock)
     return None
 
 
@@ -359,7 +387,7 @@ def sweep_due(runtime: "GameRuntime", bot_queue: "BotQueue",
     for member, score in due:
         game_id = member.decode()
         meta = runtime.store.meta(game_id)
-        if meta is None or meta.get("game") != name or meta.get("status") == "finished" or not turn_seconds(meta):
+        if meta is None or meta.get("game") != name or meta.get("status") in ENDED or not turn_seconds(meta):
             rescore(keys=[key], args=[game_id, score, ""])          # gone, over, or no clock
             continue
         clock = parse(meta)
@@ -375,7 +403,7 @@ def sweep_due(runtime: "GameRuntime", bot_queue: "BotQueue",
         for seat, (deadline, set_at) in passed:
             if bots._job_state(bot_queue, job_id(name, game_id, seat, deadline, set_at)) != "dead":
                 continue
-            if jobs.schedule_one(game_id, seat, deadline, set_at):
+            if jobs.schedule_one(game_id, seat, deadline, set_at, bot=meta.get("fallback_bot") or None):
                 log.info("re-enqueued the expiry of %s seat %d (deadline %s)", game_id, seat, iso(deadline))
                 enqueued += 1
         earliest = min((entry[0] for entry in clock["seats"].values()), default=None)

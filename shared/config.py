@@ -35,6 +35,8 @@ class Settings:
     ratelimit_storage_url: str = ""        # the limiter's Redis ("" = RQ_REDIS_URL: always standalone)
     trusted_proxy_count: int = 0           # proxies whose X-Forwarded-For is trusted (0 = the socket peer)
     max_active_games: int = 10_000         # unfinished games per service (0 = no cap)
+    max_games_per_address: int = 100       # unfinished games one client address created (0 = no cap)
+    abandon_after_seconds: int = 14 * 86_400   # a game without a move this long is ended as abandoned (0 = never)
     idle_game_ttl: int = 86_400            # seconds a game without a move lives (0 = forever)
     finished_game_ttl: int = 0             # seconds a finished game is kept (0 = forever)
     # POST /games may carry a ``seed``: whoever chose it can predict every roll and hidden card, so
@@ -70,6 +72,8 @@ class Settings:
             ratelimit_storage_url=os.environ.get("RATELIMIT_STORAGE_URL", ""),
             trusted_proxy_count=_int("TRUSTED_PROXY_COUNT", 0),
             max_active_games=_int("MAX_ACTIVE_GAMES", 10_000),
+            max_games_per_address=_int("MAX_GAMES_PER_ADDRESS", 100),
+            abandon_after_seconds=_int("ABANDON_AFTER_SECONDS", 14 * 86_400),
             idle_game_ttl=_int("IDLE_GAME_TTL_SECONDS", 86_400),
             finished_game_ttl=_int("FINISHED_GAME_TTL_SECONDS", 0),
             allow_client_seed=os.environ.get("ALLOW_CLIENT_SEED", "") in ("1", "true", "yes"),

@@ -71,13 +71,17 @@ PLATFORM_PROBLEMS: dict[str, tuple[str, str, dict[str, Any], tuple[str, ...] | N
     "precondition-required": ("precondition-required", "This request must be conditional.", {}, ()),
     "rate-limited": ("rate-limited", "At most 10 new games per client address; retry in 42 seconds.", {},
                      ("create_game",)),
+    "too-many-games": ("too-many-games", "This address already has 100 unfinished games, its cap; finish or "
+                       "leave some first (a game nobody moves in ends as abandoned).", {}, ("create_game", "rematch")),
     "capacity": ("capacity", "This service already runs 10000 unfinished games, its limit; retry later.", {},
-                 ("create_game",)),
+                 ("create_game", "rematch")),
     "not-ready": ("not-ready", "The event store is unavailable; retry shortly (a move with an Idempotency-Key "
                   "is safe to retry).", {}, None),
     # Seats (shared.seats)
     "game-waiting": ("game-waiting", "The game waits for players: seats 1 are open.", {}, ("post_move",)),
     "game-cancelled": ("game-cancelled", "The game was cancelled by its host.", {}, None),
+    "game-abandoned": ("game-abandoned", "Nobody moved in this game for 14 days: it ended as abandoned.", {},
+                       ("post_move",)),
     "game-not-waiting": ("game-not-waiting", "The game has started: seats can no longer be left, nor the game "
                          "cancelled.", {}, ("leave_seat", "cancel_game")),
     "game-not-finished": ("game-not-finished", "A rematch follows a finished game; this one is still being "

@@ -42,7 +42,7 @@ from shared.replay import served_record
 log = logging.getLogger("feed")
 
 EVENT_STREAM = "text/event-stream"
-ENDED = ("finished", "cancelled")   # statuses after which the log never grows
+ENDED = ("finished", "cancelled", "abandoned")   # statuses after which the log never grows
 PAGE = 200                 # events read from the log per round trip while streaming
 SEND_TIMEOUT_SECONDS = 30  # a client that reads nothing for this long is dropped
 # The last message of a stream whose process is stopping: reconnect now (the balancer sends the

@@ -24,6 +24,7 @@ from shared.problems import PROBLEM_MEDIA_TYPE, Problem, flatten_errors
 from shared.schemas import ProblemSchema
 
 MAX_JSON_DEPTH = 32
+# No '/': the platform's own moves are keyed with one (shared.platform_events.move_key).
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 # The version, or a view's tag (the version, a dot and 8 hex digits: see ``entity_tag``).
 IF_MATCH_PATTERN = re.compile(r'^(\*|(W/)?"?[0-9]{1,15}(\.[0-9a-f]{8})?"?)$')

@@ -6,6 +6,12 @@
   taken from ``X-Forwarded-For`` (werkzeug's ProxyFix), never otherwise, as any client can send
   that header.  If the limiter's Redis fails, games are created anyway (logged): a limiter
   outage must not become a service outage.
+* **Per address**: at most ``MAX_GAMES_PER_ADDRESS`` unfinished games created (or rematched) from
+  one client address, counted in ``games:<title>:by-address:<address>`` (game ids by creation
+  time).  At the cap the set is pruned of games that ended, were cancelled, abandoned or expired,
+  then 429 ``too-many-games``: the global cap below cannot be filled by one address.  A game
+  nobody moves in ends as abandoned (the sweeper, ``ABANDON_AFTER_SECONDS``), so an address's
+  forgotten games free its quota in the end.
 * **Capacity**: at most ``MAX_ACTIVE_GAMES`` unfinished games per service, counted with the
   per-title active index (SCARD).  At the cap the index is pruned of games that expired or
   finished (at most every ``PRUNE_EVERY_SECONDS`` per process), then 503 ``capacity``.  Two
@@ -24,6 +30,7 @@ import threading
 import time
 from typing import Any, Callable
 
+import redis
 from flask import Flask, Response, request
 from limits import parse_many
 from limits.storage import storage_from_string
@@ -39,6 +46,8 @@ from shared.problems import Problem
 log = logging.getLogger("limits")
 
 CAPACITY_RETRY_AFTER_SECONDS = 60
+# Longer than any game stays unfinished without a move (ABANDON_AFTER_SECONDS ends it before).
+ADDRESS_KEY_TTL_SECONDS = 90 * 86_400
 PRUNE_EVERY_SECONDS = 10.0
 
 
@@ -46,7 +55,8 @@ _RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer", "minimum": 1},
                                 "description": "Seconds to wait before trying again."}}
 # The create route's 429 and 503 (OpenAPI): Retry-After with rate-limited and capacity (not with not-ready).
 CREATE_RESPONSES: dict[str, Any] = {
-    "429": {**PROBLEM_RESPONSE, "description": "rate-limited: too many new games from this address",
+    "429": {**PROBLEM_RESPONSE, "description": "rate-limited: too many new games from this address; "
+            "too-many-games: too many unfinished games from this address",
             "headers": _RETRY_AFTER},
     "503": {**PROBLEM_RESPONSE, "description": "capacity: too many unfinished games (with Retry-After); "
             "not-ready: the event store is unavailable", "headers": _RETRY_AFTER},
@@ -92,6 +102,50 @@ class Capacity:
                          retry_after=CAPACITY_RETRY_AFTER_SECONDS)
 
 
+class AddressCap:
+    """The cap on unfinished games created from one client address (see the module's notes)."""
+
+    def __init__(self, store: EventStore, game_name: str, max_games: int) -> None:
+        self.store = store
+        self.game_name = game_name
+        self.max_games = max_games
+
+    def key(self, address: str) -> str:
+        return f"games:{self.game_name}:by-address:{address}"
+
+    def check(self, address: str) -> None:
+        """Raise 429 ``too-many-games`` when ``address`` holds ``max_games`` unfinished games."""
+        if self.max_games <= 0:
+            return
+        key = self.key(address)
+        if self.store.redis.zcard(key) < self.max_games:
+            return
+        members = [m.decode() for m in self.store.redis.zrange(key, 0, -1)]
+        pipe = self.store.redis.pipeline(transaction=False)
+        for game_id in members:
+            pipe.hget(self.store.keys(game_id)[1], "status")
+        ended = [g for g, status in zip(members, pipe.execute()) if status not in (b"active", b"waiting")]
+        if ended:
+            self.store.redis.zrem(key, *ended)
+        if len(members) - len(ended) >= self.max_games:
+            raise RetryLater("too-many-games", f"This address already has {self.max_games} unfinished games, its "
+                             "cap; finish or leave some first (a game nobody moves in ends as abandoned).",
+                             retry_after=CAPACITY_RETRY_AFTER_SECONDS)
+
+    def add(self, address: str, game_id: str) -> None:
+        """Count a game created from ``address`` (best effort: the game exists already)."""
+        if self.max_games <= 0:
+            return
+        key = self.key(address)
+        try:
+            pipe = self.store.redis.pipeline(transaction=False)
+            pipe.zadd(key, {game_id: time.time()})
+            pipe.expire(key, ADDRESS_KEY_TTL_SECONDS)      # an address gone quiet leaves no key behind
+            pipe.execute()
+        except redis.RedisError as exc:
+            log.warning("game %s not counted for its address: %s", game_id, exc)
+
+
 class CreationRate:
     """The per-address limit on creations: the ``limits`` library (flask-limiter's own engine,
     by the same maintainers) with a sliding-window counter in Redis.
@@ -125,9 +179,23 @@ class CreationRate:
 class Guard:
     """The limits of one service's ``POST /games``."""
 
-    def __init__(self, rate: CreationRate | None, capacity: Capacity) -> None:
+    def __init__(self, rate: CreationRate | None, capacity: Capacity, per_address: AddressCap) -> None:
         self.rate = rate
         self.capacity = capacity
+        self.per_address = per_address
+
+    @staticmethod
+    def address() -> str:
+        return request.remote_addr or "unknown"     # after ProxyFix: the trusted client address
+
+    def check_creation(self) -> None:
+        """Before a creation: the address's cap, then the service's (429, 503)."""
+        self.per_address.check(self.address())
+        self.capacity.check()
+
+    def created(self, game_id: str) -> None:
+        """After a creation: count the game for its address."""
+        self.per_address.add(self.address(), game_id)
 
     def rate_limited(self, view: Callable[..., Any]) -> Callable[..., Any]:
         """Decorate the create route (innermost, right above its ``def``)."""
@@ -137,7 +205,7 @@ class Guard:
 
         @functools.wraps(view)
         def limited(*args: Any, **kwargs: Any) -> Any:
-            rate.hit(request.remote_addr or "unknown")   # after ProxyFix: the trusted client address
+            rate.hit(Guard.address())
             return view(*args, **kwargs)
         return limited
 
@@ -150,12 +218,13 @@ def install(app: Flask, settings: Settings, store: EventStore, game_name: str) -
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_count,  # type: ignore[method-assign]
                                 x_proto=0)
     capacity = Capacity(store, game_name, settings.max_active_games)
+    per_address = AddressCap(store, game_name, settings.max_games_per_address)
     # 429 rate-limited and 503 capacity both carry Retry-After.
     app.register_error_handler(RetryLater, lambda exc: retry_later_response(exc, settings.problem_base))
     if not settings.create_rate_limit:
-        return Guard(None, capacity)
+        return Guard(None, capacity, per_address)
     return Guard(CreationRate(settings.create_rate_limit, settings.ratelimit_storage_url or settings.rq_redis_url,
-                              settings.redis_timeout, f"ratelimit:{game_name}"), capacity)
+                              settings.redis_timeout, f"ratelimit:{game_name}"), capacity, per_address)
 
 
 def retry_later_response(problem: RetryLater, base: str) -> Response:

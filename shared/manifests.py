@@ -1,8 +1,8 @@
 """The deploy files of every game, from one source: ``python -m shared.manifests [write|check]``.
 
 ``make manifests`` writes, for each game in the registry, ``deploy/k8s/<game>.yaml`` (web
-Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget; bot-worker Deployment with
-its autoscaler and budget; the sweeper) and ``deploy/compose.yaml`` (the same processes for every
+Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget; bot-worker and search-bot
+worker ("thinker") Deployments, each with its autoscaler and budget; the sweeper) and ``deploy/compose.yaml`` (the same processes for every
 game, on one Redis).  The games differ only in their name and ``make run`` port, so nothing here is
 edited by hand per game; ``check`` exits 1 when a checked-in file differs from a fresh build (the
 tests do the same).
@@ -54,8 +54,8 @@ def _web_command(game: str) -> list[str]:
     return ["gunicorn", "-c", "deploy/gunicorn.conf.py", f"services.{game}.wsgi:app"]
 
 
-def _worker_command(game: str) -> list[str]:
-    return ["python", "-m", "shared.worker", game]
+def _worker_command(game: str, thinking: bool = False) -> list[str]:
+    return ["python", "-m", "shared.worker", *(["--thinking"] if thinking else []), game]
 
 
 def _sweeper_command(game: str) -> list[str]:
@@ -146,6 +146,13 @@ def k8s_documents(game: str) -> list[dict[str, Any]]:
         "resources": _resources(("100m", "1"), ("128Mi", "384Mi")),
         "volumeMounts": [{"name": "tmp", "mountPath": "/tmp"}],
     }, replicas=2, grace=JOB_TIMEOUT_SECONDS + 15, volumes=_tmp_volume())
+    # The search bots' turns, on a queue of their own (shared.bots.BotQueue): each holds a core for
+    # the game's bot_budget_ms a move.
+    thinker = _deployment(game, "thinker", {
+        "name": "thinker", "command": _worker_command(game, thinking=True),
+        "resources": _resources(("500m", "1"), ("128Mi", "384Mi")),
+        "volumeMounts": [{"name": "tmp", "mountPath": "/tmp"}],
+    }, replicas=1, grace=JOB_TIMEOUT_SECONDS + 15, volumes=_tmp_volume())
     # One is enough (two do no harm): no autoscaler, no budget.
     sweeper = _deployment(game, "sweeper", {
         "name": "sweeper", "command": _sweeper_command(game),
@@ -153,11 +160,13 @@ def k8s_documents(game: str) -> list[dict[str, Any]]:
         "volumeMounts": [{"name": "tmp", "mountPath": "/tmp"}],
     }, replicas=1, grace=10, volumes=_tmp_volume())
     return [web, service, _autoscaler(game, "web", 2, 10), _budget(game, "web"),
-            worker, _autoscaler(game, "worker", 1, 10), _budget(game, "worker"), sweeper]
+            worker, _autoscaler(game, "worker", 1, 10), _budget(game, "worker"),
+            thinker, _autoscaler(game, "thinker", 1, 10), _budget(game, "thinker"), sweeper]
 
 
 def k8s_text(game: str) -> str:
-    intro = (f"# The {game} service: web Deployment + Service + HPA + PDB, bot workers (+ HPA, PDB), sweeper.\n"
+    intro = (f"# The {game} service: web Deployment + Service + HPA + PDB, bot workers and search-bot workers\n"
+             "# (thinkers), each with an HPA and a PDB, sweeper.\n"
              "# Needs configmap.yaml and a Redis (redis.yaml). Apply alone: kubectl apply -f configmap.yaml "
              f"-f redis.yaml -f {game}.yaml\n")
     return HEADER + intro + _dump(k8s_documents(game))
@@ -191,6 +200,8 @@ def compose_document(games: list[str]) -> dict[str, Any]:
                                   f"urlopen('http://127.0.0.1:{CONTAINER_PORT}/readyz')"], "interval": "10s"})
         services[f"{game}-worker"] = app(_worker_command(game), deploy={"replicas": 2},
                                          stop_grace_period=f"{JOB_TIMEOUT_SECONDS + 15}s")
+        services[f"{game}-thinker"] = app(_worker_command(game, thinking=True),
+                                          stop_grace_period=f"{JOB_TIMEOUT_SECONDS + 15}s")
         services[f"{game}-sweeper"] = app(_sweeper_command(game))
     return {"services": services, "volumes": {"redis-data": {}}}
 
@@ -198,7 +209,8 @@ def compose_document(games: list[str]) -> dict[str, Any]:
 def compose_text(games: list[str]) -> str:
     intro = ("# Every game service (web on http://127.0.0.1:<port>, bot workers, sweeper) on one Redis.\n"
              "# docker compose -f deploy/compose.yaml up --build            (all games)\n"
-             "# docker compose -f deploy/compose.yaml up --build catan-web catan-worker catan-sweeper   (one)\n")
+             "# docker compose -f deploy/compose.yaml up --build catan-web catan-worker catan-thinker catan-sweeper"
+             "   (one)\n")
     return HEADER + intro + _dump([compose_document(games)])
 
 

@@ -18,6 +18,23 @@ GAME_CANCELLED = PREFIX + "game_cancelled"  # {seat}: who cancelled
 SEAT_RESIGNED = PREFIX + "seat_resigned"  # {seat, bot}: the bot that plays the seat from now on
 REMATCH = PREFIX + "rematch"              # {game_id}: the next game
 SEED_REVEALED = PREFIX + "seed_revealed"  # {seed, salt}: opens the setup's seed commitment (shared.proofs)
+# {status: "abandoned", result: null, last_move_at, idle_seconds}: the sweeper ended a game nobody
+# moved in for ABANDON_AFTER_SECONDS (shared.seats.abandon_if_idle).
+GAME_ABANDONED = PREFIX + "game_abandoned"
+
+
+# The Idempotency-Keys of the moves the platform plays for a seat (a bot's, a resigned seat's, a
+# clock's fallback bot's).  Keys are per seat, and a seat's player could otherwise send the very
+# key the platform will use, making every attempt of the platform's move 422 and freezing the game:
+# these begin with KEY_PREFIX, and clients' keys (shared.http.IDEMPOTENCY_KEY_PATTERN) cannot hold
+# a '/'.
+KEY_PREFIX = "platform/"
+
+
+def move_key(kind: str, version: int, fallback: bool = False) -> str:
+    """The key of the platform's move of ``kind`` (``bot``, ``clock``) at ``version``; ``fallback``:
+    the random legal move played when the bot's own choice was refused."""
+    return f"{KEY_PREFIX}{kind}/{version}" + ("/fallback" if fallback else "")
 
 
 def is_platform_event(record_or_type: dict[str, Any] | str) -> bool:

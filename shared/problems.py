@@ -26,6 +26,7 @@ KNOWN_PROBLEMS: dict[str, tuple[int, str]] = {
     # Seats (shared.seats)
     "game-waiting": (409, "The game waits for players"),
     "game-cancelled": (409, "The game was cancelled"),
+    "game-abandoned": (409, "The game was abandoned"),
     "game-not-waiting": (409, "The game has started"),
     "game-not-finished": (409, "The game is not over"),
     "seat-taken": (409, "The seat is taken"),
@@ -44,6 +45,7 @@ KNOWN_PROBLEMS: dict[str, tuple[int, str]] = {
     "unknown-move-type": (422, "Unknown move type"),
     "precondition-required": (428, "Precondition required"),
     "rate-limited": (429, "Too many requests"),
+    "too-many-games": (429, "Too many unfinished games from this address"),
     "not-ready": (503, "Service not ready"),
     "capacity": (503, "Too many games running"),
     "internal-error": (500, "Internal server error"),

@@ -11,8 +11,10 @@ A child that exits is logged (which one, its exit code or signal) and started ag
 ``MAX_RESTARTS_PER_MINUTE`` times in a minute: one that keeps dying is broken (a port taken, a
 bad setting), so the runner then stops everything and exits 1, naming it.
 
-Each game gets ``BOT_WORKERS`` bot workers (default 2): while one thinks through an ``expert``
-turn (its ``bot_budget_ms``, up to 2 s), the other plays the other games' bot turns.
+Each game gets ``BOT_WORKERS`` bot workers (default 2) for the bots that answer at once and the
+turn clocks, and ``THINKING_WORKERS`` (default 1) for the search bots (``expert``), which think
+for their ``bot_budget_ms`` (up to 2 s) a move on a queue of their own: however many experts
+think, the other bots' turns do not wait behind them.
 
 Processes a child leaves behind are the runner's to reap: a bot worker killed ``-9`` orphans
 its RQ scheduler process.  The runner registers as the *child subreaper* of everything it starts
@@ -42,6 +44,7 @@ from shared import redis_server, registry, signing
 ROOT = Path(__file__).resolve().parent.parent
 MAX_RESTARTS_PER_MINUTE = 5
 DEFAULT_BOT_WORKERS = 2
+DEFAULT_THINKING_WORKERS = 1
 PR_SET_CHILD_SUBREAPER = 36     # <linux/prctl.h>
 
 
@@ -92,6 +95,11 @@ def bot_workers() -> int:
     return max(1, int(os.environ.get("BOT_WORKERS") or DEFAULT_BOT_WORKERS))
 
 
+def thinking_workers() -> int:
+    """Search-bot workers per game (``THINKING_WORKERS``, at least 1)."""
+    return max(1, int(os.environ.get("THINKING_WORKERS") or DEFAULT_THINKING_WORKERS))
+
+
 def children(env: dict[str, str], metrics_base: str) -> list[Child]:
     bin_dir = Path(sys.executable).parent
     games = registry.available()
@@ -109,6 +117,9 @@ def children(env: dict[str, str], metrics_base: str) -> list[Child]:
         for index in range(1, bot_workers() + 1):
             out.append(Child(f"{name} worker {index}", [sys.executable, "-m", "shared.worker", "--quiet", name],
                              quiet_env))
+        for index in range(1, thinking_workers() + 1):
+            out.append(Child(f"{name} thinking worker {index}",
+                             [sys.executable, "-m", "shared.worker", "--quiet", "--thinking", name], quiet_env))
     out.append(Child("sweeper", [sys.executable, "-m", "shared.sweeper", *games], quiet_env))
     return out
 

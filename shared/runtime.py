@@ -48,6 +48,11 @@ def game_cancelled() -> Problem:
     return Problem("game-cancelled", "The game was cancelled before it started.")
 
 
+def game_abandoned() -> Problem:
+    """What any move meets on a game the sweeper ended because nobody moved in it for too long."""
+    return Problem("game-abandoned", "Nobody moved in this game for too long: it ended as abandoned.")
+
+
 def new_game_id() -> str:
     return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
 
@@ -614,6 +619,8 @@ class GameRuntime:
             raise Problem("game-waiting", "The game waits for its open seats to be taken; no move yet.")
         if status == "cancelled":
             raise game_cancelled()
+        if status == "abandoned":
+            raise game_abandoned()
         if holder and seat in _resigned_seats(loaded.meta["players"]):
             raise Problem("seat-resigned", f"Seat {seat} resigned: a bot plays it, and its token can only read.")
         if self.game.result(loaded.state) is not None:

@@ -105,7 +105,7 @@ class GameCreatedSchema(Schema):
                                       "while it waits (POST /games/{id}/cancel), shown once."})
 
 
-GAME_STATUSES = ["waiting", "active", "finished", "cancelled"]
+GAME_STATUSES = ["waiting", "active", "finished", "cancelled", "abandoned"]
 
 
 def deadlines_field() -> fields.Dict:
@@ -121,7 +121,8 @@ class GameViewSchema(Schema):
     game = fields.Str(required=True)
     version = fields.Int(required=True)
     status = fields.Str(required=True, validate=validate.OneOf(GAME_STATUSES), metadata={
-        "description": "waiting (open seats), active, finished, or cancelled (while waiting)."})
+        "description": "waiting (open seats), active, finished, cancelled (while waiting), or abandoned "
+                       "(nobody moved for ABANDON_AFTER_SECONDS: ended by the platform, with no result)."})
     rematch = fields.Str(allow_none=True, metadata={"description": "The next game's id (POST /rematch)."})
     rematch_of = fields.Str(allow_none=True, metadata={"description": "The previous game's id."})
     seeded_by_client = fields.Bool(required=True, metadata={
@@ -228,7 +229,7 @@ class ReplaySchema(Schema):
     version = fields.Int(required=True)
     status = fields.Str(required=True, validate=validate.OneOf(GAME_STATUSES), metadata={
         "description": "The game's status right after that event, as the view would have said it "
-                       "(`waiting` for players, then `active`, `finished`; or `cancelled`)."})
+                       "(`waiting` for players, then `active`, `finished`; or `cancelled`, `abandoned`)."})
     to_act = fields.List(fields.Int(), required=True)
     result = fields.Dict(allow_none=True, required=True)
     state = fields.Dict(required=True)

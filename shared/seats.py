@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import hmac
 import json
+import time
 from typing import Any
 
 from shared import clocks, platform_events as pe
 from shared.auth import hash_token, new_token
 from shared.eventstore import AppendResult
 from shared.problems import Problem
-from shared.runtime import GameRuntime, LoadedGame, game_cancelled, new_game_id
+from shared.runtime import GameRuntime, LoadedGame, game_abandoned, game_cancelled, new_game_id
 from shared.search import bot_budget_ms
 
 ATTEMPTS = 64      # each conflict is somebody else's accepted append: the loop always ends
@@ -211,6 +212,8 @@ class Seats:
     def _check_not_cancelled(meta: dict[str, str]) -> None:
         if meta.get("status") == "cancelled":
             raise game_cancelled()
+        if meta.get("status") == "abandoned":
+            raise game_abandoned()
 
     def _check_waiting(self, meta: dict[str, str]) -> None:
         self._check_not_cancelled(meta)
@@ -221,3 +224,40 @@ class Seats:
     @staticmethod
     def _busy() -> Problem:
         return Problem("stale-version", "The game's seats kept changing while this was decided; retry.")
+
+
+# -- abandoned games (the sweeper) ------------------------------------------------------------------
+
+UNFINISHED = ("waiting", "active")
+
+
+def last_move_ms(meta: dict[str, str]) -> int:
+    """When the game last saw a move (its creation when none): what abandonment is counted from."""
+    return int(meta.get("moved_at") or meta.get("created_at") or 0)
+
+
+def abandon_if_idle(runtime: GameRuntime, game_id: str, after_seconds: int, now_ms: int | None = None) -> int | None:
+    """End a game nobody moved in for ``after_seconds``: ``platform.game_abandoned`` goes into its
+    log with the status ``abandoned`` (moves and seat changes are refused from then on, it leaves
+    the index of unfinished games and the lists, and keeps the lifetime of a finished game).
+    Returns the new version, or None when the game is not (or no longer) to be abandoned."""
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    for _ in range(ATTEMPTS):
+        loaded = runtime.load(game_id)
+        meta = loaded.meta
+        if meta.get("status") not in UNFINISHED or runtime.game.result(loaded.state) is not None:
+            return None
+        last = last_move_ms(meta)
+        if after_seconds <= 0 or now_ms - last < after_seconds * 1000:
+            return None
+        data = {"status": "abandoned", "result": None, "last_move_at": clocks.iso(last), "idle_seconds": after_seconds}
+        result = runtime.append_platform(loaded, [{"type": pe.GAME_ABANDONED, "data": data}], None,
+                                         {"status": "abandoned", "to_act": "[]"})
+        if result.status != "OK":
+            continue                 # it moved meanwhile: judge again
+        runtime._best_effort(runtime.store.index_active, runtime.game.name, game_id, False)
+        runtime.relist(game_id, meta, "abandoned")
+        if meta.get("finished_ttl"):
+            runtime._best_effort(runtime.store.set_lifetime, game_id, int(meta["finished_ttl"]))
+        return result.version
+    return None

@@ -35,7 +35,7 @@ from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
 from shared import examples, limits, metrics
-from shared.bots import BotQueue
+from shared.bots import bot_queue_for, seat_bots
 from shared.clocks import ClockJobs, default_fallback
 from shared.config import Settings
 from shared.engine import IllegalMove
@@ -93,13 +93,14 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     queue_redis = connect_queue(settings)      # no I/O yet: redis-py connects on first use
     before_bot_turn = None
     if notify_bots is None and settings.enqueue_bots:
-        bot_queue = BotQueue(queue_redis, game.name)
+        bot_queue = bot_queue_for(queue_redis, plugin)
         notify_bots, before_bot_turn = bot_queue.enqueue_turns, bot_queue.mark_pending
     runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots,
                           idle_ttl=settings.idle_game_ttl, finished_ttl=settings.finished_game_ttl,
                           before_bot_turn=before_bot_turn)
     if before_bot_turn is not None:
-        runtime.clock_jobs = ClockJobs(bot_queue)     # turn clocks' deadlines, on the same queue
+        bot_queue.bot_of = seat_bots(runtime)          # which queue a seat's bot turn goes to
+        runtime.clock_jobs = ClockJobs(bot_queue)     # turn clocks' deadlines, on the same queues
     app.extensions["runtime"] = runtime
     news = LogNews(connect_news(settings), game.name, publisher=store.redis,
                    read_log=lambda game_id, after, limit: store.read(game_id, after=after, limit=limit))

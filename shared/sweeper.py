@@ -1,6 +1,7 @@
 """Re-enqueue lost bot turns, forever: ``python -m shared.sweeper [game ...]``.
 
-One sweeper per deployment is enough (it is idempotent, so two do no harm).  A pass costs the
+It also ends the games nobody moved in for ``ABANDON_AFTER_SECONDS`` (``platform.game_abandoned``,
+see shared.seats), a few per pass through its slow lane.  One sweeper per deployment is enough (it is idempotent, so two do no harm).  A pass costs the
 same however many idle games there are (see :class:`shared.bots.Sweeper`), and a Redis fault
 only fails that pass: the next one tries again.  SIGTERM stops it after the pass under way (as
 PID 1 in a container a process without a handler would ignore it until the kill).
@@ -16,7 +17,7 @@ import threading
 import redis
 
 from shared import registry
-from shared.bots import BotQueue, Sweeper
+from shared.bots import Sweeper, bot_queue_for
 from shared.config import Settings
 from shared.runtime import GameRuntime
 from shared.redis_clients import connect_event_store, connect_queue
@@ -33,7 +34,9 @@ def main(argv: list[str]) -> None:
     sweepers = []
     for name in argv or registry.available():
         plugin = registry.plugin(name)
-        sweepers.append(Sweeper(GameRuntime(plugin.game, store, settings.snapshot_every), BotQueue(rq_conn, name)))
+        runtime = GameRuntime(plugin.game, store, settings.snapshot_every)
+        sweepers.append(Sweeper(runtime, bot_queue_for(rq_conn, plugin, runtime),
+                                abandon_after=settings.abandon_after_seconds))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     while not stop.is_set():

@@ -16,6 +16,7 @@ os.environ["ALLOW_CLIENT_SEED"] = "1"
 # the limit sets one itself.  (A limit reached half-way through would also make schemathesis's
 # stateful runs depend on what ran before them: its bundles fill only on a 201.)
 os.environ["CREATE_RATE_LIMIT"] = ""
+os.environ["MAX_GAMES_PER_ADDRESS"] = "0"
 
 
 @pytest.fixture(scope="session")

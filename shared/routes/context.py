@@ -75,10 +75,11 @@ class Service:
         status = loaded.meta.get("status")
         return {
             "id": loaded.game_id, "game": game.name, "version": loaded.version,
-            "status": status if status in ("waiting", "cancelled") else "finished" if result is not None else "active",
+            "status": status if status in ("waiting", "cancelled", "abandoned") else
+            "finished" if result is not None else "active",
             "rematch": loaded.meta.get("rematch"), "rematch_of": loaded.meta.get("rematch_of"),
             "seeded_by_client": loaded.meta.get("seeded_by_client") == "1",
-            "to_act": [] if status in ("waiting", "cancelled") else game.to_act(loaded.state),
+            "to_act": [] if status in ("waiting", "cancelled", "abandoned") else game.to_act(loaded.state),
             "result": result, "you": seat,
             "players": loaded.players, "state": game.view(loaded.state, seat),
             "turn_seconds": clocks.turn_seconds(loaded.meta), "deadlines": clocks.deadlines(loaded.meta),

@@ -30,18 +30,19 @@ def blueprint(service: Service) -> Blueprint:
     def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game. Each human seat's token is in this answer, and only here.
 
-        Too many creations from one address: 429 `rate-limited`; too many running games: 503 `capacity`.
-        Both come with `Retry-After` (seconds)."""
+        Too many creations from one address: 429 `rate-limited`; too many of its games unfinished: 429
+        `too-many-games`; too many running games: 503 `capacity`. All come with `Retry-After` (seconds)."""
         body = load_with(create_schema(), read_json_body())
         if body["seed"] is not None and not settings.allow_client_seed:
             raise Problem("seed-not-allowed", "This service draws every game's seed itself (whoever "
                           "chooses it can predict the game): leave out \"seed\".",
                           errors=[{"detail": "Not allowed here.", "pointer": "/seed"}])
-        guard.capacity.check()
+        guard.check_creation()
         fallback = body["fallback_bot"] or (clocks.default_fallback(service.plugin) if body["turn_seconds"] else None)
         created = service.seats.create(body["players"], body["options"], body["seed"], body["listed"],
                                        turn_seconds=body["turn_seconds"], fallback_bot=fallback,
                                        bot_budget_ms=body["bot_budget_ms"])
+        guard.created(created["id"])
         metrics.GAMES_CREATED.labels(game.name).inc()
         return created, 201, {"Location": f"/games/{created['id']}"}
 

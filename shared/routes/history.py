@@ -38,6 +38,8 @@ def seats_status_at(store: EventStore, game_id: str, meta: dict[str, str], versi
     status = meta.get("status")
     if status == "waiting":
         return "waiting"
+    if status == "abandoned" and version >= int(meta["version"]):
+        return "abandoned"           # its last event is platform.game_abandoned
     if not meta.get("host"):
         return None
     seen = 0

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Response, request
 from flask_smorest import Blueprint
 
+from shared import limits
 from shared.auth import bearer_token
 from shared.http import json_response, load_with, read_json_body
 from shared.openapi import BEARER, OPTIONAL_BEARER, problems
@@ -62,7 +63,7 @@ def blueprint(service: Service) -> Blueprint:
         return seats.resign(game_id, seat_holder(game_id))
 
     @bp.route("/games/<game_id>/rematch", methods=["POST"])
-    @bp.doc(security=BEARER, responses=problems(401, 403, 404, 409))
+    @bp.doc(security=BEARER, responses={**problems(401, 403, 404, 409), **limits.CREATE_RESPONSES})
     @bp.alt_response(200, schema=RematchSchema, description="The rematch asked for before (the same game).")
     @bp.response(201, RematchSchema, headers={"Location": {"schema": {"type": "string"},
                                                            "description": "The new game's URL."}})
@@ -74,9 +75,11 @@ def blueprint(service: Service) -> Blueprint:
         seat = service.authenticate(game_id, meta, required=True)
         assert seat is not None
         if meta.get("status") == "finished" and not meta.get("rematch"):
-            service.guard.capacity.check()          # a new game: the same cap as POST /games
+            service.guard.check_creation()          # a new game: the same caps as POST /games
         token = bearer_token(request.headers.get("Authorization")) or ""
         body, created = seats.rematch(game_id, seat, token)
+        if created:
+            service.guard.created(body["id"])
         return json_response(body, status=201 if created else 200, headers={"Location": f"/games/{body['id']}"})
 
     return bp

@@ -11,10 +11,11 @@ __all__ = ["make_stack", "stack_env", "serve"]
 
 
 def serve(make_stack: Any, game: str) -> str:
-    """gunicorn serving ``game`` plus an RQ worker playing its bots; returns the base URL."""
+    """gunicorn serving ``game`` plus RQ workers playing its bots (and its search bots); returns the base URL."""
     stack = make_stack(game)
     base = stack.start_web()
     stack.start_worker()
+    stack.start_thinker()
     return base
 
 

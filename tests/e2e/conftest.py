@@ -51,6 +51,13 @@ class Stack:
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         return proc
 
+    def start_thinker(self, name: str = "thinker") -> subprocess.Popen[bytes]:
+        """A worker on the search bots' queue (``--thinking``: their turns have workers of their own)."""
+        self.processes[name] = proc = subprocess.Popen(
+            [sys.executable, "-m", "shared.worker", "--quiet", "--thinking", self.game],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        return proc
+
     def stop(self) -> None:
         """Stop every process group this stack started: a worker killed on purpose leaves its
         scheduler child behind, and the group still holds it."""

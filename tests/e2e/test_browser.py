@@ -49,7 +49,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def stacks(redis_url: str) -> Iterator[Any]:
-    """One gunicorn and one bot worker per game, started on first use, shared by the module.
+    """One gunicorn and two bot workers per game (one for its search bots), started on first use, shared by the module.
 
     The module's games never need an empty database, so no test here flushes it (no redis_client)."""
     env = {**os.environ, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "ACCESS_LOG": "",
@@ -62,6 +62,7 @@ def stacks(redis_url: str) -> Iterator[Any]:
             started[game] = Stack(game, dict(env))
             started[game].start_web()
             started[game].start_worker()
+            started[game].start_thinker()
         return started[game].base_url
 
     yield stack

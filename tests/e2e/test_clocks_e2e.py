@@ -2,11 +2,17 @@
 scheduler keeps the deadlines, started only after the human's deadline has passed."""
 from __future__ import annotations
 
+import os
+import signal
 import time
+from datetime import datetime, timezone
 from typing import Any
 
 import pytest
+import redis
 import requests
+from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
+from rq.utils import utcparse
 
 from shared.clocks import EXPIRED, iso_to_ms
 from tests.e2e.conftest import Stack, wait_until
@@ -48,3 +54,58 @@ def test_the_fallback_bot_plays_for_a_human_who_walked_away(make_stack: Any) -> 
     after = requests.get(f"{base}/games/{gid}", timeout=5).json()
     assert after["version"] >= played["seq"]
     assert list(after["deadlines"]) == (["0"] if 0 in after["to_act"] else [])
+
+
+def test_a_player_cannot_freeze_the_game_with_its_clocks_key(make_stack: Any) -> None:
+    # The attack: seat 0 moves under keys the clock's fallback bot might use, then walks away.
+    stack: Stack = make_stack("race")
+    base = stack.start_web()
+    stack.start_worker()
+    players = [{"name": "walks away"}, {"name": "stays"}]
+    game = requests.post(f"{base}/games", json={"players": players, "turn_seconds": 1}, timeout=5).json()
+    gid, tokens = game["id"], [p["token"] for p in game["players"]]
+    expiry = game["version"] + 2                  # hold, hold: seat 0's clock runs out then
+    for turn, key in enumerate([f"bot-{expiry}", f"bot-{expiry}-fallback"]):
+        moved = requests.post(f"{base}/games/{gid}/moves", json={"type": "hold"}, timeout=5,
+                              headers={"Authorization": f"Bearer {tokens[turn]}", "Idempotency-Key": key})
+        assert moved.status_code == 201, moved.text
+    for key in (f"platform/clock/{expiry}", f"platform/clock/{expiry}/fallback"):
+        refused = requests.post(f"{base}/games/{gid}/moves", json={"type": "hold"}, timeout=5,
+                                headers={"Authorization": f"Bearer {tokens[0]}", "Idempotency-Key": key})
+        assert (refused.status_code, refused.json()["reason"]) == (400, "malformed-request")
+    # Seat 0's clock runs out: the fallback bot plays for it, and the game goes on.
+    wait_until(lambda: requests.get(f"{base}/games/{gid}", timeout=5).json()["version"] > expiry + 1,
+               "the clock's move for seat 0", timeout=30)
+    events = assert_log_is_whole(base, gid)
+    assert events[expiry]["type"] == EXPIRED and events[expiry]["data"]["seat"] == 0
+    assert events[expiry + 1]["cause"]["seat"] == 0
+
+
+def live_scheduler(conn: "redis.Redis[bytes]", queue: str = "bots-race") -> str | None:
+    """The scheduler holding the queue's lock, if it beat in the last three seconds."""
+    holder = conn.get(RQScheduler.get_locking_key(queue))
+    beat = conn.hget(SCHEDULER_KEY_TEMPLATE % holder.decode(), "last_heartbeat") if holder else None
+    if holder is None or beat is None:
+        return None
+    age = datetime.now(timezone.utc) - utcparse(beat.decode()).replace(tzinfo=timezone.utc)
+    return holder.decode() if age.total_seconds() < 3 else None
+
+
+def test_a_killed_workers_replacement_has_a_scheduler_within_seconds(make_stack: Any) -> None:
+    stack: Stack = make_stack("race")
+    base = stack.start_web()
+    first = stack.start_worker("first")
+    conn = redis.Redis.from_url(stack.env["REDIS_URL"])
+    wait_until(lambda: live_scheduler(conn) is not None, "the first worker's scheduler", timeout=30)
+    old = live_scheduler(conn)
+    os.killpg(first.pid, signal.SIGKILL)         # the worker and its scheduler: neither lets go of the lock
+    first.wait(5)
+    assert conn.get(RQScheduler.get_locking_key("bots-race")) == (old or "").encode()
+    stack.start_worker("second")
+    # RQ's lock outlives its holder by a minute, and RQ's worker tries again every ten: here the
+    # replacement takes the stale lock over.
+    wait_until(lambda: live_scheduler(conn) not in (None, old), "the replacement's scheduler", timeout=30)
+    players = [{"name": "walks away"}, {"name": "bot", "bot": "roller"}]
+    game = requests.post(f"{base}/games", json={"players": players, "turn_seconds": 1}, timeout=5).json()
+    wait_until(lambda: any(e["type"] == EXPIRED for e in assert_log_is_whole(base, game["id"])),
+               "the clock to run out", timeout=15)

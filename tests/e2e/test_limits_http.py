@@ -6,6 +6,9 @@ from typing import Any
 import pytest
 import requests
 
+from tests.e2e.conftest import wait_until
+from tests.e2e.test_worker_faults import start_sweeper
+
 pytestmark = pytest.mark.e2e
 
 TWO = {"players": [{"name": "a"}, {"name": "b"}]}
@@ -34,3 +37,23 @@ def test_rate_limit_by_client_address_trusts_x_forwarded_for_only_behind_a_proxy
     assert create(proxied, "10.0.0.1").status_code == 429
     assert create(proxied, "6.6.6.6, 10.0.0.3").status_code == 201   # a forged first hop is ignored
     assert create(proxied, "7.7.7.7, 10.0.0.3").status_code == 429
+
+
+def test_an_address_at_its_cap_creates_again_once_the_sweeper_ends_its_abandoned_game(make_stack: Any) -> None:
+    stack = make_stack("race")
+    stack.env.update(MAX_GAMES_PER_ADDRESS="1", ABANDON_AFTER_SECONDS="2", SWEEP_INTERVAL_SECONDS="0.5")
+    base = stack.start_web()
+    game = create(base).json()
+    token = game["players"][0]["token"]
+    moved = requests.post(f"{base}/games/{game['id']}/moves", json={"type": "hold"}, timeout=10,
+                          headers={"Authorization": f"Bearer {token}"})
+    assert moved.status_code == 201                   # a move: the game is kept for good
+    refused = create(base)
+    assert refused.status_code == 429 and refused.headers["Content-Type"] == "application/problem+json"
+    assert refused.json()["reason"] == "too-many-games" and int(refused.headers["Retry-After"]) >= 1
+    start_sweeper(stack)
+    wait_until(lambda: requests.get(f"{base}/games/{game['id']}", timeout=5).json()["status"] == "abandoned",
+               "the sweeper to end the game nobody moves in", timeout=30)
+    last = requests.get(f"{base}/games/{game['id']}/events", timeout=5).json()["events"][-1]
+    assert last["type"] == "platform.game_abandoned" and last["data"]["status"] == "abandoned"
+    assert create(base).status_code == 201

@@ -69,3 +69,27 @@ def test_a_resigned_seat_is_played_by_the_worker_and_cors_answers_a_preflight(ma
     events = requests.get(f"{base}/games/{gid}/events", headers=auth(mine), timeout=5).json()["events"]
     assert any(e["type"] == "platform.seat_resigned" and e["data"] == {"seat": 0, "bot": resigned.json()["bot"]}
                for e in events)
+
+
+def test_a_player_cannot_freeze_the_game_with_its_takeover_bots_key(make_stack: Any) -> None:
+    # The attack: seat 0 moves under the keys its bot will use once it resigns, then resigns.
+    stack: Stack = make_stack("race")
+    base = stack.start_web()
+    stack.start_worker()
+    created = requests.post(f"{base}/games", json={"players": [{"name": "a"}, {"name": "b"}]}, timeout=5).json()
+    gid, tokens = created["id"], [p["token"] for p in created["players"]]
+    takeover = created["version"] + 5          # hold, hold, hold, hold, resign: the bot plays then
+    for turn, key in enumerate([f"bot-{takeover}", "any", f"bot-{takeover}-fallback", "other"]):
+        moved = requests.post(f"{base}/games/{gid}/moves", json={"type": "hold"}, timeout=5,
+                              headers={**auth(tokens[turn % 2]), "Idempotency-Key": key})
+        assert moved.status_code == 201, moved.text
+    for key in (f"platform/bot/{takeover}", f"platform/bot/{takeover}/fallback"):
+        refused = requests.post(f"{base}/games/{gid}/moves", json={"type": "hold"}, timeout=5,
+                                headers={**auth(tokens[0]), "Idempotency-Key": key})
+        assert (refused.status_code, refused.json()["reason"]) == (400, "malformed-request")
+    resigned = requests.post(f"{base}/games/{gid}/resign", headers=auth(tokens[0]), timeout=5).json()
+    assert resigned["version"] == takeover
+    # The bot plays seat 0's turn, and the game goes on to seat 1.
+    wait_until(lambda: requests.get(f"{base}/games/{gid}", timeout=5).json()["to_act"] == [1], "the bot's move")
+    events = requests.get(f"{base}/games/{gid}/events", params={"after": takeover}, timeout=5).json()["events"]
+    assert events[0]["cause"] == {**events[0]["cause"], "kind": "move", "seat": 0}

@@ -17,9 +17,10 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from shared import redis_server
+from shared import platform_events as pe, redis_server
 from shared.bots import TAKEN_GRACE_SECONDS, job_id, queue_name
 from tests.e2e.conftest import ROOT, Stack, wait_until
+from tests.e2e.test_clocks_e2e import live_scheduler
 from tests.e2e.test_reliability import assert_log_is_whole, create, full_log
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -33,15 +34,16 @@ def start_sweeper(stack: Stack) -> None:
 
 def assert_each_bot_turn_once(base: str, gid: str, store: "redis.Redis[bytes]") -> None:
     """The log is whole and audits, and every move in it is one bot job's, recorded once under
-    that job's idempotency key (``<seat>:bot-<version>``), at the version it was played at."""
+    that job's idempotency key (``<seat>:platform/bot/<version>``), at the version it was played at."""
     events = assert_log_is_whole(base, gid)
     moves = [e for e in events if e.get("cause", {}).get("kind") == "move"]
     idem = {k.decode(): v.decode() for k, v in store.hgetall("{g:" + gid + "}:idem").items()}
     assert len(idem) == len(moves), (idem, [m["seq"] for m in moves])
     for move in moves:
-        key = f"{move['cause']['seat']}:bot-{move['seq'] - 1}"
-        recorded = idem.get(key) or idem.get(key + "-fallback")
-        assert recorded is not None and int(recorded.split("|")[2]) == move["seq"], (key, recorded)
+        seat, version = move["cause"]["seat"], move["seq"] - 1
+        recorded = idem.get(f"{seat}:{pe.move_key('bot', version)}") \
+            or idem.get(f"{seat}:{pe.move_key('bot', version, fallback=True)}")
+        assert recorded is not None and int(recorded.split("|")[2]) == move["seq"], (move, recorded)
 
 
 def running_job(conn: "redis.Redis[bytes]", gid: str) -> Job | None:
@@ -75,6 +77,8 @@ def test_workers_and_sweeper_ride_out_a_redis_restart(tmp_path: Path, stack_env:
         proc.wait(5)
         time.sleep(4)
         proc, _, _ = redis_server.start_server(port=port, data_dir=str(tmp_path), appendonly=True)
+        # A scheduler runs again (its lock, kept by the AOF, is refreshed or taken over).
+        wait_until(lambda: live_scheduler(store) is not None, "a scheduler after the restart", timeout=30)
         finished = lambda: all(store.hget("{g:" + g + "}:meta", "status") == b"finished" for g in games)  # noqa: E731
         wait_until(finished, "every game to finish after the restart", timeout=90)
         for name, process in stack.processes.items():
@@ -143,4 +147,4 @@ def assert_each_bot_turn_once_or_human(base: str, gid: str, store: "redis.Redis[
     events = assert_log_is_whole(base, gid)
     bot_moves = [e for e in events if e.get("cause", {}).get("kind") == "move" and e["cause"]["seat"] == 1]
     idem = {k.decode() for k in store.hkeys("{g:" + gid + "}:idem") if k.startswith(b"1:")}
-    assert len(idem) == len(bot_moves) and all(f"1:bot-{m['seq'] - 1}" in idem for m in bot_moves)
+    assert len(idem) == len(bot_moves) and all(f"1:{pe.move_key('bot', m['seq'] - 1)}" in idem for m in bot_moves)

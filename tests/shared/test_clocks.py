@@ -11,17 +11,17 @@ from typing import Any
 import pytest
 import redis
 from flask.testing import FlaskClient
-from rq import SimpleWorker
 from rq.registry import ScheduledJobRegistry
 from rq.serializers import JSONSerializer
 
 from services.catan.api import PLUGIN as CATAN
 from services.elfenland.api import PLUGIN as ELFENLAND
-from shared import bots, clocks, registry
+from shared import bots, clocks, platform_events as pe, registry
 from shared.config import Settings
 from shared.plugin import GamePlugin
 from shared.runtime import derive_seed
 from shared.service import create_app
+from shared.worker import ResilientWorker
 from tests.shared.conftest import auth
 from tests.shared.toygame import PLUGIN, RaceGame
 
@@ -44,10 +44,11 @@ def clocked_client(plugin: GamePlugin, redis_url: str, monkeypatch: pytest.Monke
 
 
 def run_worker(redis_url: str, game: str = "race") -> None:
-    """One burst: RQ's scheduler moves the due deadlines to the queue, then the jobs run."""
+    """One burst of the deployment's worker: its scheduler moves the due deadlines to the queue,
+    then the jobs run."""
     conn = redis.Redis.from_url(redis_url)
     queue = bots.BotQueue(conn, game).queue
-    SimpleWorker([queue], connection=conn, serializer=JSONSerializer).work(burst=True, with_scheduler=True)
+    ResilientWorker([queue], connection=conn, serializer=JSONSerializer).work(burst=True, with_scheduler=True)
 
 
 def create(client: FlaskClient, humans: int, seed: int, **clock: Any) -> dict[str, Any]:
@@ -143,6 +144,57 @@ def test_the_fallback_bot_plays_for_a_seat_whose_time_ran_out(client: FlaskClien
     # Time travel folds past the platform's record (the engine never sees it).
     at_expiry = client.get(f"/games/{gid}/replay?version={expired['seq']}").get_json()
     assert at_expiry["to_act"] == view["to_act"]
+
+
+@pytest.mark.parametrize("bot", ["roller", "refused"])
+def test_a_player_cannot_take_its_clocks_idempotency_key(client: FlaskClient, bot: str) -> None:
+    # The attack: seat 0 moves under the keys the clock's fallback bot might use, then walks away.
+    game = create(client, humans=2, seed=3)
+    gid, tokens = game["id"], [p["token"] for p in game["players"]]
+    assert client.get(f"/games/{gid}").get_json()["to_act"] == [0]
+    expiry = game["version"] + 2                # hold, hold: seat 0's clock runs out then
+    for turn, key in enumerate([f"bot-{expiry}-fallback", f"clock-{expiry}"]):
+        headers = {**auth(tokens[turn]), "Idempotency-Key": key}
+        assert client.post(f"/games/{gid}/moves", json={"type": "hold"}, headers=headers).status_code == 201
+    for key in (pe.move_key("clock", expiry), pe.move_key("clock", expiry, fallback=True), f"clock/{expiry}"):
+        refused = client.post(f"/games/{gid}/moves", json={"type": "hold"},
+                              headers={**auth(tokens[0]), "Idempotency-Key": key})
+        assert (refused.status_code, refused.get_json()["reason"]) == (400, "malformed-request")
+    runtime = client.application.extensions["runtime"]
+    deadline, set_at = clocks.parse(runtime.meta(gid))["seats"]["0"]
+    assert set_at == expiry
+    time.sleep(max(0.0, deadline / 1000 - time.time()) + 0.05)
+    strategies = {**PLUGIN.strategies, "refused": lambda *_: {"type": "ack"}}   # a choice the rules refuse
+    outcome = clocks.expire_with(runtime, strategies, bot, gid, 0, deadline, set_at)
+    assert outcome["played"] is True and outcome["version"] > expiry
+    assert client.get(f"/games/{gid}").get_json()["to_act"] == [1]
+    assert client.get(f"/games/{gid}/audit").get_json()["ok"]
+
+
+def test_an_expiry_that_runs_early_fires_the_clock_without_the_sweeper(client: FlaskClient, redis_url: str) -> None:
+    game = create(client, humans=2, seed=3, turn_seconds=2)
+    gid = game["id"]
+    view = client.get(f"/games/{gid}").get_json()
+    seat = view["to_act"][0]
+    deadline, set_at = clocks.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(seat)]
+    conn = redis.Redis.from_url(redis_url)
+    queue = bots.BotQueue(conn, "race").queue
+    scheduled = ScheduledJobRegistry(queue=queue)
+    # Its job is scored to the millisecond, not rounded down to the second.
+    [jid] = scheduled.get_job_ids()
+    assert conn.zscore(scheduled.key, jid) == deadline / 1000
+    # What a scheduler that reads whole seconds does: the job runs before its deadline.
+    scheduled.remove(jid, delete_job=True)
+    queue.enqueue("shared.clocks.expire_clock", "race", gid, seat, deadline, set_at, job_id=jid)
+    assert clocks.now_ms() < deadline
+    run_worker(redis_url)
+    assert expiries(log_of(client, gid)) == []
+    # It scheduled its successor at the deadline: the clock fires then, no sweeper involved.
+    assert [j for j in scheduled.get_job_ids() if j.startswith(jid)] == [jid + "-again1"]
+    wait_past(view)
+    run_worker(redis_url)
+    [expired] = expiries(log_of(client, gid))
+    assert expired["data"]["seat"] == seat
 
 
 def test_a_seat_that_moves_in_time_gets_no_expiry(client: FlaskClient, redis_url: str) -> None:

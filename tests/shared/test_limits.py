@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from shared import bots
 from shared.config import Settings
 from shared.eventstore import EventStore
 from shared.redis_server import free_port
@@ -103,6 +104,75 @@ def test_expired_games_stop_counting_against_the_cap(settings: Settings) -> None
     assert_problem(client.post("/games", json={"players": TWO}), 503, "capacity")
 
 
+def test_one_address_cannot_fill_the_cap_its_own_unfinished_games_are_capped(settings: Settings) -> None:
+    app = app_with(settings, max_games_per_address=2, max_active_games=10)
+    client = app.test_client()
+    first = new_game(client)
+    waiting = client.post("/games", json={"players": [{"name": "host"}, {"open": True}]}).get_json()
+    refused = client.post("/games", json={"players": TWO})
+    body = assert_problem(refused, 429, "too-many-games")
+    assert "2 unfinished games" in body["detail"] and int(refused.headers["Retry-After"]) > 0
+    assert store_of(app).count_active("race") == 2            # the refused request created nothing
+    # Another address has its own quota.
+    assert client.post("/games", json={"players": TWO}, environ_base={"REMOTE_ADDR": "10.1.2.3"}).status_code == 201
+    # A game that ends (finished, cancelled) frees its address's place.
+    play_to_the_end(client, first)
+    new_game(client)
+    assert_problem(client.post("/games", json={"players": TWO}), 429, "too-many-games")
+    assert client.post(f"/games/{waiting['id']}/cancel", headers=auth(waiting["host_token"])).status_code == 200
+    new_game(client)
+
+
+def idle_for(store: EventStore, game_id: str, seconds: float) -> None:
+    """Date the game's last move (or its creation) back by ``seconds``: days pass in an instant."""
+    meta = store.meta(game_id) or {}
+    for field in ("moved_at", "created_at"):
+        if meta.get(field):
+            store.redis.hset(store.keys(game_id)[1], field, str(int(meta[field]) - int(seconds * 1000)))
+
+
+def test_the_sweeper_ends_a_game_nobody_moved_in_as_abandoned(settings: Settings, redis_client: Any) -> None:
+    day = 86_400
+    app = app_with(settings, max_games_per_address=2)
+    client, store = app.test_client(), store_of(app)
+    runtime = app.extensions["runtime"]
+    idle, lively = new_game(client), new_game(client)
+    for game in (idle, lively):          # a move each: both are kept for good (no idle TTL)
+        assert client.post(f"/games/{game['id']}/moves", json={"type": "hold"},
+                           headers=auth(game["players"][0]["token"])).status_code == 201
+    assert_problem(client.post("/games", json={"players": TWO}), 429, "too-many-games")
+    idle_for(store, idle["id"], 3 * day)
+    idle_for(store, lively["id"], day)
+    before = client.get(f"/games/{idle['id']}").get_json()["version"]
+    bot_queue = bots.BotQueue(redis_client, "race")
+    bots.sweep(runtime, bot_queue, abandon_after=2 * day)
+    # Ended in its log, not deleted: the last record says so, the view and the feed too.
+    events = client.get(f"/games/{idle['id']}/events").get_json()
+    last = events["events"][-1]
+    assert (last["seq"], last["type"]) == (before + 1, "platform.game_abandoned")
+    assert last["data"]["status"] == "abandoned" and last["data"]["result"] is None
+    assert last["data"]["idle_seconds"] == 2 * day and last["cause"] == {"kind": "platform", "seat": None}
+    view = client.get(f"/games/{idle['id']}").get_json()
+    assert (view["status"], view["to_act"], view["version"]) == ("abandoned", [], before + 1)
+    assert events["status"] == "abandoned"
+    token = idle["players"][1]["token"]
+    assert_problem(client.post(f"/games/{idle['id']}/moves", json={"type": "hold"}, headers=auth(token)),
+                   409, "game-abandoned")
+    assert_problem(client.post(f"/games/{idle['id']}/resign", headers=auth(token)), 409, "game-abandoned")
+    assert client.get(f"/games/{idle['id']}/audit").get_json()["ok"] is True
+    assert client.get(f"/games/{idle['id']}/replay?version={before + 1}").get_json()["status"] == "abandoned"
+    assert idle["id"] not in store.active_games("race") and lively["id"] in store.active_games("race")
+    assert client.get(f"/games/{lively['id']}").get_json()["status"] == "active"
+    # Its address may create again; a second sweep changes nothing.
+    new_game(client)
+    bots.sweep(runtime, bot_queue, abandon_after=2 * day)
+    assert client.get(f"/games/{idle['id']}").get_json()["version"] == before + 1
+    # Without the setting (0) nothing is ever abandoned.
+    idle_for(store, lively["id"], 30 * day)
+    bots.sweep(runtime, bot_queue, abandon_after=0)
+    assert client.get(f"/games/{lively['id']}").get_json()["status"] == "active"
+
+
 # -- lifetimes --------------------------------------------------------------------------------
 
 def test_a_game_without_a_move_expires_and_one_with_a_move_survives(settings: Settings) -> None:
@@ -179,5 +249,9 @@ def test_settings_read_from_the_environment(monkeypatch: Any) -> None:
     monkeypatch.delenv("IDLE_GAME_TTL_SECONDS", raising=False)
     s = Settings.from_env()
     assert (s.create_rate_limit, s.max_active_games, s.idle_game_ttl, s.finished_game_ttl) == ("", 0, 86_400, 3600)
+    monkeypatch.setenv("MAX_GAMES_PER_ADDRESS", "5")
+    monkeypatch.setenv("ABANDON_AFTER_SECONDS", "600")
+    s = Settings.from_env()
+    assert (s.max_games_per_address, s.abandon_after_seconds) == (5, 600)
     with pytest.raises(ValueError):
         create_app(PLUGIN, dataclasses.replace(s, create_rate_limit="thirty a minute"))

@@ -35,7 +35,14 @@ def test_every_game_has_its_manifest_with_every_process() -> None:
         assert kinds == {("Deployment", f"{game}-web"), ("Service", game),
                          ("HorizontalPodAutoscaler", f"{game}-web"), ("PodDisruptionBudget", f"{game}-web"),
                          ("Deployment", f"{game}-worker"), ("HorizontalPodAutoscaler", f"{game}-worker"),
-                         ("PodDisruptionBudget", f"{game}-worker"), ("Deployment", f"{game}-sweeper")}
+                         ("PodDisruptionBudget", f"{game}-worker"), ("Deployment", f"{game}-thinker"),
+                         ("HorizontalPodAutoscaler", f"{game}-thinker"), ("PodDisruptionBudget", f"{game}-thinker"),
+                         ("Deployment", f"{game}-sweeper")}
+        commands = {d["metadata"]["name"]: d["spec"]["template"]["spec"]["containers"][0]["command"]
+                    for d in docs if d["kind"] == "Deployment"}
+        # The search bots' turns have workers of their own (shared.bots.BotQueue).
+        assert commands[f"{game}-thinker"] == ["python", "-m", "shared.worker", "--thinking", game]
+        assert commands[f"{game}-worker"] == ["python", "-m", "shared.worker", game]
         for doc in docs:
             if doc["kind"] != "Deployment":
                 continue
@@ -87,5 +94,5 @@ def test_compose_accepts_the_file_and_runs_every_game() -> None:
     assert out.returncode == 0, out.stderr
     services = yaml.safe_load(out.stdout)["services"]
     for game in registry.available():
-        assert {f"{game}-web", f"{game}-worker", f"{game}-sweeper"} <= set(services)
+        assert {f"{game}-web", f"{game}-worker", f"{game}-thinker", f"{game}-sweeper"} <= set(services)
         assert services[f"{game}-web"]["read_only"] is True

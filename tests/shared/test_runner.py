@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from shared import runner
+from shared import registry, runner
 
 
 def test_a_child_that_keeps_dying_stops_the_runner_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,3 +25,13 @@ def test_exits_are_described_by_code_or_signal() -> None:
     assert all(child.may_restart(100.0 + i) for i in range(runner.MAX_RESTARTS_PER_MINUTE))
     assert not child.may_restart(110.0)
     assert child.may_restart(170.0)          # a minute later it may again
+
+
+def test_every_game_gets_workers_for_its_search_bots_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOT_WORKERS", "2")
+    monkeypatch.setenv("THINKING_WORKERS", "1")
+    kids = runner.children(dict(os.environ), "/tmp/prom-unused")
+    for game in registry.available():
+        workers = [kid.argv[2:] for kid in kids if kid.name.startswith(f"{game} ") and "shared.worker" in kid.argv]
+        assert sorted(workers) == [["shared.worker", "--quiet", "--thinking", game],
+                                   ["shared.worker", "--quiet", game], ["shared.worker", "--quiet", game]]

@@ -4,10 +4,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
 import redis
 from flask.testing import FlaskClient
 
-from shared import bots
+from shared import bots, platform_events as pe
 from shared.config import Settings
 from shared.service import create_app
 from shared.bots import play_bot_turn_with
@@ -233,3 +234,35 @@ def test_replay_says_waiting_and_cancelled_as_the_view_did(client: FlaskClient) 
     assert replay(doomed["id"], cancelled["version"]) == ("cancelled", [])
     plain = create(client, [{"name": "a"}, {"name": "b"}])            # never waited
     assert replay(plain["id"], plain["version"]) == ("active", [0])
+
+
+def refuse_to_play(game: Any, state: Any, seat: int, rng: Any) -> dict[str, Any]:
+    """A bot whose choice the rules refuse: its turn is played by the random fallback move."""
+    return {"type": "ack"}
+
+
+@pytest.mark.parametrize("strategy", ["roller", "refused"])
+def test_a_player_cannot_take_its_takeover_bots_idempotency_key(settings: Settings, strategy: str) -> None:
+    # The attack: seat 0 moves under the keys its bot will use after it resigns, then resigns.
+    app = create_app(PLUGIN, settings)
+    client = app.test_client()
+    created = create(client, [{"name": "a"}, {"name": "b"}])
+    gid, tokens = created["id"], [p["token"] for p in created["players"]]
+    version = created["version"]
+    takeover = version + 5                  # hold, hold, hold, hold, resign: the bot plays then
+    for turn, key in enumerate([f"bot-{takeover}", None, f"bot-{takeover}-fallback", None]):
+        headers = {**auth(tokens[turn % 2]), **({"Idempotency-Key": key} if key else {})}
+        assert client.post(f"/games/{gid}/moves", json={"type": "hold"}, headers=headers).status_code == 201
+    # The platform's own keys are out of a client's reach.
+    for key in (pe.move_key("bot", takeover), pe.move_key("bot", takeover, fallback=True),
+                pe.move_key("clock", takeover)):
+        refused = client.post(f"/games/{gid}/moves", json={"type": "hold"},
+                              headers={**auth(tokens[0]), "Idempotency-Key": key})
+        assert (refused.status_code, refused.get_json()["reason"]) == (400, "malformed-request")
+    assert client.post(f"/games/{gid}/resign", headers=auth(tokens[0])).get_json()["version"] == takeover
+    strategies = {**PLUGIN.strategies, "refused": refuse_to_play}
+    runtime = app.extensions["runtime"]
+    outcome = play_bot_turn_with(runtime, strategies, gid, takeover, 0, strategy_name=strategy)
+    assert outcome["played"] is True and outcome["version"] > takeover
+    assert client.get(f"/games/{gid}").get_json()["to_act"] == [1]
+    assert client.get(f"/games/{gid}/audit").get_json()["ok"] is True
