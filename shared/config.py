@@ -29,6 +29,7 @@ class Settings:
     sse_max_seconds: float    # an event stream is closed after this long (the client resumes)
     redis_pool_size: int      # gevent workers: Redis connections one process shares among its clients
     redis_timeout: float      # seconds a Redis call may take before it fails (a hung Redis frees threads)
+    readyz_timeout: float     # seconds /readyz waits for Redis's PONG before it answers 503
     problem_base: str         # prefix of problem ``type`` URIs
     # Abuse limits (shared/limits.py)
     create_rate_limit: str = "30/minute"   # POST /games per client address ("" = no limit)
@@ -58,6 +59,7 @@ class Settings:
             sse_max_seconds=float(os.environ.get("SSE_MAX_SECONDS", "600")),
             redis_pool_size=_int("REDIS_POOL_SIZE", 32),
             redis_timeout=float(os.environ.get("REDIS_TIMEOUT_SECONDS", "5")),
+            readyz_timeout=float(os.environ.get("READYZ_TIMEOUT_SECONDS", "2")),
             problem_base=os.environ.get("PROBLEM_BASE", "https://boardgames.example/problems/"),
             create_rate_limit=_rate("CREATE_RATE_LIMIT", "30/minute"),
             ratelimit_storage_url=os.environ.get("RATELIMIT_STORAGE_URL", ""),

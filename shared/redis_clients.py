@@ -10,6 +10,8 @@ import struct
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from shared.config import Settings
 from shared.eventstore import EventStore
@@ -78,6 +80,19 @@ def connect_news(settings: Settings) -> "redis.Redis[bytes]":
     return redis.Redis.from_url(settings.redis_url, socket_timeout=None,
                                 socket_connect_timeout=settings.redis_timeout,
                                 socket_keepalive=True, health_check_interval=15)
+
+
+def connect_readiness(settings: Settings) -> "redis.Redis[bytes]":
+    """The readiness probe's own connection to the event store's Redis (the node in the URL on a
+    Cluster).  Not the shared pool: requests stuck on a hung Redis, or a burst of feed clients,
+    hold every pooled connection, and the probe would queue behind them before it even sent its
+    PING.  One connection (probes come one at a time; a second waits its turn for at most the
+    same timeout), no retry: the probe answers within ``READYZ_TIMEOUT_SECONDS`` either way."""
+    timeout = settings.readyz_timeout
+    pool = redis.BlockingConnectionPool.from_url(
+        settings.redis_url, max_connections=1, timeout=timeout, socket_timeout=timeout,
+        socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0))
+    return redis.Redis(connection_pool=pool)
 
 
 def connect_queue(settings: Settings) -> "redis.Redis[bytes]":

@@ -7,12 +7,14 @@ from flask_smorest import Blueprint
 from shared.news import draining
 from shared.openapi import problems
 from shared.problems import Problem
+from shared.redis_clients import connect_readiness
 from shared.routes.context import Service
 from shared.schemas import HealthSchema
 
 
 def blueprint(service: Service) -> Blueprint:
     ops = Blueprint("operations", __name__, description="Liveness and readiness probes.")
+    probe = connect_readiness(service.settings)      # its own connection: never queued behind requests
 
     @ops.route("/healthz")
     @ops.response(200, HealthSchema)
@@ -24,11 +26,11 @@ def blueprint(service: Service) -> Blueprint:
     @ops.response(200, HealthSchema)
     @ops.doc(responses=problems())
     def readyz() -> dict[str, str]:
-        """Redis answers (503 otherwise)."""
+        """Redis answers within the readiness timeout (503 otherwise)."""
         if draining():
             raise Problem("not-ready", "This instance is stopping; another one will answer.")  # SIGTERM
         try:
-            service.store.redis.ping()
+            probe.ping()
         except redis.RedisError as exc:
             raise Problem("not-ready", f"The event store does not answer: {type(exc).__name__}.") from None
         return {"status": "ready"}
