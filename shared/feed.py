@@ -25,6 +25,7 @@ The stream (``GET /games/{id}/events`` with ``Accept: text/event-stream``):
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any, Callable
@@ -35,7 +36,7 @@ from flask import Response, request
 from shared import jsonout
 from shared.engine import Game
 from shared.eventstore import EventStore
-from shared.news import LogNews, draining
+from shared.news import LogNews, Waiter, draining
 from shared.problems import Problem
 from shared.replay import served_record
 
@@ -77,6 +78,27 @@ class Feed:
         self.max_stream_seconds = max_stream_seconds
         self.max_wait_seconds = max_wait_seconds
         self._meta = game_meta          # the game's meta, or the game-not-found problem
+        self._reads = SharedReads()
+
+    def meta(self, game_id: str) -> dict[str, str]:
+        """The game's meta for a feed request: requests for one game that arrive together share
+        one read (a burst of clients joining a game's feed would queue a read each for the
+        process's few pooled connections).  Shared reads are no staler than the feed allows:
+        a waiter then learns the game's latest version from the subscriber, and a token that
+        does not match this meta is checked against a fresh one (``Service.authenticate``)."""
+        return self._reads.get(game_id, self._meta)
+
+    def _joined(self, game_id: str, waiter: Waiter, version: int, status: str) -> tuple[int, str]:
+        """The game's version and status once ``waiter`` is registered (an append between the
+        request's read of the meta and now woke nobody), read only when the subscriber does not
+        know them and will not bring them."""
+        if waiter.known is not None:
+            if waiter.known.version >= version:
+                return waiter.known.version, waiter.known.status
+            return version, status          # its announcement is on its way, and wakes the waiter
+        if waiter.pending:
+            return version, status          # the subscription's confirmation brings them
+        return _status(self._meta(game_id))
 
     # -- long-poll --------------------------------------------------------------------------------
     def page(self, game_id: str, meta: dict[str, str], seat: int | None, after: int, limit: int,
@@ -87,8 +109,7 @@ class Feed:
         if wait > 0 and version <= after and status not in ENDED:
             deadline = time.monotonic() + min(wait, self.max_wait_seconds)
             with self.news.watch(game_id, after) as waiter:
-                # Read again once registered: an append between the first read and now woke nobody.
-                version, status = _status(self._meta(game_id))
+                version, status = self._joined(game_id, waiter, version, status)
                 while version <= after and status not in ENDED:
                     left = deadline - time.monotonic()
                     if left <= 0 or draining():
@@ -110,25 +131,25 @@ class Feed:
             # Nothing more will ever come: 204 tells an EventSource to stop reconnecting.
             return Response(status=204)
         _limit_sends(request.environ)
-        response = Response(self._messages(game_id, seat, after), mimetype=EVENT_STREAM)
+        response = Response(self._messages(game_id, seat, after, _status(meta)), mimetype=EVENT_STREAM)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"        # nginx: pass each message on at once
         return response
 
-    def _messages(self, game_id: str, seat: int | None, after: int) -> Iterator[bytes]:
+    def _messages(self, game_id: str, seat: int | None, after: int, seen: tuple[int, str]) -> Iterator[bytes]:
         yield b"retry: 2000\n: stream of the game's log; one message per event\n\n"
         try:
-            yield from self._follow(game_id, seat, after)
+            yield from self._follow(game_id, seat, after, seen)
         except (redis.RedisError, Problem) as exc:
             # The stream has begun (status 200 is sent): say it ends here; the client reconnects
             # with Last-Event-ID and then meets a proper answer (503 while Redis is away, 404).
             log.warning("feed of %s ended early: %s", game_id, exc)
             yield b"retry: 2000\n: the stream stopped; reconnect to resume\n\n"
 
-    def _follow(self, game_id: str, seat: int | None, last: int) -> Iterator[bytes]:
+    def _follow(self, game_id: str, seat: int | None, last: int, seen: tuple[int, str]) -> Iterator[bytes]:
         ends_at = time.monotonic() + self.max_stream_seconds
         with self.news.watch(game_id, last) as waiter:
-            version, status = _status(self._meta(game_id))
+            version, status = self._joined(game_id, waiter, *seen)
             delivered: list[dict[str, Any]] | None = None     # events the subscriber read for us
             while True:
                 if version > last:
@@ -159,6 +180,46 @@ class Feed:
                     version, status = _status(self._meta(game_id))
                 else:
                     yield b": keep-alive\n\n"
+
+
+class SharedReads:
+    """Concurrent reads of one key share the read in flight (a single flight per key)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._flights: dict[str, _Flight] = {}
+
+    def get(self, key: str, read: Callable[[str], dict[str, str]]) -> dict[str, str]:
+        with self._lock:
+            flight = self._flights.get(key)
+            leader = flight is None
+            if flight is None:
+                flight = self._flights[key] = _Flight()
+        if not leader:
+            flight.done.wait()
+            if flight.error is not None:
+                raise flight.error
+            assert flight.value is not None
+            return flight.value
+        try:
+            flight.value = read(key)
+            return flight.value
+        except BaseException as exc:
+            flight.error = exc
+            raise
+        finally:
+            with self._lock:
+                del self._flights[key]
+            flight.done.set()
+
+
+class _Flight:
+    __slots__ = ("done", "value", "error")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.value: dict[str, str] | None = None
+        self.error: BaseException | None = None
 
 
 def _status(meta: dict[str, str]) -> tuple[int, str]:

@@ -41,6 +41,39 @@ class KernelTimeoutConnection(redis.Connection):
         return sock
 
 
+class PoolExhausted(redis.ConnectionError):
+    """No pooled connection came free in time: this process is busy, Redis may be fine."""
+
+
+class MeteredPool(redis.BlockingConnectionPool):
+    """The bounded pool of a gevent worker, which says how busy it is (``/readyz``) and fails a
+    request that waited too long for a connection with :class:`PoolExhausted`, not with the
+    plain ConnectionError of a Redis that is down."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.waiting = 0          # requests queued for a connection now
+        self.refused = 0          # requests that waited past the timeout, since the process started
+
+    def get_connection(self, *args: Any, **kwargs: Any) -> Any:
+        self.waiting += 1
+        try:
+            return super().get_connection(*args, **kwargs)
+        except redis.ConnectionError as exc:
+            if "No connection available" in str(exc):      # redis-py's words for the pool's timeout
+                self.refused += 1
+                raise PoolExhausted(f"all {self.max_connections} pooled connections stayed busy for "
+                                    f"{self.timeout} s") from exc
+            raise
+        finally:
+            self.waiting -= 1
+
+    def usage(self) -> dict[str, int]:
+        """Connections in use (the pool holds idle ones and room for new ones), requests queued."""
+        return {"size": self.max_connections, "in_use": self.max_connections - self.pool.qsize(),
+                "waiting": self.waiting, "refused": self.refused}
+
+
 def _under_gevent() -> bool:
     """This process's sockets are gevent's (a gevent gunicorn worker patched them)."""
     try:
@@ -64,8 +97,8 @@ def connect_event_store(settings: Settings) -> EventStore:
         # game): they share a bounded pool and queue for a connection (up to the timeout)
         # rather than each opening one.  Kernel timeouts would never fire on gevent's
         # non-blocking sockets; gevent's own bound each wait, at no GIL handover cost.
-        pool = redis.BlockingConnectionPool.from_url(settings.redis_url, max_connections=settings.redis_pool_size,
-                                                     timeout=settings.redis_timeout, **options)
+        pool = MeteredPool.from_url(settings.redis_url, max_connections=settings.redis_pool_size,
+                                    timeout=settings.redis_timeout, **options)
         appends = redis.ConnectionPool.from_url(settings.redis_url, **options)
         return EventStore(redis.Redis(connection_pool=pool), connection_per_thread=False, appends_pool=appends)
     if settings.redis_url.startswith("redis://"):       # plain TCP (not TLS, not a Unix socket)

@@ -230,8 +230,19 @@ class AuditSchema(Schema):
                                                 "it differs, a failure may be a rules change rather than a forged log."})
 
 
+class PoolUsageSchema(Schema):
+    size = fields.Int(required=True, metadata={"description": "Pooled Redis connections of this process (REDIS_POOL_SIZE)."})
+    in_use = fields.Int(required=True, metadata={"description": "Connections in use now."})
+    waiting = fields.Int(required=True, metadata={"description": "Requests queued for a connection now."})
+    refused = fields.Int(required=True, metadata={
+        "description": "Requests answered 503 since the process started because no connection came free in time."})
+
+
 class HealthSchema(Schema):
     status = fields.Str(required=True)
+    pool = fields.Nested(PoolUsageSchema, metadata={
+        "description": "/readyz under gevent workers: how busy this process's shared Redis connections are "
+                       "(a busy pool is load on this instance, not a Redis outage)."})
 
 
 # -- seats, the game list (shared.routes.seats, shared.routes.games) ------------------------------

@@ -17,7 +17,7 @@ LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False, "sc
 
 
 def blueprint(service: Service) -> Blueprint:
-    runtime, feed = service.runtime, service.feed
+    feed = service.feed
     bp = Blueprint("feed", __name__, description="The log as you may see it, live.")
 
     # Last-Event-ID is given with the route: in doc(parameters=...) it would replace the query
@@ -37,7 +37,7 @@ def blueprint(service: Service) -> Blueprint:
     def events(game_id: str, after: int, limit: int, wait: float) -> Response:
         """The log as the caller may see it (the full log once the game is over): a JSON page,
         held with ``wait`` until there is news, or a live stream of Server-Sent Events."""
-        meta = runtime.meta(game_id)
+        meta = feed.meta(game_id)
         seat = service.authenticate(game_id, meta, required=False)
         start = resume_point(after)        # Last-Event-ID, checked whatever the client accepts
         if wants_stream():
