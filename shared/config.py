@@ -38,6 +38,7 @@ class Settings:
     max_active_games: int = 10_000         # unfinished games per service (0 = no cap)
     idle_game_ttl: int = 86_400            # seconds a game without a move lives (0 = forever)
     finished_game_ttl: int = 0             # seconds a finished game is kept (0 = forever)
+    feed_connections_per_address: int = 64  # SSE streams and waiting long-polls per client address (0 = no cap)
     # POST /games may carry a ``seed``: whoever chose it can predict every roll and hidden card, so
     # it is off unless asked for (make run and the tests turn it on; deploy/ leaves it off).
     allow_client_seed: bool = False
@@ -67,6 +68,7 @@ class Settings:
             max_active_games=_int("MAX_ACTIVE_GAMES", 10_000),
             idle_game_ttl=_int("IDLE_GAME_TTL_SECONDS", 86_400),
             finished_game_ttl=_int("FINISHED_GAME_TTL_SECONDS", 0),
+            feed_connections_per_address=_int("FEED_CONNECTIONS_PER_ADDRESS", 64),
             allow_client_seed=os.environ.get("ALLOW_CLIENT_SEED", "") in ("1", "true", "yes"),
             cors_origins=tuple(o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()),
         )

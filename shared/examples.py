@@ -63,6 +63,8 @@ PLATFORM_PROBLEMS: dict[str, tuple[str, str, dict[str, Any], tuple[str, ...] | N
     "precondition-required": ("precondition-required", "This request must be conditional.", {}, ()),
     "rate-limited": ("rate-limited", "At most 10 new games per client address; retry in 42 seconds.", {},
                      ("create_game",)),
+    "too-many-streams": ("rate-limited", "At most 64 open streams and waiting long-polls per client address; "
+                         "close one, or retry after the time in Retry-After.", {}, ("events",)),
     "capacity": ("capacity", "This service already runs 10000 unfinished games, its limit; retry later.", {},
                  ("create_game",)),
     "not-ready": ("not-ready", "The event store is unavailable; retry shortly (a move with an Idempotency-Key "

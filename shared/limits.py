@@ -13,6 +13,11 @@
 * **Lifetimes** (applied by :class:`shared.runtime.GameRuntime`, which writes them in the meta):
   a game nobody moved in expires after ``IDLE_GAME_TTL_SECONDS``; its first move makes it
   permanent; the move that finishes it gives it ``FINISHED_GAME_TTL_SECONDS`` (0: kept forever).
+* **Feed connections** per client address: at most ``FEED_CONNECTIONS_PER_ADDRESS`` SSE streams
+  and waiting long-polls (``?wait=``) at once, per process (each holds a connection for long;
+  without a cap one client could take every connection a process holds, and probes and moves
+  would queue in the listen backlog behind them).  Over it: 429 ``rate-limited`` (reason
+  ``too-many-streams``) with ``Retry-After``, before any Redis read.  Plain page reads are not counted.
 * **Pruning**: expired games leave the index when the cap is reached (``EventStore.prune_index``),
   and the sweeper's slow lane drops them too, a few at a time (see :class:`shared.bots.Sweeper`).
 """
@@ -39,6 +44,7 @@ from shared.problems import Problem
 log = logging.getLogger("limits")
 
 CAPACITY_RETRY_AFTER_SECONDS = 60
+FEED_RETRY_AFTER_SECONDS = 10
 PRUNE_EVERY_SECONDS = 10.0
 
 
@@ -56,9 +62,57 @@ CREATE_RESPONSES: dict[str, Any] = {
 class RetryLater(Problem):
     """A problem answered with a ``Retry-After`` header (seconds)."""
 
-    def __init__(self, kind: str, detail: str, retry_after: int, **extensions: Any) -> None:
-        super().__init__(kind, detail, **extensions)
+    def __init__(self, kind: str, detail: str, retry_after: int, reason: str | None = None,
+                 **extensions: Any) -> None:
+        super().__init__(kind, detail, reason=reason, **extensions)
         self.retry_after = max(1, int(retry_after))
+
+
+FEED_RESPONSES: dict[str, Any] = {
+    "429": {**PROBLEM_RESPONSE, "description": "rate-limited (too-many-streams): this address holds as many streams and waiting "
+            "long-polls as it may (FEED_CONNECTIONS_PER_ADDRESS)", "headers": _RETRY_AFTER},
+}
+
+
+class FeedSlots:
+    """The feed connections (SSE streams, long-polls that wait) each client address holds in
+    this process, and the cap on them."""
+
+    def __init__(self, per_address: int) -> None:
+        self.per_address = per_address
+        self._lock = threading.Lock()
+        self._held: dict[str, int] = {}
+
+    def take(self, address: str) -> Callable[[], None]:
+        """Count one more feed connection of ``address`` (429 past the cap); returns the call
+        that gives it back (once, however often it is called)."""
+        if self.per_address <= 0:
+            return lambda: None
+        with self._lock:
+            held = self._held.get(address, 0)
+            if held >= self.per_address:
+                raise RetryLater("rate-limited", f"At most {self.per_address} open streams and waiting long-polls "
+                                 "per client address; close one, or retry after the time in Retry-After.",
+                                 retry_after=FEED_RETRY_AFTER_SECONDS, reason="too-many-streams")
+            self._held[address] = held + 1
+        given_back = False
+
+        def give_back() -> None:
+            nonlocal given_back
+            with self._lock:
+                if given_back:
+                    return
+                given_back = True
+                left = self._held[address] - 1
+                if left:
+                    self._held[address] = left
+                else:
+                    del self._held[address]
+        return give_back
+
+    def held(self, address: str) -> int:
+        with self._lock:
+            return self._held.get(address, 0)
 
 
 class Capacity:
@@ -125,9 +179,10 @@ class CreationRate:
 class Guard:
     """The limits of one service's ``POST /games``."""
 
-    def __init__(self, rate: CreationRate | None, capacity: Capacity) -> None:
+    def __init__(self, rate: CreationRate | None, capacity: Capacity, feed_slots: FeedSlots | None = None) -> None:
         self.rate = rate
         self.capacity = capacity
+        self.feed_slots = feed_slots or FeedSlots(0)
 
     def rate_limited(self, view: Callable[..., Any]) -> Callable[..., Any]:
         """Decorate the create route (innermost, right above its ``def``)."""
@@ -150,12 +205,13 @@ def install(app: Flask, settings: Settings, store: EventStore, game_name: str) -
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_count,  # type: ignore[method-assign]
                                 x_proto=0)
     capacity = Capacity(store, game_name, settings.max_active_games)
+    feed_slots = FeedSlots(settings.feed_connections_per_address)
     # 429 rate-limited and 503 capacity both carry Retry-After.
     app.register_error_handler(RetryLater, lambda exc: retry_later_response(exc, settings.problem_base))
     if not settings.create_rate_limit:
-        return Guard(None, capacity)
+        return Guard(None, capacity, feed_slots)
     return Guard(CreationRate(settings.create_rate_limit, settings.ratelimit_storage_url or settings.rq_redis_url,
-                              settings.redis_timeout, f"ratelimit:{game_name}"), capacity)
+                              settings.redis_timeout, f"ratelimit:{game_name}"), capacity, feed_slots)
 
 
 def retry_later_response(problem: RetryLater, base: str) -> Response:
