@@ -40,7 +40,8 @@ def test_a_burst_of_waiting_clients_on_a_small_pool_gets_no_503(make_stack: Any)
     stack: Stack = make_stack("race")
     # Two pooled connections and one second's wait for one: what a thousand waiters on a busy
     # machine did to the 32 of production, scaled to what a test can open.
-    stack.env.update(REDIS_POOL_SIZE="2", BOT_STUCK_SECONDS="30")
+    stack.env.update(REDIS_POOL_SIZE="2", BOT_STUCK_SECONDS="30",
+                     FEED_CONNECTIONS_PER_ADDRESS="0")     # all of them from this one address
     base = stack.start_web()
     stack.start_worker()
     port = int(base.rsplit(":", 1)[1])
