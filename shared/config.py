@@ -39,6 +39,9 @@ class Settings:
     idle_game_ttl: int = 86_400            # seconds a game without a move lives (0 = forever)
     finished_game_ttl: int = 0             # seconds a finished game is kept (0 = forever)
     feed_connections_per_address: int = 64  # SSE streams and waiting long-polls per client address (0 = no cap)
+    read_rate_limit_per_address: str = "6000/minute"   # GETs under /games per client address and process
+    read_rate_limit_per_token: str = "3000/minute"     # the same per bearer token
+    audit_rate_limit: str = "60/minute"                # GET /games/{id}/audit per client address and process
     # POST /games may carry a ``seed``: whoever chose it can predict every roll and hidden card, so
     # it is off unless asked for (make run and the tests turn it on; deploy/ leaves it off).
     allow_client_seed: bool = False
@@ -69,6 +72,9 @@ class Settings:
             idle_game_ttl=_int("IDLE_GAME_TTL_SECONDS", 86_400),
             finished_game_ttl=_int("FINISHED_GAME_TTL_SECONDS", 0),
             feed_connections_per_address=_int("FEED_CONNECTIONS_PER_ADDRESS", 64),
+            read_rate_limit_per_address=_rate("READ_RATE_LIMIT_PER_ADDRESS", "6000/minute"),
+            read_rate_limit_per_token=_rate("READ_RATE_LIMIT_PER_TOKEN", "3000/minute"),
+            audit_rate_limit=_rate("AUDIT_RATE_LIMIT", "60/minute"),
             allow_client_seed=os.environ.get("ALLOW_CLIENT_SEED", "") in ("1", "true", "yes"),
             cors_origins=tuple(o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()),
         )
