@@ -104,3 +104,33 @@ def test_legal_moves_come_a_page_at_a_time(settings: Settings) -> None:
     assert_problem(stale, 409, "stale-version")
     assert_problem(client.get(f"/games/{gid}/legal-moves", query_string={"cursor": "x"}, headers=auth(token)),
                    422, "validation-error")
+
+
+def test_a_seat_hoarding_elastium_cards_gets_its_moves_in_bounded_pages(settings: Settings) -> None:
+    """Random Elastium play soon reaches a hand with more plays than a page holds: the first page
+    is bounded, and the pages together are every move."""
+    import random
+
+    from services.elastium.api import PLUGIN as ELASTIUM
+    app = create_app(ELASTIUM, settings)
+    client = app.test_client()
+    runtime, game = app.extensions["runtime"], ELASTIUM.game
+    created = client.post("/games", json={"players": [{"name": n} for n in "abc"], "seed": 1}).get_json()
+    gid, rng = created["id"], random.Random(1)
+    for _ in range(60):
+        state = runtime.load(gid).state
+        seat = game.to_act(state)[0]
+        moves = game.legal_moves(state, seat)
+        if len(moves) > 500:
+            break
+        # Hoard: take as many cards as the market allows, play none.
+        takes = [m for m in moves if m["type"] == "take_cards"]
+        runtime.submit(gid, seat, max(takes, key=lambda m: len(m["market"])) if takes else rng.choice(moves))
+    assert len(moves) > 500, "no position with more than a page of moves came up"
+    token = created["players"][seat]["token"]
+    first = client.get(f"/games/{gid}/legal-moves", headers=auth(token))
+    body = first.get_json()
+    assert len(body["moves"]) == 500 and body["total"] == len(moves) and body["next"]
+    rest = client.get(f"/games/{gid}/legal-moves", query_string={"cursor": body["next"], "limit": 5000},
+                      headers=auth(token)).get_json()
+    assert body["moves"] + rest["moves"] == moves and rest["next"] is None
