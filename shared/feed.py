@@ -21,19 +21,26 @@ The stream (``GET /games/{id}/events`` with ``Accept: text/event-stream``):
 - when the process is stopping (SIGTERM: ``shared.news.begin_draining``) every stream ends at once
   with a short ``retry:`` hint, and every long-poll answers what it has, so a graceful stop
   takes no longer than the requests in flight.
+
+Fan-out by audience: a game's new records are read once per process (``LogNews``), and each
+record is redacted and serialized once per audience, the game's seats, its spectators, and
+everyone once the game is over (:class:`ServedRecords`); every reader of that audience, streamed
+or long-polling, is sent the same bytes.  A thousand spectators cost one serialization per
+event, and bytes to write.
 """
 from __future__ import annotations
 
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any, Callable
 
 import redis
 from flask import Response, request
 
-from shared import jsonout
+from shared import jsonout, metrics
 from shared.engine import Game
 from shared.eventstore import EventStore
 from shared.news import LogNews, Waiter, draining
@@ -79,6 +86,7 @@ class Feed:
         self.max_wait_seconds = max_wait_seconds
         self._meta = game_meta          # the game's meta, or the game-not-found problem
         self._reads = SharedReads()
+        self.served = ServedRecords(game)
 
     def meta(self, game_id: str) -> dict[str, str]:
         """The game's meta for a feed request: requests for one game that arrive together share
@@ -102,8 +110,9 @@ class Feed:
 
     # -- long-poll --------------------------------------------------------------------------------
     def page(self, game_id: str, meta: dict[str, str], seat: int | None, after: int, limit: int,
-             wait: float) -> dict[str, Any]:
-        """One page of the log after ``after``; with ``wait``, held until there is one (or time's up)."""
+             wait: float) -> bytes:
+        """One page of the log after ``after`` (JSON); with ``wait``, held until there is one (or
+        time's up).  Written around each event's served bytes, shared with the page's audience."""
         version, status = int(meta["version"]), meta["status"]
         records: list[dict[str, Any]] | None = None
         if wait > 0 and version <= after and status not in ENDED:
@@ -122,8 +131,9 @@ class Feed:
         if records is None:
             records = self.store.read(game_id, after=after, limit=limit) if version > after else []
         finished = status == "finished"
-        return {"version": version, "status": status,
-                "events": [served_record(self.game, r, seat, finished) for r in records[:limit]]}
+        events = b",".join(self.served.bytes(game_id, r, seat, finished) for r in records[:limit])
+        # The same object as {"version", "status", "events"} written whole, with the events' bytes as they are.
+        return jsonout.dumps({"version": version, "status": status})[:-1] + b',"events":[' + events + b"]}"
 
     # -- Server-Sent Events -----------------------------------------------------------------------
     def stream(self, game_id: str, meta: dict[str, str], seat: int | None, after: int) -> Response:
@@ -158,7 +168,7 @@ class Feed:
                     delivered = None
                     finished = status == "finished"
                     for record in records:
-                        yield _message(record["seq"], served_record(self.game, record, seat, finished))
+                        yield _message(record["seq"], self.served.bytes(game_id, record, seat, finished))
                         last = waiter.after = record["seq"]
                     if not records:                    # the log is shorter than its meta said
                         version, status = _status(self._meta(game_id))
@@ -180,6 +190,41 @@ class Feed:
                     version, status = _status(self._meta(game_id))
                 else:
                     yield b": keep-alive\n\n"
+
+
+SERVED_KEPT = 4096      # served records this process keeps (every audience of the recent events)
+
+
+class ServedRecords:
+    """Each record as one audience may see it, serialized once per process: the records of the
+    games being watched, by (game, seq, audience), least recently used out first.
+
+    The audience of a running game is the reader's seat, or the spectators (``None``); once the
+    game is finished every reader sees the whole record (``served_record``), one audience.  A
+    record never changes once logged (the hash chain), so its bytes may be kept."""
+
+    def __init__(self, game: Game, size: int = SERVED_KEPT) -> None:
+        self.game = game
+        self.size = size
+        self._lock = threading.Lock()
+        self._served: OrderedDict[tuple[str, int, int | str | None], bytes] = OrderedDict()
+        self._counted = metrics.FEED_SERIALIZATIONS.labels(game.name)
+
+    def bytes(self, game_id: str, record: dict[str, Any], seat: int | None, finished: bool) -> bytes:
+        key = (game_id, record["seq"], "all" if finished else seat)
+        with self._lock:
+            found = self._served.get(key)
+            if found is not None:
+                self._served.move_to_end(key)
+                return found
+            # Made under the lock: two readers of one audience arriving together must not both
+            # serialize (a greenlet never yields in here; threads wait a fraction of a millisecond).
+            served = jsonout.dumps(served_record(self.game, record, seat, finished))
+            self._counted.inc()
+            self._served[key] = served
+            if len(self._served) > self.size:
+                self._served.popitem(last=False)
+            return served
 
 
 class SharedReads:
@@ -226,8 +271,8 @@ def _status(meta: dict[str, str]) -> tuple[int, str]:
     return int(meta["version"]), meta["status"]
 
 
-def _message(seq: int, record: dict[str, Any]) -> bytes:
-    return b"id: %d\ndata: " % seq + jsonout.dumps(record) + b"\n\n"
+def _message(seq: int, served: bytes) -> bytes:
+    return b"id: %d\ndata: " % seq + served + b"\n\n"
 
 
 def _limit_sends(environ: dict[str, Any]) -> None:

@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 
 from shared import limits
 from shared.feed import resume_point, wants_stream
-from shared.http import json_response
+from shared.http import json_bytes_response
 from shared.openapi import OPTIONAL_BEARER, problems
 from shared.routes.context import Service
 from shared.schemas import EventsQuerySchema
@@ -54,7 +54,7 @@ def blueprint(service: Service) -> Blueprint:
                     response.call_on_close(give_back)      # held until the stream ends
                     give_back = None
                 return response
-            return json_response(feed.page(game_id, meta, seat, start, limit, wait))
+            return json_bytes_response(feed.page(game_id, meta, seat, start, limit, wait))
         finally:
             if give_back is not None:
                 give_back()
