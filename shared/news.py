@@ -200,6 +200,7 @@ class LogNews:
             self._pid = os.getpid()
             self._wake_channel = f"news-wake:{uuid.uuid4().hex}"     # this process's own
             self._confirmed.clear()
+            self._known.clear()
             threading.Thread(target=self._run, name="log-news", daemon=True).start()
 
     def _run(self) -> None:
