@@ -139,7 +139,10 @@ class Buckets:
     FORGET_AFTER = 10_000        # keys kept before the full (idle) buckets are dropped
 
     def __init__(self, rate: str, reason: str, what: str) -> None:
-        item = parse_many(rate)[0]          # a typo stops the service at start-up
+        items = parse_many(rate)             # a typo stops the service at start-up
+        if len(items) != 1:
+            raise ValueError(f"one rate, such as 6000/minute, not {rate!r}")
+        item = items[0]
         self.rate = rate
         self.capacity = float(item.amount)
         self.per_second = item.amount / item.get_expiry()
