@@ -76,8 +76,10 @@ def blueprint(service: Service) -> Blueprint:
         seat = service.authenticate(game_id, loaded.meta, required=False)
         return cached_json(loaded.version, clocks.deadlines(loaded.meta), lambda: service.view_of(loaded, seat))
 
-    @games.route("/games/<game_id>/legal-moves")
-    @games.doc(security=BEARER, parameters=[IF_NONE_MATCH],
+    # If-None-Match goes with the route: in doc(parameters=...) it would replace the query
+    # parameters (limit, cursor) in the spec (flask-smorest merges lists by replacing them).
+    @games.route("/games/<game_id>/legal-moves", parameters=[IF_NONE_MATCH])
+    @games.doc(security=BEARER,
                responses={**problems(401, 403, 404, 409, 422), **NOT_MODIFIED, **limits.READ_RESPONSES})
     @games.arguments(LegalMovesQuerySchema, location="query", as_kwargs=True)
     @games.response(200, service.reads.legal_moves, headers=CACHE_HEADERS)
