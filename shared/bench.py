@@ -368,8 +368,10 @@ def bench_feed(url: str, connections: int = 1000, clients: int = 16, rounds: int
     cost.  ``watch_the_moves`` puts five of them on each played game too, so every move is
     delivered to five clients (a long-poll answers and is sent again, a stream writes).
     """
+    # A crowd of games and of feed clients (reading as fast as the moves come) from one address,
+    # and seeded games to script.
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0", "ALLOW_CLIENT_SEED": "1",
-           "CREATE_RATE_LIMIT": ""}       # a crowd of games from one address, and seeded ones to script
+           "CREATE_RATE_LIMIT": "", "FEED_CONNECTIONS_PER_ADDRESS": "0", "READ_RATE_LIMIT_PER_ADDRESS": ""}
     plugin = registry.plugin("catan")
     servers = {"bare": Server("shared.bench_bare:app", env), "moves": Server("services.catan.wsgi:app", env)}
     port = servers["moves"].port

@@ -174,8 +174,13 @@ class GameClient:
         return self._request("GET", f"/games/{game_id}")
 
     def legal_moves(self, game_id: str) -> dict[str, Any]:
-        """``GET /games/{id}/legal-moves`` for this client's seat: ``{version, seat, moves}``."""
-        return self._request("GET", f"/games/{game_id}/legal-moves")
+        """``GET /games/{id}/legal-moves`` for this client's seat: ``{version, seat, moves}``, every
+        page of them (a position rarely has more than one)."""
+        answer = self._request("GET", f"/games/{game_id}/legal-moves")
+        while answer.get("next"):
+            page = self._request("GET", f"/games/{game_id}/legal-moves", params={"cursor": answer["next"]})
+            answer = {**page, "moves": answer["moves"] + page["moves"]}
+        return answer
 
     def post_move(self, game_id: str, move: dict[str, Any], expected_version: int | None = None,
                   idempotency_key: str | None = None) -> dict[str, Any]:

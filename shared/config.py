@@ -29,6 +29,7 @@ class Settings:
     sse_max_seconds: float    # an event stream is closed after this long (the client resumes)
     redis_pool_size: int      # gevent workers: Redis connections one process shares among its clients
     redis_timeout: float      # seconds a Redis call may take before it fails (a hung Redis frees threads)
+    readyz_timeout: float     # seconds /readyz waits for Redis's PONG before it answers 503
     problem_base: str         # prefix of problem ``type`` URIs
     # Abuse limits (shared/limits.py)
     create_rate_limit: str = "30/minute"   # POST /games per client address ("" = no limit)
@@ -39,6 +40,10 @@ class Settings:
     abandon_after_seconds: int = 14 * 86_400   # a game without a move this long is ended as abandoned (0 = never)
     idle_game_ttl: int = 86_400            # seconds a game without a move lives (0 = forever)
     finished_game_ttl: int = 0             # seconds a finished game is kept (0 = forever)
+    feed_connections_per_address: int = 64  # SSE streams and waiting long-polls per client address (0 = no cap)
+    read_rate_limit_per_address: str = "6000/minute"   # GETs under /games per client address and process
+    read_rate_limit_per_token: str = "3000/minute"     # the same per bearer token
+    audit_rate_limit: str = "60/minute"                # GET /games/{id}/audit per client address and process
     # POST /games may carry a ``seed``: whoever chose it can predict every roll and hidden card, so
     # it is off unless asked for (the tests turn it on; make run and deploy/ leave it off).
     allow_client_seed: bool = False
@@ -67,6 +72,7 @@ class Settings:
             sse_max_seconds=float(os.environ.get("SSE_MAX_SECONDS", "600")),
             redis_pool_size=_int("REDIS_POOL_SIZE", 32),
             redis_timeout=float(os.environ.get("REDIS_TIMEOUT_SECONDS", "5")),
+            readyz_timeout=float(os.environ.get("READYZ_TIMEOUT_SECONDS", "2")),
             problem_base=os.environ.get("PROBLEM_BASE", "https://boardgames.example/problems/"),
             create_rate_limit=_rate("CREATE_RATE_LIMIT", "30/minute"),
             ratelimit_storage_url=os.environ.get("RATELIMIT_STORAGE_URL", ""),
@@ -76,6 +82,10 @@ class Settings:
             abandon_after_seconds=_int("ABANDON_AFTER_SECONDS", 14 * 86_400),
             idle_game_ttl=_int("IDLE_GAME_TTL_SECONDS", 86_400),
             finished_game_ttl=_int("FINISHED_GAME_TTL_SECONDS", 0),
+            feed_connections_per_address=_int("FEED_CONNECTIONS_PER_ADDRESS", 64),
+            read_rate_limit_per_address=_rate("READ_RATE_LIMIT_PER_ADDRESS", "6000/minute"),
+            read_rate_limit_per_token=_rate("READ_RATE_LIMIT_PER_TOKEN", "3000/minute"),
+            audit_rate_limit=_rate("AUDIT_RATE_LIMIT", "60/minute"),
             allow_client_seed=os.environ.get("ALLOW_CLIENT_SEED", "") in ("1", "true", "yes"),
             cors_origins=tuple(o.strip() for o in os.environ.get("CORS_ORIGINS", "").split(",") if o.strip()),
             metrics_token=os.environ.get("METRICS_TOKEN", ""),

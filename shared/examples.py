@@ -73,6 +73,13 @@ PLATFORM_PROBLEMS: dict[str, tuple[str, str, dict[str, Any], tuple[str, ...] | N
                      ("create_game",)),
     "too-many-games": ("too-many-games", "This address already has 100 unfinished games, its cap; finish or "
                        "leave some first (a game nobody moves in ends as abandoned).", {}, ("create_game", "rematch")),
+    "too-many-streams": ("rate-limited", "At most 64 open streams and waiting long-polls per client address; "
+                         "close one, or retry after the time in Retry-After.", {}, ("events",)),
+    "too-many-reads": ("rate-limited", "At most 6000/minute reads per client address; retry after the time in "
+                       "Retry-After.", {}, ("get_game", "legal_moves", "list_games", "events", "replay", "audit",
+                                           "board")),
+    "too-many-audits": ("rate-limited", "At most 60/minute audits per client address; retry after the time in "
+                        "Retry-After.", {}, ("audit",)),
     "capacity": ("capacity", "This service already runs 10000 unfinished games, its limit; retry later.", {},
                  ("create_game", "rematch")),
     "not-ready": ("not-ready", "The event store is unavailable; retry shortly (a move with an Idempotency-Key "
@@ -176,7 +183,8 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
                         "201": {"id": GAME_ID, "version": version,
                                 "players": [{**p, "token": t} for p, t in zip(players, tokens)]}},
         "get_game": {"200": view},
-        "legal_moves": {"200": {"version": version, "seat": seat, "moves": legal[:6], "deadlines": {}}},
+        "legal_moves": {"200": {"version": version, "seat": seat, "moves": legal[:6], "total": len(legal[:6]),
+                                "next": None, "deadlines": {}}},
         "post_move": {"request": move,
                       "201": {"version": log[-1]["seq"],
                               "events": [served_record(game, r, seat, False) for r in played]}},

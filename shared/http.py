@@ -116,7 +116,11 @@ COMPRESS_FROM_BYTES = 8 * 1024
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """A JSON answer built directly: the hot routes skip marshmallow's dump (their schemas still
     document the shape, and schemathesis checks the answers against them)."""
-    data = jsonout.dumps(body)
+    return json_bytes_response(jsonout.dumps(body), status, headers)
+
+
+def json_bytes_response(data: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """``json_response`` of a body already serialized."""
     response = Response(data, status=status, headers=headers, mimetype="application/json")
     if len(data) >= COMPRESS_FROM_BYTES:
         response.vary.add("Accept-Encoding")

@@ -19,12 +19,24 @@
 * **Lifetimes** (applied by :class:`shared.runtime.GameRuntime`, which writes them in the meta):
   a game nobody moved in expires after ``IDLE_GAME_TTL_SECONDS``; its first move makes it
   permanent; the move that finishes it gives it ``FINISHED_GAME_TTL_SECONDS`` (0: kept forever).
+* **Feed connections** per client address: at most ``FEED_CONNECTIONS_PER_ADDRESS`` SSE streams
+  and waiting long-polls (``?wait=``) at once, per process (each holds a connection for long;
+  without a cap one client could take every connection a process holds, and probes and moves
+  would queue in the listen backlog behind them).  Over it: 429 ``rate-limited`` (reason
+  ``too-many-streams``) with ``Retry-After``, before any Redis read.  Plain page reads are not counted.
+* **Reads** (every ``GET`` under ``/games``), per client address and per bearer token:
+  ``READ_RATE_LIMIT_PER_ADDRESS`` and ``READ_RATE_LIMIT_PER_TOKEN``, and ``GET /games/{id}/audit``
+  per address: ``AUDIT_RATE_LIMIT``.  Counted in this process's memory (token buckets: a burst up
+  to the rate's amount, refilled evenly over its period), as what they protect is this process's
+  CPU, and a Redis round trip per read would cost more than the reads.  Over one: 429
+  ``rate-limited`` (reason ``too-many-reads`` or ``too-many-audits``) with ``Retry-After``.
 * **Pruning**: expired games leave the index when the cap is reached (``EventStore.prune_index``),
   and the sweeper's slow lane drops them too, a few at a time (see :class:`shared.bots.Sweeper`).
 """
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import threading
 import time
@@ -48,6 +60,7 @@ log = logging.getLogger("limits")
 CAPACITY_RETRY_AFTER_SECONDS = 60
 # Longer than any game stays unfinished without a move (ABANDON_AFTER_SECONDS ends it before).
 ADDRESS_KEY_TTL_SECONDS = 90 * 86_400
+FEED_RETRY_AFTER_SECONDS = 10
 PRUNE_EVERY_SECONDS = 10.0
 
 
@@ -66,9 +79,133 @@ CREATE_RESPONSES: dict[str, Any] = {
 class RetryLater(Problem):
     """A problem answered with a ``Retry-After`` header (seconds)."""
 
-    def __init__(self, kind: str, detail: str, retry_after: int, **extensions: Any) -> None:
-        super().__init__(kind, detail, **extensions)
+    def __init__(self, kind: str, detail: str, retry_after: int, reason: str | None = None,
+                 **extensions: Any) -> None:
+        super().__init__(kind, detail, reason=reason, **extensions)
         self.retry_after = max(1, int(retry_after))
+
+
+# Every read's 429 (OpenAPI).
+READ_RESPONSES: dict[str, Any] = {
+    "429": {**PROBLEM_RESPONSE, "description": "rate-limited (too-many-reads): too many reads from this address or "
+            "with this token (READ_RATE_LIMIT_PER_ADDRESS, READ_RATE_LIMIT_PER_TOKEN)", "headers": _RETRY_AFTER},
+}
+AUDIT_RESPONSES: dict[str, Any] = {
+    "429": {**PROBLEM_RESPONSE, "description": "rate-limited: too many reads (too-many-reads), or too many audits "
+            "from this address (too-many-audits, AUDIT_RATE_LIMIT)", "headers": _RETRY_AFTER},
+}
+FEED_RESPONSES: dict[str, Any] = {
+    "429": {**PROBLEM_RESPONSE, "description": "rate-limited (too-many-streams): this address holds as many streams and waiting "
+            "long-polls as it may (FEED_CONNECTIONS_PER_ADDRESS); or too many reads (too-many-reads)",
+            "headers": _RETRY_AFTER},
+}
+
+
+class FeedSlots:
+    """The feed connections (SSE streams, long-polls that wait) each client address holds in
+    this process, and the cap on them."""
+
+    def __init__(self, per_address: int) -> None:
+        self.per_address = per_address
+        self._lock = threading.Lock()
+        self._held: dict[str, int] = {}
+
+    def take(self, address: str) -> Callable[[], None]:
+        """Count one more feed connection of ``address`` (429 past the cap); returns the call
+        that gives it back (once, however often it is called)."""
+        if self.per_address <= 0:
+            return lambda: None
+        with self._lock:
+            held = self._held.get(address, 0)
+            if held >= self.per_address:
+                raise RetryLater("rate-limited", f"At most {self.per_address} open streams and waiting long-polls "
+                                 "per client address; close one, or retry after the time in Retry-After.",
+                                 retry_after=FEED_RETRY_AFTER_SECONDS, reason="too-many-streams")
+            self._held[address] = held + 1
+        given_back = False
+
+        def give_back() -> None:
+            nonlocal given_back
+            with self._lock:
+                if given_back:
+                    return
+                given_back = True
+                left = self._held[address] - 1
+                if left:
+                    self._held[address] = left
+                else:
+                    del self._held[address]
+        return give_back
+
+    def held(self, address: str) -> int:
+        with self._lock:
+            return self._held.get(address, 0)
+
+
+class Buckets:
+    """Token buckets per key, in this process's memory: ``rate`` (``N/period``, the ``limits``
+    syntax) allows a burst of N, refilled at N per period."""
+
+    FORGET_AFTER = 10_000        # keys kept before the full (idle) buckets are dropped
+
+    def __init__(self, rate: str, reason: str, what: str) -> None:
+        items = parse_many(rate)             # a typo stops the service at start-up
+        if len(items) != 1:
+            raise ValueError(f"one rate, such as 6000/minute, not {rate!r}")
+        item = items[0]
+        self.rate = rate
+        self.capacity = float(item.amount)
+        self.per_second = item.amount / item.get_expiry()
+        self.reason = reason
+        self.what = what
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}     # key -> (tokens, when)
+
+    def hit(self, key: str) -> None:
+        """Take one token from ``key``'s bucket; 429 when it is empty."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, when = self._buckets.get(key, (self.capacity, now))
+            tokens = min(self.capacity, tokens + (now - when) * self.per_second)
+            if tokens < 1:
+                self._buckets[key] = (tokens, now)
+                wait = (1 - tokens) / self.per_second
+                raise RetryLater("rate-limited", f"At most {self.rate} {self.what}; retry after the time in "
+                                 "Retry-After.", retry_after=int(wait) + 1, reason=self.reason)
+            self._buckets[key] = (tokens - 1, now)
+            if len(self._buckets) > self.FORGET_AFTER:
+                self._forget_full(now)
+
+    def _forget_full(self, now: float) -> None:
+        self._buckets = {k: (t, w) for k, (t, w) in self._buckets.items()
+                         if t + (now - w) * self.per_second < self.capacity}
+
+
+class ReadRates:
+    """The per-address and per-token limits of reads, and the per-address limit of audits."""
+
+    def __init__(self, settings: Settings) -> None:
+        def buckets(rate: str, reason: str, what: str) -> Buckets | None:
+            return Buckets(rate, reason, what) if rate else None
+        self.per_address = buckets(settings.read_rate_limit_per_address, "too-many-reads",
+                                   "reads per client address")
+        self.per_token = buckets(settings.read_rate_limit_per_token, "too-many-reads", "reads per token")
+        self.audits = buckets(settings.audit_rate_limit, "too-many-audits", "audits per client address")
+
+    def check(self) -> None:
+        """Before every request: count the reads (``GET`` under ``/games``)."""
+        if request.method != "GET" or not request.path.startswith("/games"):
+            return
+        address = request.remote_addr or "unknown"
+        if self.per_address is not None:
+            self.per_address.hit(address)
+        if self.per_token is not None:
+            header = request.headers.get("Authorization", "")
+            if header:
+                # Keyed by a digest: raw tokens are not kept in memory beyond the request.
+                self.per_token.hit(hashlib.blake2b(header.encode(), digest_size=16).hexdigest())
+        if self.audits is not None and request.path.endswith("/audit"):
+            self.audits.hit(address)
 
 
 class Capacity:
@@ -179,10 +316,12 @@ class CreationRate:
 class Guard:
     """The limits of one service's ``POST /games``."""
 
-    def __init__(self, rate: CreationRate | None, capacity: Capacity, per_address: AddressCap) -> None:
+    def __init__(self, rate: CreationRate | None, capacity: Capacity, per_address: AddressCap,
+                 feed_slots: FeedSlots | None = None) -> None:
         self.rate = rate
         self.capacity = capacity
         self.per_address = per_address
+        self.feed_slots = feed_slots or FeedSlots(0)
 
     @staticmethod
     def address() -> str:
@@ -219,12 +358,16 @@ def install(app: Flask, settings: Settings, store: EventStore, game_name: str) -
                                 x_proto=0)
     capacity = Capacity(store, game_name, settings.max_active_games)
     per_address = AddressCap(store, game_name, settings.max_games_per_address)
+    feed_slots = FeedSlots(settings.feed_connections_per_address)
+    reads = ReadRates(settings)
+    if reads.per_address or reads.per_token or reads.audits:
+        app.before_request(reads.check)
     # 429 rate-limited and 503 capacity both carry Retry-After.
     app.register_error_handler(RetryLater, lambda exc: retry_later_response(exc, settings.problem_base))
     if not settings.create_rate_limit:
-        return Guard(None, capacity, per_address)
+        return Guard(None, capacity, per_address, feed_slots)
     return Guard(CreationRate(settings.create_rate_limit, settings.ratelimit_storage_url or settings.rq_redis_url,
-                              settings.redis_timeout, f"ratelimit:{game_name}"), capacity, per_address)
+                              settings.redis_timeout, f"ratelimit:{game_name}"), capacity, per_address, feed_slots)
 
 
 def retry_later_response(problem: RetryLater, base: str) -> Response:

@@ -28,6 +28,10 @@ APPENDS = Counter("event_appends_total", "Moves' appends sent to the event store
 APPEND_ROUND_TRIPS = Counter("event_append_round_trips_total",
                              "Round trips to Redis that carried them (overlapping appends share one: group commit)",
                              ["game"])
+FEED_SERIALIZATIONS = Counter("feed_serializations_total",
+                              "Log records redacted and serialized for the feed: once per record and audience "
+                              "(a seat, the spectators, the finished game's full log), however many read it",
+                              ["game"])
 QUEUE_DEPTH = Gauge("bot_queue_depth", "Bot turns waiting in the RQ queue", ["game"],
                     multiprocess_mode="max")
 

@@ -11,9 +11,16 @@ a thousand parked greenlets and no Redis connection each; a waiting client costs
 its game moves.
 
 Pub/sub delivers at most once: a message sent while the subscriber is reconnecting (a Redis
-restart) is lost.  So every (re)subscription wakes every waiter, and each waiter reads the log
-itself before it sleeps again: a lost message costs a re-read, never a missed event.  Waiters
-also look at the log when their own timeout ends, whatever the subscriber says.
+restart) is lost.  So every (re)subscription is followed by one read of the game's version and
+new events, by the subscriber, handed to every waiter of the game: a lost message costs one
+read per game, never a missed event.
+
+Waiting costs no Redis connection, and joining the wait costs no read either: while a game is
+subscribed the subscriber knows its latest version (the confirmation's read, then every
+announcement), and a new waiter starts from that (:attr:`Waiter.known`).  A burst of a thousand
+clients joining the feed of a few games therefore does not queue a thousand reads for the
+process's bounded pool of connections (shared.redis_clients); only a waiter whose game's
+subscriber could not read (Redis failed meanwhile) reads for itself.
 """
 from __future__ import annotations
 
@@ -57,6 +64,7 @@ def channel(game_name: str, game_id: str) -> str:
 
 
 ReadLog = Callable[[str, int, int], list[dict[str, Any]]]    # (game id, after, limit) -> records
+ReadStatus = Callable[[str], "tuple[int, str] | None"]       # game id -> (version, status), None if gone
 
 
 @dataclass(frozen=True)
@@ -78,13 +86,20 @@ class News:
 
 
 class Waiter:
-    """One request's wait for news of one game; woken by the subscriber thread."""
+    """One request's wait for news of one game; woken by the subscriber thread.
 
-    __slots__ = ("game_id", "after", "_event", "_news")
+    ``known`` and ``pending`` say, as the waiter registered, what the subscriber knew of the game:
+    its latest version and status (``known``: the waiter need not read them), or that its
+    subscription is being made (``pending``: its confirmation will wake this waiter with them).
+    Neither: the waiter reads the game's version itself before it waits."""
+
+    __slots__ = ("game_id", "after", "known", "pending", "_event", "_news")
 
     def __init__(self, game_id: str, after: int) -> None:
         self.game_id = game_id
         self.after = after            # the last event this client has: the subscriber reads past it
+        self.known: News | None = None
+        self.pending = False
         self._event = threading.Event()
         self._news: News | None = None
 
@@ -116,10 +131,11 @@ class LogNews:
 
     def __init__(self, client: "redis.Redis[bytes]", game_name: str, read_log: ReadLog | None = None,
                  page: int = 200, publisher: "redis.Redis[bytes] | None" = None,
-                 idle_seconds: float = 30.0) -> None:
+                 idle_seconds: float = 30.0, read_status: ReadStatus | None = None) -> None:
         self._client = client
         self._publisher = publisher or client       # sends the wake-ups (a client with timeouts)
         self._read_log = read_log
+        self._read_status = read_status             # without it, a confirmation wakes waiters to read
         self._page = page
         self._game_name = game_name
         self._idle_seconds = idle_seconds
@@ -130,6 +146,7 @@ class LogNews:
         self._requested: set[str] = set()           # games a waiter asked for, not yet sent
         self._sent: set[str] = set()                # SUBSCRIBE sent, not yet confirmed
         self._unwatched_since: dict[str, float] = {}  # subscribed games nobody waits on, since when
+        self._known: dict[str, News] = {}           # confirmed games' latest version and status
         self._wake_channel = ""
         self._pid = 0
         self.announcements_read = 0                 # games' announcements received (tests, diagnostics)
@@ -145,6 +162,8 @@ class LogNews:
         with self._lock:
             self._waiters.setdefault(game_id, set()).add(waiter)
             self._unwatched_since.pop(game_id, None)
+            waiter.known = self._known.get(game_id)
+            waiter.pending = game_id not in self._confirmed and self._read_status is not None
             # One nudge carries every request made before the thread next looks at them.
             nudge = False
             if game_id not in self._confirmed and game_id not in self._sent:
@@ -181,6 +200,7 @@ class LogNews:
             self._pid = os.getpid()
             self._wake_channel = f"news-wake:{uuid.uuid4().hex}"     # this process's own
             self._confirmed.clear()
+            self._known.clear()
             threading.Thread(target=self._run, name="log-news", daemon=True).start()
 
     def _run(self) -> None:
@@ -192,6 +212,7 @@ class LogNews:
                     # A new connection: every game anyone waits on is subscribed again, and each
                     # waiter is woken by its game's confirmation (messages may have been lost).
                     self._confirmed.clear()
+                    self._known.clear()
                     self._sent.clear()
                     self._requested = set(self._waiters)
                 pubsub.subscribe(self._wake_channel)
@@ -238,6 +259,7 @@ class LogNews:
             for game_id in idle:
                 del self._unwatched_since[game_id]
                 self._confirmed.discard(game_id)
+                self._known.pop(game_id, None)
                 self._sent.discard(game_id)
         if idle:
             pubsub.unsubscribe(*(channel(self._game_name, game_id) for game_id in idle))
@@ -253,31 +275,61 @@ class LogNews:
             if name == self._wake_channel:
                 return
             game_id = name[len(channel(self._game_name, "")):]
+            # Appends before this point were announced to nobody here: read the game once, for
+            # every waiter (none reads it meanwhile: they wait for this, ``Waiter.pending``).
+            news = self._read_news(game_id)
             with self._lock:
                 if game_id in self._sent:        # not dropped meanwhile
                     self._sent.discard(game_id)
                     self._confirmed.add(game_id)
+                    if news is not None:
+                        self._known[game_id] = News(news.version, news.status)
                 watchers = list(self._waiters.get(game_id, ()))
-            # Appends before this point were announced to nobody here: read the log again.
             for waiter in watchers:
-                waiter.wake()
+                waiter.wake(news)                # without news (the read failed): read yourselves
+
+    def _read_news(self, game_id: str) -> News | None:
+        """The game's version and status, and the events its waiters lack; None if that failed."""
+        if self._read_status is None:
+            return None
+        try:
+            found = self._read_status(game_id)
+            if found is None:
+                return None
+            news = News(*found)
+            with self._lock:
+                watchers = list(self._waiters.get(game_id, ()))
+            return self._with_records(game_id, news, watchers)
+        except redis.RedisError as exc:
+            log.warning("reading the news of %s failed: %s", game_id, exc)
+            return None
+
+    def _with_records(self, game_id: str, news: News, watchers: list[Waiter]) -> News:
+        """``news`` with the events after the one the furthest-behind waiter has, read once."""
+        behind = min((w.after for w in watchers), default=news.version)
+        if self._read_log is None or behind >= news.version:
+            return news
+        return News(news.version, news.status, tuple(self._read_log(game_id, behind, self._page)))
 
     def _deliver(self, data: Any) -> None:
         text = data.decode() if isinstance(data, bytes) else str(data)
         game_id, _, rest = text.partition(" ")
         version_text, _, status = rest.partition(" ")
         with self._lock:
+            # Known from here on: a waiter that registers while the events are read below
+            # starts from this version (and reads them for itself).
+            known = self._known.get(game_id)
+            if known is not None and int(version_text) >= known.version:
+                self._known[game_id] = News(int(version_text), status or "active")
             watchers = list(self._waiters.get(game_id, ()))
         if not watchers:
             return
         news = News(int(version_text), status or "active")
-        behind = min(w.after for w in watchers)
-        if self._read_log is not None and behind < news.version:
-            try:
-                # One read for every waiter of this game; one that needs more reads for itself.
-                news = News(news.version, news.status, tuple(self._read_log(game_id, behind, self._page)))
-            except redis.RedisError as exc:
-                log.warning("reading the news of %s failed: %s", game_id, exc)
+        try:
+            # One read for every waiter of this game; one that needs more reads for itself.
+            news = self._with_records(game_id, news, watchers)
+        except redis.RedisError as exc:
+            log.warning("reading the news of %s failed: %s", game_id, exc)
         for waiter in watchers:
             waiter.wake(news)
 

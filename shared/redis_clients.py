@@ -10,6 +10,8 @@ import struct
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from shared.config import Settings
 from shared.eventstore import EventStore
@@ -39,6 +41,39 @@ class KernelTimeoutConnection(redis.Connection):
         return sock
 
 
+class PoolExhausted(redis.ConnectionError):
+    """No pooled connection came free in time: this process is busy, Redis may be fine."""
+
+
+class MeteredPool(redis.BlockingConnectionPool):
+    """The bounded pool of a gevent worker, which says how busy it is (``/readyz``) and fails a
+    request that waited too long for a connection with :class:`PoolExhausted`, not with the
+    plain ConnectionError of a Redis that is down."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.waiting = 0          # requests queued for a connection now
+        self.refused = 0          # requests that waited past the timeout, since the process started
+
+    def get_connection(self, *args: Any, **kwargs: Any) -> Any:
+        self.waiting += 1
+        try:
+            return super().get_connection(*args, **kwargs)
+        except redis.ConnectionError as exc:
+            if "No connection available" in str(exc):      # redis-py's words for the pool's timeout
+                self.refused += 1
+                raise PoolExhausted(f"all {self.max_connections} pooled connections stayed busy for "
+                                    f"{self.timeout} s") from exc
+            raise
+        finally:
+            self.waiting -= 1
+
+    def usage(self) -> dict[str, int]:
+        """Connections in use (the pool holds idle ones and room for new ones), requests queued."""
+        return {"size": self.max_connections, "in_use": self.max_connections - self.pool.qsize(),
+                "waiting": self.waiting, "refused": self.refused}
+
+
 def _under_gevent() -> bool:
     """This process's sockets are gevent's (a gevent gunicorn worker patched them)."""
     try:
@@ -62,8 +97,8 @@ def connect_event_store(settings: Settings) -> EventStore:
         # game): they share a bounded pool and queue for a connection (up to the timeout)
         # rather than each opening one.  Kernel timeouts would never fire on gevent's
         # non-blocking sockets; gevent's own bound each wait, at no GIL handover cost.
-        pool = redis.BlockingConnectionPool.from_url(settings.redis_url, max_connections=settings.redis_pool_size,
-                                                     timeout=settings.redis_timeout, **options)
+        pool = MeteredPool.from_url(settings.redis_url, max_connections=settings.redis_pool_size,
+                                    timeout=settings.redis_timeout, **options)
         appends = redis.ConnectionPool.from_url(settings.redis_url, **options)
         return EventStore(redis.Redis(connection_pool=pool), connection_per_thread=False, appends_pool=appends)
     if settings.redis_url.startswith("redis://"):       # plain TCP (not TLS, not a Unix socket)
@@ -78,6 +113,19 @@ def connect_news(settings: Settings) -> "redis.Redis[bytes]":
     return redis.Redis.from_url(settings.redis_url, socket_timeout=None,
                                 socket_connect_timeout=settings.redis_timeout,
                                 socket_keepalive=True, health_check_interval=15)
+
+
+def connect_readiness(settings: Settings) -> "redis.Redis[bytes]":
+    """The readiness probe's own connection to the event store's Redis (the node in the URL on a
+    Cluster).  Not the shared pool: requests stuck on a hung Redis, or a burst of feed clients,
+    hold every pooled connection, and the probe would queue behind them before it even sent its
+    PING.  One connection (probes come one at a time; a second waits its turn for at most the
+    same timeout), no retry: the probe answers within ``READYZ_TIMEOUT_SECONDS`` either way."""
+    timeout = settings.readyz_timeout
+    pool = redis.BlockingConnectionPool.from_url(
+        settings.redis_url, max_connections=1, timeout=timeout, socket_timeout=timeout,
+        socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0))
+    return redis.Redis(connection_pool=pool)
 
 
 def connect_queue(settings: Settings) -> "redis.Redis[bytes]":

@@ -146,7 +146,23 @@ class LegalMovesSchema(Schema):
     seat = fields.Int(required=True)
     moves = fields.List(fields.Dict(), required=True, metadata={
         "description": "Every move this seat may make now, each postable as-is to /moves."})
+    total = fields.Int(required=True, metadata={
+        "description": "How many moves this seat may make now, over every page."})
+    next = fields.Str(required=True, allow_none=True, metadata={
+        "description": "The `cursor` of the next page of moves; null on the last page."})
     deadlines = deadlines_field()
+
+
+LEGAL_MOVES_PAGE = 500      # moves per page by default: every move of almost every position
+
+
+class LegalMovesQuerySchema(Schema):
+    limit = fields.Int(load_default=LEGAL_MOVES_PAGE, validate=validate.Range(min=1, max=5000), metadata={
+        "description": "Moves per page. A position rarely has more than the default; one that does "
+                       "(a seat hoarding cards) is listed a page at a time, following `next`."})
+    cursor = fields.Str(load_default=None, validate=validate.Regexp(r"^[0-9]{1,15}\.[0-9]{1,9}$"), metadata={
+        "description": "The `next` of the previous page. A cursor from an older version of the game "
+                       "answers 409 `stale-version`: the moves changed."})
 
 
 class ClockSettingsSchema(Schema):
@@ -283,8 +299,19 @@ class AuditSchema(Schema):
         "description": "The service's signature over the audited head (null when it has no signing key)."})
 
 
+class PoolUsageSchema(Schema):
+    size = fields.Int(required=True, metadata={"description": "Pooled Redis connections of this process (REDIS_POOL_SIZE)."})
+    in_use = fields.Int(required=True, metadata={"description": "Connections in use now."})
+    waiting = fields.Int(required=True, metadata={"description": "Requests queued for a connection now."})
+    refused = fields.Int(required=True, metadata={
+        "description": "Requests answered 503 since the process started because no connection came free in time."})
+
+
 class HealthSchema(Schema):
     status = fields.Str(required=True)
+    pool = fields.Nested(PoolUsageSchema, metadata={
+        "description": "/readyz under gevent workers: how busy this process's shared Redis connections are "
+                       "(a busy pool is load on this instance, not a Redis outage)."})
 
 
 # -- seats, the game list (shared.routes.seats, shared.routes.games) ------------------------------

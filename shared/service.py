@@ -49,7 +49,7 @@ from shared.openapi import (OPENAPI_VERSION, ContractPlugin, create_game_schema,
 from shared.plugin import GamePlugin
 from shared.problems import Problem
 from shared.schemas import TakeSeatSchema
-from shared.redis_clients import connect_event_store, connect_news, connect_queue
+from shared.redis_clients import PoolExhausted, connect_event_store, connect_news, connect_queue
 from shared.routes import feed as feed_routes
 from shared.routes import games, history, moves, ops, pages, pictures, proofs, seats
 from shared.routes.context import Service
@@ -63,6 +63,10 @@ CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-
 CORS_EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID"]
 SWAGGER_UI_STATIC = "/docs/static/"
 DOCS_SPEC_PATH = "/docs/openapi-3.0.json"      # the document as Swagger UI 4 reads it (OpenAPI 3.0)
+
+
+def _version_and_status(meta: dict[str, str] | None) -> tuple[int, str] | None:
+    return None if meta is None else (int(meta["version"]), meta.get("status", "active"))
 
 
 # -- the app ----------------------------------------------------------------------------------
@@ -103,7 +107,8 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         runtime.clock_jobs = ClockJobs(bot_queue)     # turn clocks' deadlines, on the same queues
     app.extensions["runtime"] = runtime
     news = LogNews(connect_news(settings), game.name, publisher=store.redis,
-                   read_log=lambda game_id, after, limit: store.read(game_id, after=after, limit=limit))
+                   read_log=lambda game_id, after, limit: store.read(game_id, after=after, limit=limit),
+                   read_status=lambda game_id: _version_and_status(store.meta(game_id)))
     feed = Feed(game, store, news, heartbeat_seconds=settings.sse_heartbeat_seconds,
                 max_stream_seconds=settings.sse_max_seconds, max_wait_seconds=settings.max_wait_seconds,
                 game_meta=runtime.meta)
@@ -141,6 +146,10 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
             # Raised by redis-py before anything is sent: our bug, not an outage to retry.
             return crash_handler(exc)
         log.warning("event store unavailable in request %s: %s", current_request_id() or "-", exc)
+        if isinstance(exc, PoolExhausted):
+            return problem_handler(Problem("not-ready", "This instance is too busy: no connection to the event "
+                                           "store came free in time. Retry shortly (a move with an "
+                                           "Idempotency-Key is safe to retry)."))
         return problem_handler(Problem("not-ready", "The event store is unavailable; retry shortly "
                                        "(a move with an Idempotency-Key is safe to retry)."))
 

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from typing import Any, Callable
 
 from flask import Response
@@ -12,13 +14,16 @@ from shared.http import entity_tag, json_response, load_with, not_modified, read
 from shared.openapi import BEARER, CACHE_HEADERS, IF_NONE_MATCH, NOT_MODIFIED, OPTIONAL_BEARER, problems
 from shared.problems import Problem
 from shared.routes.context import Service
-from shared.schemas import GameCreatedSchema, GamesQuerySchema
+from shared.schemas import GameCreatedSchema, GamesQuerySchema, LegalMovesQuerySchema
+
+LISTS_KEPT = 16     # long legal move lists this process remembers (a client pages through one)
 
 
 def blueprint(service: Service) -> Blueprint:
     game, runtime, settings, guard = service.game, service.runtime, service.settings, service.guard
     create_schema = service.create_schema
     games = Blueprint("games", __name__, description=f"Create and play {game.title} games.")
+    lists = MoveLists()
 
     @games.route("/games", methods=["POST"])
     @games.doc(requestBody={"required": True, "content": {"application/json": {
@@ -47,7 +52,7 @@ def blueprint(service: Service) -> Blueprint:
         return created, 201, {"Location": f"/games/{created['id']}"}
 
     @games.route("/games")
-    @games.doc(responses=problems(422))
+    @games.doc(responses={**problems(422), **limits.READ_RESPONSES})
     @games.arguments(GamesQuerySchema, location="query", as_kwargs=True)
     @games.response(200, service.reads.games_page)
     def list_games(limit: int, status: str | None = None, cursor: str | None = None) -> Response:
@@ -64,7 +69,7 @@ def blueprint(service: Service) -> Blueprint:
 
     @games.route("/games/<game_id>")
     @games.doc(security=OPTIONAL_BEARER, parameters=[IF_NONE_MATCH],
-               responses={**problems(401, 403, 404), **NOT_MODIFIED})
+               responses={**problems(401, 403, 404), **NOT_MODIFIED, **limits.READ_RESPONSES})
     @games.response(200, service.reads.game_view, headers=CACHE_HEADERS)
     def get_game(game_id: str) -> Response:
         """The game as the caller may see it: a seat's view with its token, a spectator's without."""
@@ -72,12 +77,17 @@ def blueprint(service: Service) -> Blueprint:
         seat = service.authenticate(game_id, loaded.meta, required=False)
         return cached_json(loaded.version, clocks.deadlines(loaded.meta), lambda: service.view_of(loaded, seat))
 
-    @games.route("/games/<game_id>/legal-moves")
-    @games.doc(security=BEARER, parameters=[IF_NONE_MATCH],
-               responses={**problems(401, 403, 404), **NOT_MODIFIED})
+    # If-None-Match goes with the route: in doc(parameters=...) it would replace the query
+    # parameters (limit, cursor) in the spec (flask-smorest merges lists by replacing them).
+    @games.route("/games/<game_id>/legal-moves", parameters=[IF_NONE_MATCH])
+    @games.doc(security=BEARER,
+               responses={**problems(401, 403, 404, 409, 422), **NOT_MODIFIED, **limits.READ_RESPONSES})
+    @games.arguments(LegalMovesQuerySchema, location="query", as_kwargs=True)
     @games.response(200, service.reads.legal_moves, headers=CACHE_HEADERS)
-    def legal_moves(game_id: str) -> Response:
-        """Every move the caller's seat may make now (free-form moves are described by the schema)."""
+    def legal_moves(game_id: str, limit: int, cursor: str | None = None) -> Response:
+        """Every move the caller's seat may make now (free-form moves are described by the schema),
+        a page at a time: `total` counts them all, `next` is the cursor of the next page (null on
+        the last). Almost every position fits in the first page."""
         loaded = runtime.load(game_id)
         seat = service.authenticate(game_id, loaded.meta, required=True)
         assert seat is not None                   # required=True: a seat or a 401/403
@@ -86,12 +96,50 @@ def blueprint(service: Service) -> Blueprint:
             and not loaded.players[seat].get("resigned")
         acting = playing and game.result(loaded.state) is None and seat in game.to_act(loaded.state)
         deadlines = clocks.deadlines(loaded.meta)
-        return cached_json(loaded.version, deadlines, lambda: {
-            "version": loaded.version, "seat": seat,
-            "moves": game.legal_moves(loaded.state, seat) if acting else [],
-            "deadlines": deadlines})
+        start = 0
+        if cursor is not None:
+            at, _, offset = cursor.partition(".")
+            if int(at) != loaded.version:
+                raise Problem("stale-version", f"This cursor lists the moves of version {at}; the game is at "
+                              f"{loaded.version}: list them again from the first page.",
+                              current_version=loaded.version)
+            start = int(offset)
+
+        def page() -> dict[str, Any]:
+            moves = lists.get((game_id, loaded.version, seat), lambda: game.legal_moves(loaded.state, seat),
+                              longer_than=limit) if acting else []
+            end = start + limit
+            return {"version": loaded.version, "seat": seat, "moves": moves[start:end], "total": len(moves),
+                    "next": f"{loaded.version}.{end}" if end < len(moves) else None, "deadlines": deadlines}
+        return cached_json(loaded.version, deadlines, page)
 
     return games
+
+
+class MoveLists:
+    """The legal move lists this process made lately, by (game, version, seat): a client paging
+    through a long one costs one listing, not one per page."""
+
+    def __init__(self, size: int = LISTS_KEPT) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._lists: OrderedDict[tuple[str, int, int], list[Any]] = OrderedDict()
+
+    def get(self, key: tuple[str, int, int], make: Callable[[], list[Any]], longer_than: int) -> list[Any]:
+        """The list at ``key``, made now unless kept; kept only if longer than a page."""
+        with self._lock:
+            found = self._lists.get(key)
+            if found is not None:
+                self._lists.move_to_end(key)
+                return found
+        made = make()
+        if len(made) <= longer_than:
+            return made
+        with self._lock:
+            self._lists[key] = made
+            while len(self._lists) > self.size:
+                self._lists.popitem(last=False)
+        return made
 
 
 def _listed(meta: dict[str, str]) -> dict[str, Any]:

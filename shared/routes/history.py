@@ -1,11 +1,15 @@
 """History: the spectator's state after any event, and the audit of the whole log."""
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Any, Callable
 
 from flask import Response
 from flask_smorest import Blueprint
 
+from shared import limits
 from shared import platform_events as pe
 from shared.eventstore import EventStore
 from shared.http import json_response
@@ -26,6 +30,40 @@ def check_version(meta: dict[str, str], version: int) -> None:
 
 
 SCAN_PAGE = 100     # records read per round trip while looking for a waiting game's start
+AUDITS_KEPT = 256   # audits this process remembers
+
+
+class AuditCache:
+    """The audits this process made, by game and stored log (least recently used out first).
+
+    An audit replays the whole log, and its answer depends only on the log and on the game being
+    over (which only an event changes): so it is made once per log and process, however many
+    clients ask.  The key is a digest of the log as stored, not the meta's head hash: the head
+    names the log only while the log is honest, and the audit is there to find a log rewritten
+    under an unchanged meta.  Reading the stored entries costs a fraction of replaying them."""
+
+    def __init__(self, size: int = AUDITS_KEPT) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._audits: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+        self.made = 0               # audits computed, not found here (tests, diagnostics)
+
+    def get(self, game_id: str, log: str, head: str | None, audit: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The audit of the stored log whose digest is ``log``, made by ``audit`` unless kept."""
+        with self._lock:
+            found = self._audits.get((game_id, log))
+            if found is not None:
+                self._audits.move_to_end((game_id, log))
+                return found
+        body = audit()
+        self.made += 1
+        if head is None or body["head_hash"] != head:
+            return body         # the game moved while it was audited: this answer mixes two versions
+        with self._lock:
+            self._audits[(game_id, log)] = body
+            while len(self._audits) > self.size:
+                self._audits.popitem(last=False)
+        return body
 
 
 def seats_status_at(store: EventStore, game_id: str, meta: dict[str, str], version: int) -> str | None:
@@ -59,9 +97,11 @@ def seats_status_at(store: EventStore, game_id: str, meta: dict[str, str], versi
 def blueprint(service: Service) -> Blueprint:
     game, runtime, store = service.game, service.runtime, service.store
     history = Blueprint("history", __name__, description="Replay and audit a game's history.")
+    audits = AuditCache()
+    history.audits = audits       # tests count what was computed
 
     @history.route("/games/<game_id>/replay")
-    @history.doc(responses=problems(404, 422))
+    @history.doc(responses={**problems(404, 422), **limits.READ_RESPONSES})
     @history.arguments(ReplayQuerySchema, location="query", as_kwargs=True)
     @history.response(200, service.reads.replay)
     def replay(game_id: str, version: int) -> Response:
@@ -78,13 +118,21 @@ def blueprint(service: Service) -> Blueprint:
             "to_act": [] if waited else game.to_act(state), "result": result, "state": game.view(state, None)})
 
     @history.route("/games/<game_id>/audit")
-    @history.doc(responses=problems(404))
+    @history.doc(responses={**problems(404), **limits.AUDIT_RESPONSES})
     @history.response(200, AuditSchema)
     def audit(game_id: str) -> dict[str, Any]:
         """Replay the whole log through the rules from scratch and check the hash chain (and, once
         the game is over, every seed against the seed committed at its setup); with the service's
-        signature over the head it audited."""
+        signature over the head it audited.
+
+        Made once per stored log and server process; at most `AUDIT_RATE_LIMIT` per client
+        address (429 `rate-limited` with `Retry-After` past it)."""
         meta = runtime.meta(game_id)
+        stored = store.redis.xrange(store.keys(game_id)[0])
+        digest = hashlib.sha256(b"\n".join(fields[b"e"] for _, fields in stored)).hexdigest()
+        return audits.get(game_id, digest, meta.get("head"), lambda: audit_game(game_id, meta))
+
+    def audit_game(game_id: str, meta: dict[str, str]) -> dict[str, Any]:
         body = audit_log(game, store.read(game_id)).as_dict()
         if not body["ok"] and meta.get("status") != "finished":
             # The rules' explanation of a refused move may describe a hand or a hidden move

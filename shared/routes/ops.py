@@ -1,18 +1,22 @@
 """Probes: the process is alive; Redis answers."""
 from __future__ import annotations
 
+from typing import Any
+
 import redis
 from flask_smorest import Blueprint
 
 from shared.news import draining
 from shared.openapi import problems
 from shared.problems import Problem
+from shared.redis_clients import MeteredPool, connect_readiness
 from shared.routes.context import Service
 from shared.schemas import HealthSchema
 
 
 def blueprint(service: Service) -> Blueprint:
     ops = Blueprint("operations", __name__, description="Liveness and readiness probes.")
+    probe = connect_readiness(service.settings)      # its own connection: never queued behind requests
 
     @ops.route("/healthz")
     @ops.response(200, HealthSchema)
@@ -23,14 +27,20 @@ def blueprint(service: Service) -> Blueprint:
     @ops.route("/readyz")
     @ops.response(200, HealthSchema)
     @ops.doc(responses=problems())
-    def readyz() -> dict[str, str]:
-        """Redis answers (503 otherwise)."""
+    def readyz() -> dict[str, Any]:
+        """Redis answers within the readiness timeout (503 otherwise).
+
+        Under gevent workers, `pool` tells how busy the process's shared Redis connections are:
+        all in use with requests queued means this instance is loaded, not that Redis is down."""
         if draining():
             raise Problem("not-ready", "This instance is stopping; another one will answer.")  # SIGTERM
         try:
-            service.store.redis.ping()
+            probe.ping()
         except redis.RedisError as exc:
             raise Problem("not-ready", f"The event store does not answer: {type(exc).__name__}.") from None
+        pool = service.store.redis.connection_pool
+        if isinstance(pool, MeteredPool):
+            return {"status": "ready", "pool": pool.usage()}
         return {"status": "ready"}
 
     return ops

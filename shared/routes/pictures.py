@@ -11,6 +11,7 @@ import json
 from flask import Response
 from flask_smorest import Blueprint
 
+from shared import limits
 from shared.http import entity_tag, not_modified
 from shared.openapi import problems
 from shared.routes.context import Service
@@ -27,7 +28,7 @@ def blueprint(service: Service) -> Blueprint:
 
     @pictures.route("/games/<game_id>/board.svg")
     @pictures.doc(responses={
-        **problems(404, 422),
+        **problems(404, 422), **limits.READ_RESPONSES,
         200: {"description": "The board as the spectators see it (SVG). Places a move names carry "
                              "`data-kind` and `data-id`; pieces carry `data-seat`.",
               "content": {SVG: {"schema": {"type": "string"}}},

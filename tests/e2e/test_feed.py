@@ -131,6 +131,7 @@ def test_waiting_slow_and_silent_clients_do_not_hold_up_probes_or_moves(make_sta
     """One process; 300 clients waiting on the feed, 100 slow or silent ones: probes and moves
     still answer at once, and a waiting long-poll is woken by the move."""
     stack: Stack = make_stack("race")
+    stack.env["FEED_CONNECTIONS_PER_ADDRESS"] = "0"         # all of them from this one address
     base = stack.start_web()
     port = int(base.rsplit(":", 1)[1])
     game = create_race(base)

@@ -106,3 +106,38 @@ def test_a_cut_subscription_is_made_again_and_its_waiters_woken(redis_client: An
         while woken and brought is None:
             woken, brought = waiter.wait(5)
         assert brought is not None and brought.version == version
+
+
+def test_waiters_joining_a_subscribed_game_start_from_what_the_subscriber_knows(redis_client: Any) -> None:
+    """The confirmation's one read (of the version and the missing events) is handed to every
+    waiter; once subscribed, a new waiter is told the game's latest version without a read."""
+    runtime, news, (game_id, _, _) = setup(redis_client)
+    reads: list[str] = []
+
+    def read_status(g: str) -> tuple[int, str]:
+        reads.append(g)
+        return runtime.store.version(g), "active"
+
+    news._read_status = read_status
+    before = runtime.store.version(game_id)
+    first = news.watch(game_id, before)
+    waiter = first.__enter__()
+    assert waiter.pending and waiter.known is None       # the confirmation will bring the news
+    version = one_move(runtime, game_id)                 # most likely before the confirmation
+    woken, brought = waiter.wait(5)
+    while woken and (brought is None or brought.version < version):
+        woken, brought = waiter.wait(5)
+    assert brought is not None and brought.version == version
+    assert [r["seq"] for r in brought.records] == list(range(before + 1, version + 1))
+    joined = [news.watch(game_id, version) for _ in range(50)]
+    waiters = [w.__enter__() for w in joined]
+    assert all(w.known is not None and w.known.version == version and not w.pending for w in waiters)
+    later = one_move(runtime, game_id)
+
+    def known_to_a_newcomer() -> int:
+        with news.watch(game_id, later) as newcomer:
+            return newcomer.known.version if newcomer.known is not None else -1
+    assert until(lambda: known_to_a_newcomer() == later)
+    assert reads == [game_id]                            # one read, at the confirmation
+    for w in joined + [first]:
+        w.__exit__(None, None, None)
