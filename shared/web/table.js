@@ -260,6 +260,27 @@ async function play(move) {
   refresh();
 }
 
+/** Every legal move, page after page: a seat hoarding Elastium cards may have thousands, and a
+ * place must glow for each of them.  A page of another version (a move landed meanwhile) starts
+ * over: 409 stale-version. */
+async function allLegalMoves(path) {
+  for (;;) {
+    const first = await api(`${path}/legal-moves?limit=5000`, { token });
+    const moves = [...first.moves];
+    let page = first;
+    try {
+      while (page.next) {
+        page = await api(`${path}/legal-moves?limit=5000&cursor=${encodeURIComponent(page.next)}`, { token });
+        moves.push(...page.moves);
+      }
+    } catch (err) {
+      if (err.status === 409) continue;
+      throw err;
+    }
+    return { ...first, moves, next: null };
+  }
+}
+
 let refreshing = null;
 let again = false;
 /** Fetch the view, the legal moves and the board; calls while one runs fold into one more. */
@@ -272,7 +293,7 @@ async function refresh() {
         const path = `/games/${encodeURIComponent(id)}`;
         const [v, moves, svg] = await Promise.all([
           api(path, { token }),
-          token ? api(`${path}/legal-moves`, { token }) : Promise.resolve({ version: 0, moves: [] }),
+          token ? allLegalMoves(path) : Promise.resolve({ version: 0, moves: [] }),
           config.has_picture ? boardSvg(id) : Promise.resolve(null)]);
         view = v;
         names = seatNames(v.players);
