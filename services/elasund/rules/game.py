@@ -7,8 +7,12 @@ from typing import Any
 from shared.engine import Game
 
 from services.elasund.rules import conceal, events, legal, moves, options, views
-from services.elasund.rules.context import clone
+from services.elasund.rules.context import RULES_ORDER, SORTED_ORDER, clone
 from services.elasund.rules.state import State, cubes_on_board, to_act
+
+
+# The released engine versions, oldest first, and the order each draws hidden cards in.
+DRAW_ORDERS: dict[str, tuple[str, ...]] = {"2": RULES_ORDER, "3": SORTED_ORDER}
 
 
 class ElasundGame(Game):
@@ -18,16 +22,25 @@ class ElasundGame(Game):
     max_players = 4
     # 2: the trade-track disk stops at 11 (engine 1 counted on past it, so a later loss moved it
     # back from a hidden total): logs of engine 1 with a total past 11 no longer audit.
-    engine_version = "2"
+    # 3: influence cards are drawn (and pirates' loot taken) from the colours in sorted order;
+    # engine 2 drew in the components' order.  Both are fixed orders, never a dict's (see
+    # context.RULES_ORDER).  One engine serves both: the draw order is the only difference.
+    engine_version = "3"
+
+    def __init__(self, version: str = "3") -> None:
+        if version not in DRAW_ORDERS:
+            raise ValueError(f"Elasund has no engine version {version!r}")
+        self.engine_version = version
+        self.draw_order = DRAW_ORDERS[version]
 
     def default_options(self) -> dict[str, Any]:
         return options.default_options()
 
     def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
-        return moves.setup(players, options, rng)
+        return moves.setup(players, options, rng, self.draw_order)
 
     def decide(self, state: State, seat: int, move: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
-        return moves.decide(state, seat, move, rng)
+        return moves.decide(state, seat, move, rng, self.draw_order)
 
     def evolve(self, state: State | None, event: dict[str, Any]) -> State:
         return events.evolve(state, event)
@@ -58,4 +71,5 @@ class ElasundGame(Game):
         return views.redact(event, seat)
 
 
-GAME = ElasundGame()
+ENGINES: dict[str, ElasundGame] = {version: ElasundGame(version) for version in DRAW_ORDERS}
+GAME = ENGINES["3"]

@@ -66,7 +66,7 @@ class ElfenlandGame(Game):
         gold_values = {t: v for t, v in GOLD_VALUES.items() if t != START_TOWN} if edition.gold_economy else {}
         if opts["random_gold_values"]:
             # The 20 value discs shuffled over the 20 towns; Elvenhold still pays nothing.
-            values = list(gold_values.values())
+            values = list(gold_values.values())   # draw-order: GOLD_VALUES's, built just above
             rng.shuffle(values)
             gold_values = dict(zip(MARKER_TOWNS, values))
         deck = dict(edition.cards)
