@@ -69,8 +69,11 @@ def resume_point(after: int) -> int:
 class Feed:
     def __init__(self, game: Game, store: EventStore, news: LogNews, *, heartbeat_seconds: float,
                  max_stream_seconds: float, max_wait_seconds: float,
-                 game_meta: Callable[[str], dict[str, str]]) -> None:
+                 game_meta: Callable[[str], dict[str, str]],
+                 rules_for: Callable[[dict[str, str]], Game] | None = None) -> None:
         self.game = game
+        # The rules a game keeps (GameRuntime.rules_for): its events are redacted by them.
+        self._rules_for = rules_for or (lambda meta: game)
         self.store = store
         self.news = news
         self.heartbeat_seconds = heartbeat_seconds
@@ -100,9 +103,9 @@ class Feed:
                         version, status = _status(self._meta(game_id))
         if records is None:
             records = self.store.read(game_id, after=after, limit=limit) if version > after else []
-        finished = status == "finished"
+        finished, rules = status == "finished", self._rules_for(meta)
         return {"version": version, "status": status,
-                "events": [served_record(self.game, r, seat, finished) for r in records[:limit]]}
+                "events": [served_record(rules, r, seat, finished) for r in records[:limit]]}
 
     # -- Server-Sent Events -----------------------------------------------------------------------
     def stream(self, game_id: str, meta: dict[str, str], seat: int | None, after: int) -> Response:
@@ -128,7 +131,8 @@ class Feed:
     def _follow(self, game_id: str, seat: int | None, last: int) -> Iterator[bytes]:
         ends_at = time.monotonic() + self.max_stream_seconds
         with self.news.watch(game_id, last) as waiter:
-            version, status = _status(self._meta(game_id))
+            meta = self._meta(game_id)
+            version, status, rules = *_status(meta), self._rules_for(meta)
             delivered: list[dict[str, Any]] | None = None     # events the subscriber read for us
             while True:
                 if version > last:
@@ -137,7 +141,7 @@ class Feed:
                     delivered = None
                     finished = status == "finished"
                     for record in records:
-                        yield _message(record["seq"], served_record(self.game, record, seat, finished))
+                        yield _message(record["seq"], served_record(rules, record, seat, finished))
                         last = waiter.after = record["seq"]
                     if not records:                    # the log is shorter than its meta said
                         version, status = _status(self._meta(game_id))

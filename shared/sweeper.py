@@ -33,7 +33,8 @@ def main(argv: list[str]) -> None:
     sweepers = []
     for name in argv or registry.available():
         plugin = registry.plugin(name)
-        sweepers.append(Sweeper(GameRuntime(plugin.game, store, settings.snapshot_every), BotQueue(rq_conn, name)))
+        sweepers.append(Sweeper(GameRuntime(plugin.newest_rules(), store, settings.snapshot_every,
+                                                  engines=plugin.rules), BotQueue(rq_conn, name)))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     while not stop.is_set():

@@ -83,11 +83,12 @@ def blueprint(service: Service) -> Blueprint:
         # Nobody acts in a game waiting for players, nor a resigned seat's holder (its bot plays).
         playing = loaded.meta.get("status") not in ("waiting", "cancelled") \
             and not loaded.players[seat].get("resigned")
-        acting = playing and game.result(loaded.state) is None and seat in game.to_act(loaded.state)
+        rules = runtime.rules_for(loaded.meta)          # the rules the game keeps
+        acting = playing and rules.result(loaded.state) is None and seat in rules.to_act(loaded.state)
         deadlines = clocks.deadlines(loaded.meta)
         return cached_json(loaded.version, deadlines, lambda: {
             "version": loaded.version, "seat": seat,
-            "moves": game.legal_moves(loaded.state, seat) if acting else [],
+            "moves": rules.legal_moves(loaded.state, seat) if acting else [],
             "deadlines": deadlines})
 
     return games

@@ -8,17 +8,17 @@ from shared.news import draining
 from shared.openapi import problems
 from shared.problems import Problem
 from shared.routes.context import Service
-from shared.schemas import HealthSchema
+from shared.schemas import HealthSchema, LivenessSchema
 
 
 def blueprint(service: Service) -> Blueprint:
     ops = Blueprint("operations", __name__, description="Liveness and readiness probes.")
 
     @ops.route("/healthz")
-    @ops.response(200, HealthSchema)
-    def healthz() -> dict[str, str]:
-        """The process is alive."""
-        return {"status": "ok"}
+    @ops.response(200, LivenessSchema)
+    def healthz() -> dict[str, object]:
+        """The process is alive, and the rules engine versions it serves."""
+        return {"status": "ok", "engine_versions": list(service.plugin.engine_versions)}
 
     @ops.route("/readyz")
     @ops.response(200, HealthSchema)
