@@ -56,6 +56,20 @@ def _round_trip(game: Game, state: Any) -> Any:
     return game.load(json.loads(canonical(game.dump(state))))
 
 
+def _reversed_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _reversed_keys(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed_keys(item) for item in value]
+    return value
+
+
+def _reversed_round_trip(game: Game, state: Any) -> Any:
+    """A harsher reordering than the snapshot's: every dict with two keys or more lists them in
+    another order than the fold did (sorted keys may happen to be the fold's order)."""
+    return game.load(_reversed_keys(json.loads(json.dumps(game.dump(state)))))
+
+
 def _decided(game: Game, state: Any, seat: int, move: dict[str, Any], seed: int) -> str:
     try:
         return canonical(game.decide(state, seat, move, random.Random(seed)))
@@ -70,14 +84,15 @@ def _answers(game: Game, state: Any, players: int) -> str:
 
 
 def _compare(game: Game, state: Any, players: int, rng: random.Random, where: str) -> None:
-    loaded = _round_trip(game, state)
-    assert _answers(game, loaded, players) == _answers(game, state, players), f"{where}: answers differ"
-    for seat in game.to_act(state):
-        legal = game.legal_moves(state, seat)
-        for move in rng.sample(legal, min(OTHER_MOVES, len(legal))):
-            seed = rng.getrandbits(63)
-            assert _decided(game, loaded, seat, move, seed) == _decided(game, state, seat, move, seed), \
-                f"{where}: seat {seat} {move} decides differently after a snapshot round trip"
+    for how, loaded in (("a snapshot round trip", _round_trip(game, state)),
+                        ("reversing every dict's order", _reversed_round_trip(game, state))):
+        assert _answers(game, loaded, players) == _answers(game, state, players), f"{where}: answers differ after {how}"
+        for seat in game.to_act(state):
+            legal = game.legal_moves(state, seat)
+            for move in rng.sample(legal, min(OTHER_MOVES, len(legal))):
+                seed = rng.getrandbits(63)
+                assert _decided(game, loaded, seat, move, seed) == _decided(game, state, seat, move, seed), \
+                    f"{where}: seat {seat} {move} decides differently after {how}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
