@@ -1,5 +1,5 @@
 """A rolling deploy with a new rules engine version: two gunicorn instances behind a real haproxy,
-one of the older release (it serves Elasund engine 2 only) and one of the newer (2 and 3), on one
+one of the older release (it serves Elasund engines 1 and 2) and one of the newer (1, 2 and 3), on one
 Redis.  A game of the newer version is played through the balancer: every move is decided by
 engine 3 or refused with 503 engine-unavailable (Retry-After), never decided by engine 2; a game
 of the older version is played by both instances, by engine 2's rules."""
@@ -54,12 +54,12 @@ def _play(base: str, game: dict[str, Any], refusals: list[requests.Response],
 def test_a_game_is_decided_by_its_own_engine_or_refused_during_a_rolling_deploy(
         make_stack: Any, redis_client: Any) -> None:
     stack: Stack = make_stack("elasund")
-    stack.env["ENGINE_VERSIONS_ELASUND"] = "2"                  # the older release
+    stack.env["ENGINE_VERSIONS_ELASUND"] = "1,2"                # the older release
     old = stack.start_web("old")
     del stack.env["ENGINE_VERSIONS_ELASUND"]
     new = stack.start_web("new")
-    assert requests.get(f"{old}/healthz", timeout=5).json()["engine_versions"] == ["2"]
-    assert requests.get(f"{new}/healthz", timeout=5).json()["engine_versions"] == ["2", "3"]
+    assert requests.get(f"{old}/healthz", timeout=5).json()["engine_versions"] == ["1", "2"]
+    assert requests.get(f"{new}/healthz", timeout=5).json()["engine_versions"] == ["1", "2", "3"]
     balancer = Balancer([int(old.rsplit(":", 1)[1]), int(new.rsplit(":", 1)[1])], balance="roundrobin")
     try:
         players = [{"name": "a"}, {"name": "b"}, {"name": "c"}]

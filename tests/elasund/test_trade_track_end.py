@@ -8,8 +8,9 @@ So the disk never passes 11, and a loss moves it down from the space where it st
 from __future__ import annotations
 
 import json
+import random
 
-from services.elasund.rules.game import GAME
+from services.elasund.rules.game import ENGINES, GAME
 from shared.engine import event
 from shared.eventstore import canonical
 
@@ -57,3 +58,27 @@ def test_cubes_coming_home_are_listed_in_the_tracks_order_whatever_the_states_di
     _, snapshot = play(from_snapshot, 1, move)
     assert of_type(folded, "trade_moved")[0] == {"seat": 0, "total": 8, "removed": [9, 11], "placed": []}
     assert snapshot == folded
+
+
+def test_engine_1_games_keep_counting_past_11() -> None:
+    """Games recorded under engine 1 keep its rules: the disk's total passes 11, and a loss counts
+    back from that total (so the cube beside 11 stays)."""
+    engine = ENGINES["1"]
+
+    def decide(state: dict, seat: int, move: dict) -> tuple[dict, list[dict]]:
+        events = engine.decide(state, seat, move, random.Random(0))
+        for e in events:
+            state = engine.evolve(state, e)
+        return state, events
+
+    state = at_phase(fresh(4, {}), "build", current=0, ship=2)
+    state = building(state, 0, "house", 0, 3, trade_points=1)
+    state = engine.evolve(state, event("trade_moved", seat=0, total=10, removed=[], placed=[3, 5, 7, 9]))
+    state = give(permit(state, 0, 0, 5, 2), 0, gold=5)
+    state, events = decide(state, 0, {"type": "build", "building": "well", "col": 5, "row": 2})
+    assert of_type(events, "trade_moved") == [{"seat": 0, "total": 12, "removed": [], "placed": [11]}]
+    assert state["trade"][0] == 12
+    state = at_phase(state, "build", current=1)
+    state = permit(permit(state, 1, 0, 1, 2), 1, 1, 0, 2)
+    state, events = decide(state, 1, {"type": "build", "building": "tavern", "col": 0, "row": 2})
+    assert of_type(events, "trade_moved")[0] == {"seat": 0, "total": 11, "removed": [], "placed": []}

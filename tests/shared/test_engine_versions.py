@@ -34,7 +34,7 @@ def test_the_plugin_maps_each_released_version_to_its_rules() -> None:
         with pytest.raises(EngineUnavailable) as raised:
             plugin.rules("0")
         assert raised.value.served == plugin.engine_versions
-    assert registry.plugin("elasund").engine_versions == ("2", "3")
+    assert registry.plugin("elasund").engine_versions == ("1", "2", "3")
 
 
 def test_served_versions_may_be_restricted(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -83,3 +83,15 @@ def test_elasund_engine_2_logs_draw_what_engine_3_would_not() -> None:
         _, records = golden.read(path)
         report = audit_log(v3, records)
         assert not report.ok and "not what the rules decide" in (report.problem or "")
+
+
+def test_elfenland_engine_3_logs_cut_hands_after_the_last_movement_which_engine_4_does_not() -> None:
+    """The rule that changed from Elfenland engine 3 to 4, exercised by engine-3 golden logs:
+    a hand over the limit after the game's last movement was cut (a keep_cards move follows),
+    which engine 4 no longer asks for, so those logs do not audit under engine 4."""
+    plugin = registry.plugin("elfenland")
+    cut = [path for path in sorted((golden.GOLDEN_ROOT / "elfenland" / "3").glob("*.jsonl"))
+           if not audit_log(plugin.rules("4"), golden.read(path)[1]).ok]
+    assert cut
+    for path in cut:
+        assert audit_log(plugin.rules("3"), golden.read(path)[1]).ok

@@ -13,8 +13,7 @@ from typing import Any
 
 from shared.engine import event
 
-from services.elasund.rules import board
-from services.elasund.rules.events import evolve
+from services.elasund.rules.versions import Engine, fold
 from services.elasund.rules.state import State
 
 
@@ -23,25 +22,16 @@ def clone(state: State) -> State:
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
-# The order in which a draw lists the hidden cards before picking among them, by engine version.
-# Never the order of a dict in the state: a state folded from the log and one loaded from a
-# snapshot (canonical JSON, sorted keys) list their colours differently.  Engine 2 listed the
-# colours in the order the fold gives its dicts, which is the components' order (red, blue,
-# green): drawing in that fixed order decides exactly what engine 2 recorded.  Engine 3 and later
-# draw in sorted order, the order of the canonical form itself.
-RULES_ORDER: tuple[str, ...] = tuple(board.INFLUENCE_COLOURS)
-SORTED_ORDER: tuple[str, ...] = tuple(sorted(board.INFLUENCE_COLOURS))
-
-
 class Ctx:
-    def __init__(self, state: State, rng: random.Random, draw_order: tuple[str, ...] = SORTED_ORDER) -> None:
+    def __init__(self, state: State, rng: random.Random, engine: Engine) -> None:
         self.state = clone(state)
         self.rng = rng
-        self.draw_order = draw_order
+        self.engine = engine            # the engine version deciding (versions.Engine)
+        self.draw_order = engine.draw_order
         self.events: list[dict[str, Any]] = []
         self.turn_over = False    # set by phase-4 moves: the next seat's turn starts
 
     def emit(self, type_: str, **data: Any) -> None:
         new_event = event(type_, **data)
         self.events.append(new_event)
-        evolve(self.state, new_event)
+        fold(self.state, new_event, self.engine)

@@ -24,7 +24,9 @@ def move_disk(ctx: Ctx, seat: int, delta: int) -> None:
     """
     state = ctx.state
     old = state["trade"][seat]
-    total = min(board.TRACK_MAX, max(0, old + delta))
+    total = max(0, old + delta)
+    if ctx.engine.disk_stops_at_track_end:
+        total = min(board.TRACK_MAX, total)
     # In the track's order (the order the fold gives ``track_cubes``), never the state dict's: a
     # snapshot lists its keys sorted as text ("11" first), and the event records this order.
     removed = [str(space) for space in board.VP_SPACES

@@ -14,7 +14,7 @@ from shared.engine import Event, event
 
 from services.elfenland.rules.components import (
     CARD_PICKS, COUNTER_PICKS, ELFENLAND_HAND, FACE_UP_CARDS, FACE_UP_COUNTERS, GOLD_CARD, INCOME)
-from services.elfenland.rules.events import evolve
+from services.elfenland.rules.events import fold
 from services.elfenland.rules.multiset import draw, size
 from services.elfenland.rules.scoring import Ending, final_result, game_ends_now
 from services.elfenland.rules.state import State, rules_of, seats_to_keep
@@ -31,7 +31,7 @@ class Recorder:
 
     def __call__(self, type_: str, **data: Any) -> None:
         e = event(type_, **data)
-        self.state = evolve(self.state, e)
+        self.state = fold(self.state, e, self.ending)
         self.events.append(e)
 
 

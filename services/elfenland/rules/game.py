@@ -9,7 +9,7 @@ from shared.engine import Event, Game, GameOver, InvalidOptions, Move, NotYourTu
 from services.elfenland.rules import conceal, legal, views
 from services.elfenland.rules.board import GOLD_VALUES, HOME_TOWN_CARDS, MARKER_TOWNS, START_TOWN
 from services.elfenland.rules.components import EDITION_RULES, EDITIONS, WIZARD, WIZARD_CARDS
-from services.elfenland.rules.events import evolve
+from services.elfenland.rules.events import fold
 from services.elfenland.rules.flow import Recorder, in_turn_order, settle
 from services.elfenland.rules.moves import apply_move
 from services.elfenland.rules.scoring import ENDINGS
@@ -99,7 +99,7 @@ class ElfenlandGame(Game):
         return settle(rec, rng)
 
     def evolve(self, state: State | None, event: Event) -> State:
-        return evolve(state, event)
+        return fold(state, event, self.ending)
 
     def to_act(self, state: State) -> list[int]:
         return to_act(state)

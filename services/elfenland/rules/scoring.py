@@ -15,6 +15,9 @@ EARLY_WIN_ROUND = 3      # Elfenland: the exceptional victory is checked from th
 class Ending:
     """How one released engine version ends a game (``ElfenlandGame(version)``)."""
     version: str
+    # Engine 3 cut a hand to 4 cards after the game's last movement too (``events.fold``);
+    # from engine 4 there is no cut then, as no round follows.
+    cut_after_last_movement: bool
     # Engine 5: "Si dès la fin du troisième tour, un joueur a visité les 20 cités, il est
     # gagnant": from the end of round 3 on, the last round (4) included, whoever saw all 20
     # towns wins (ties: most cards in hand), home towns or not.  Engine 4 applied it only to a
@@ -22,7 +25,11 @@ class Ending:
     twenty_towns_win_last_round: bool
 
 
-ENDINGS: dict[str, Ending] = {"4": Ending("4", False), "5": Ending("5", True)}
+ENDINGS: dict[str, Ending] = {
+    "3": Ending("3", cut_after_last_movement=True, twenty_towns_win_last_round=False),
+    "4": Ending("4", cut_after_last_movement=False, twenty_towns_win_last_round=False),
+    "5": Ending("5", cut_after_last_movement=False, twenty_towns_win_last_round=True),
+}
 
 
 def someone_visited_all(state: State) -> bool:
