@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 LOCK   := requirements/dev.txt
 
-.PHONY: run test bench spec manifests lint lock clean
+.PHONY: run test bench spec golden manifests lint lock clean
 
 # The venv holds exactly the lock's versions (hash-checked), then the project itself without deps.
 $(STAMP): pyproject.toml $(LOCK)
@@ -33,6 +33,9 @@ bench: $(STAMP)        ## benchmarks, one JSON line per figure
 
 spec: $(STAMP)         ## regenerate api-spec/*.yaml from the code
 	$(PY) -m shared.spec write
+
+golden: $(STAMP)       ## golden logs of each game's newest engine version, where it has none yet (tests/golden)
+	$(PY) -m shared.golden record catan elasund elfenland elastium --missing-only
 
 manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.yaml (one source: shared/manifests.py)
 	$(PY) -m shared.manifests write

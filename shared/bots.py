@@ -139,8 +139,9 @@ def _runtime(game_name: str) -> GameRuntime:
     plugin = registry.plugin(game_name)
     from shared.clocks import ClockJobs
     bot_queue = bot_queue_for(connect_queue(settings), plugin)
-    runtime = GameRuntime(plugin.game, connect_event_store(settings), settings.snapshot_every,
-                          notify_bots=bot_queue.enqueue_turns, before_bot_turn=bot_queue.mark_pending)
+    runtime = GameRuntime(plugin.newest_rules(), connect_event_store(settings), settings.snapshot_every,
+                          notify_bots=bot_queue.enqueue_turns, before_bot_turn=bot_queue.mark_pending,
+                          engines=plugin.rules)
     bot_queue.bot_of = seat_bots(runtime)
     runtime.clock_jobs = ClockJobs(bot_queue)
     return runtime
@@ -165,8 +166,8 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
                        loaded: LoadedGame | None = None) -> dict[str, Any]:
     """Play one move for ``seat`` at ``version`` with its bot (or ``strategy_name``: a clock's
     fallback bot, whose ``platform_events`` go into the same append, see shared.clocks)."""
-    game = runtime.game
     loaded = loaded if loaded is not None else runtime.load(game_id)
+    game = runtime.rules_for(loaded.meta)       # the bot plays by the rules the game keeps
     if loaded.version != version:
         return {"played": False, "why": "moved-on", "version": loaded.version}
     if game.result(loaded.state) is not None or seat not in game.to_act(loaded.state):

@@ -63,6 +63,7 @@ from shared.plugin import GamePlugin
 
 if TYPE_CHECKING:
     from shared.bots import BotQueue
+    from shared.engine import Game
     from shared.runtime import GameRuntime, LoadedGame
 
 log = logging.getLogger("clocks")
@@ -220,14 +221,13 @@ def after_append(runtime: "GameRuntime", loaded: "LoadedGame", state: Any, versi
         # This process's copy of the meta is older than its state (a copy that caught up): the
         # clock of that version is in Redis, unless the game moved on (then the append fails).
         before = parse(runtime.store.meta(loaded.game_id) or {})
-    acting = [] if meta.get("status") in ENDED else _acting(runtime, state)     # ended: every deadline goes
+    acting = [] if meta.get("status") in ENDED else _acting(runtime.rules_for(loaded.meta), state)  # ended: every deadline goes
     change = advance(before, loaded.version, version, acting, _humans(loaded), mover, expired, turn)
     change.fallback = meta.get("fallback_bot") or None
     return change
 
 
-def _acting(runtime: "GameRuntime", state: Any) -> list[int]:
-    game = runtime.game
+def _acting(game: "Game", state: Any) -> list[int]:
     return [] if game.result(state) is not None else game.to_act(state)
 
 
@@ -302,7 +302,8 @@ def restart(runtime: "GameRuntime", game_id: str, jobs: ClockJobs | None) -> Clo
     clock = parse(meta)
     if turn is None or meta.get("status") not in RUNNING or (clock is not None and clock["v"] == loaded.version):
         return None
-    change = advance(None, loaded.version, loaded.version, _acting(runtime, loaded.state), _humans(loaded), turn=turn)
+    change = advance(None, loaded.version, loaded.version, _acting(runtime.rules_for(meta), loaded.state),
+                     _humans(loaded), turn=turn)
     change.fallback = meta.get("fallback_bot") or None
     if jobs is not None:
         jobs.mark(game_id, change)
@@ -334,7 +335,6 @@ def expire_clock(game_name: str, game_id: str, seat: int, deadline: int, set_at:
 def expire_with(runtime: "GameRuntime", strategies: dict[str, Strategy], default_bot: str, game_id: str,
                 seat: int, deadline: int, set_at: int, attempts: int = 5) -> dict[str, Any]:
     from shared import bots
-    game = runtime.game
     for _ in range(attempts):
         loaded = runtime.load(game_id)
         why = _why_not(runtime, loaded, seat, deadline, set_at)
@@ -347,7 +347,7 @@ def expire_with(runtime: "GameRuntime", strategies: dict[str, Strategy], default
         outcome = bots.play_bot_turn_with(runtime, strategies, game_id, loaded.version, seat,
                                           strategy_name=bot, platform_events=[expired], loaded=loaded)
         if outcome["played"]:
-            log.info("%s %s: seat %d ran out of time; %s played for it", game.name, game_id, seat, bot)
+            log.info("%s %s: seat %d ran out of time; %s played for it", runtime.game.name, game_id, seat, bot)
             return {**outcome, "bot": bot}
         # Another seat moved between the check and the append: check again on the new state.
     return {"played": False, "why": "busy", "version": runtime.store.version(game_id)}
@@ -355,7 +355,7 @@ def expire_with(runtime: "GameRuntime", strategies: dict[str, Strategy], default
 
 def _why_not(runtime: "GameRuntime", loaded: "LoadedGame", seat: int, deadline: int, set_at: int) -> str | None:
     """Why this expiry must not act now (None: it must)."""
-    game = runtime.game
+    game = runtime.rules_for(loaded.meta)
     if loaded.meta.get("status") not in RUNNING or game.result(loaded.state) is not None:
         return "not-running"
     clock = parse(loaded.meta)

@@ -77,6 +77,20 @@ class InvalidOptions(IllegalMove):
         super().__init__("invalid-options", detail, **extra)
 
 
+class EngineUnavailable(LookupError):
+    """This installation does not serve the rules engine version a game was played under.
+
+    A game keeps the rules it started with, so it is never decided, viewed or audited by
+    another version's rules: whoever asks answers that the version is unavailable (the
+    platform: 503 ``engine-unavailable``, as during a rolling deploy another instance may serve it).
+    """
+
+    def __init__(self, game: str, version: str, served: tuple[str, ...]) -> None:
+        super().__init__(f"{game} rules engine version {version!r} is not served here "
+                         f"(served: {', '.join(served) or 'none'})")
+        self.game, self.version, self.served = game, version, served
+
+
 class Game:
     """Base class for a rules engine.  Subclasses set the attributes and override the methods."""
 
@@ -84,7 +98,9 @@ class Game:
     title: str = ""               # "The Settlers of Catan"
     min_players: int = 2
     max_players: int = 4
-    engine_version: str = "1"    # bump when state shape or rules change: stale snapshots are dropped
+    # A new version whenever what the engine decides, how it folds or its state's shape changes;
+    # a released version's behaviour never changes (games keep theirs, see GamePlugin.rules).
+    engine_version: str = "1"
 
     # -- the decider ---------------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -152,6 +168,15 @@ class Game:
         return False
 
     # -- snapshots ------------------------------------------------------------------------------
+    @property
+    def snapshot_format(self) -> str:
+        """The tag of this engine's snapshots: only a snapshot with this very tag is loaded.
+
+        The engine version, unless this code keeps an older version's rules in a newer state
+        shape (a version switch): its tag then names both, so a snapshot that the older code
+        wrote in the older shape is never loaded into it (it is rebuilt from the log instead)."""
+        return self.engine_version
+
     def dump(self, state: State) -> Any:
         """A JSON-compatible form of the state (snapshots)."""
         return state

@@ -84,6 +84,9 @@ PLATFORM_PROBLEMS: dict[str, tuple[str, str, dict[str, Any], tuple[str, ...] | N
                  ("create_game", "rematch")),
     "not-ready": ("not-ready", "The event store is unavailable; retry shortly (a move with an Idempotency-Key "
                   "is safe to retry).", {}, None),
+    "engine-unavailable": ("engine-unavailable", "This game is played under catan rules engine version 4, which "
+                           "this instance does not serve (it serves 2, 3); retry shortly.",
+                           {"engine_version": "4", "served_engine_versions": ["2", "3"]}, None),
     # Seats (shared.seats)
     "game-waiting": ("game-waiting", "The game waits for players: seats 1 are open.", {}, ("post_move",)),
     "game-cancelled": ("game-cancelled", "The game was cancelled by its host.", {}, None),
@@ -176,7 +179,7 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
     played = _records(events, version, head, {"kind": "move", "seat": seat, "move": move, "seed": move_seed})
     log = records + played
     examples: dict[str, dict[str, Any]] = {
-        "healthz": {"200": {"status": "ok"}},
+        "healthz": {"200": {"status": "ok", "engine_versions": list(plugin.engine_versions)}},
         "readyz": {"200": {"status": "ready"}},
         "create_game": {"request": {"players": [{"name": p["name"], "bot": p["bot"]} for p in players],
                                     "options": options},

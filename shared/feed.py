@@ -77,8 +77,11 @@ def resume_point(after: int) -> int:
 class Feed:
     def __init__(self, game: Game, store: EventStore, news: LogNews, *, heartbeat_seconds: float,
                  max_stream_seconds: float, max_wait_seconds: float,
-                 game_meta: Callable[[str], dict[str, str]]) -> None:
+                 game_meta: Callable[[str], dict[str, str]],
+                 rules_for: Callable[[dict[str, str]], Game] | None = None) -> None:
         self.game = game
+        # The rules a game keeps (GameRuntime.rules_for): its events are redacted by them.
+        self._rules_for = rules_for or (lambda meta: game)
         self.store = store
         self.news = news
         self.heartbeat_seconds = heartbeat_seconds
@@ -130,8 +133,8 @@ class Feed:
                         version, status = _status(self._meta(game_id))
         if records is None:
             records = self.store.read(game_id, after=after, limit=limit) if version > after else []
-        finished = status == "finished"
-        events = b",".join(self.served.bytes(game_id, r, seat, finished) for r in records[:limit])
+        finished, rules = status == "finished", self._rules_for(meta)
+        events = b",".join(self.served.bytes(game_id, r, seat, finished, rules) for r in records[:limit])
         # The same object as {"version", "status", "events"} written whole, with the events' bytes as they are.
         return jsonout.dumps({"version": version, "status": status})[:-1] + b',"events":[' + events + b"]}"
 
@@ -141,22 +144,25 @@ class Feed:
             # Nothing more will ever come: 204 tells an EventSource to stop reconnecting.
             return Response(status=204)
         _limit_sends(request.environ)
-        response = Response(self._messages(game_id, seat, after, _status(meta)), mimetype=EVENT_STREAM)
+        response = Response(self._messages(game_id, seat, after, _status(meta), self._rules_for(meta)),
+                            mimetype=EVENT_STREAM)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"        # nginx: pass each message on at once
         return response
 
-    def _messages(self, game_id: str, seat: int | None, after: int, seen: tuple[int, str]) -> Iterator[bytes]:
+    def _messages(self, game_id: str, seat: int | None, after: int, seen: tuple[int, str],
+                  rules: Game) -> Iterator[bytes]:
         yield b"retry: 2000\n: stream of the game's log; one message per event\n\n"
         try:
-            yield from self._follow(game_id, seat, after, seen)
+            yield from self._follow(game_id, seat, after, seen, rules)
         except (redis.RedisError, Problem) as exc:
             # The stream has begun (status 200 is sent): say it ends here; the client reconnects
             # with Last-Event-ID and then meets a proper answer (503 while Redis is away, 404).
             log.warning("feed of %s ended early: %s", game_id, exc)
             yield b"retry: 2000\n: the stream stopped; reconnect to resume\n\n"
 
-    def _follow(self, game_id: str, seat: int | None, last: int, seen: tuple[int, str]) -> Iterator[bytes]:
+    def _follow(self, game_id: str, seat: int | None, last: int, seen: tuple[int, str],
+                rules: Game) -> Iterator[bytes]:
         ends_at = time.monotonic() + self.max_stream_seconds
         with self.news.watch(game_id, last) as waiter:
             version, status = self._joined(game_id, waiter, *seen)
@@ -168,7 +174,7 @@ class Feed:
                     delivered = None
                     finished = status == "finished"
                     for record in records:
-                        yield _message(record["seq"], self.served.bytes(game_id, record, seat, finished))
+                        yield _message(record["seq"], self.served.bytes(game_id, record, seat, finished, rules))
                         last = waiter.after = record["seq"]
                     if not records:                    # the log is shorter than its meta said
                         version, status = _status(self._meta(game_id))
@@ -210,7 +216,8 @@ class ServedRecords:
         self._served: OrderedDict[tuple[str, int, int | str | None], bytes] = OrderedDict()
         self._counted = metrics.FEED_SERIALIZATIONS.labels(game.name)
 
-    def bytes(self, game_id: str, record: dict[str, Any], seat: int | None, finished: bool) -> bytes:
+    def bytes(self, game_id: str, record: dict[str, Any], seat: int | None, finished: bool, rules: Game) -> bytes:
+        """``record`` as ``seat`` may see it, redacted by ``rules`` (the engine version the game keeps)."""
         key = (game_id, record["seq"], "all" if finished else seat)
         with self._lock:
             found = self._served.get(key)
@@ -219,7 +226,7 @@ class ServedRecords:
                 return found
             # Made under the lock: two readers of one audience arriving together must not both
             # serialize (a greenlet never yields in here; threads wait a fraction of a millisecond).
-            served = jsonout.dumps(served_record(self.game, record, seat, finished))
+            served = jsonout.dumps(served_record(rules, record, seat, finished))
             self._counted.inc()
             self._served[key] = served
             if len(self._served) > self.size:

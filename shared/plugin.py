@@ -5,19 +5,21 @@ Each ``services/<game>/api.py`` builds one :class:`GamePlugin`; ``services/<game
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from marshmallow import Schema
 
-from shared.engine import Game, Strategy, thinks
+from shared.engine import EngineUnavailable, Game, Strategy, thinks
 from shared.pictures import Place
 from shared.valuefit import FeatureSet
 
 
 @dataclass(frozen=True)
 class GamePlugin:
+    # The newest rules engine: what new games are played by (see ``rules`` for the others).
     game: Game
     # Validates ``options`` of ``POST /games``; documented in the OpenAPI spec.
     options_schema: type[Schema]
@@ -56,6 +58,45 @@ class GamePlugin:
     bench_variants: list[dict[str, Any]] = field(default_factory=list)
     # The features its expert's value function is fit on (``python -m shared.valuefit <game>``).
     value_features: FeatureSet | None = None
+    # Every released engine version that may have recorded games, oldest first, ``game``'s own
+    # last: a game keeps the rules it started with (its meta's ``engine_version``).  Empty: only
+    # ``game``'s version.
+    engines: dict[str, Game] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.engines and list(self.engines)[-1] != self.game.engine_version:
+            raise ValueError(f"{self.game.name}: the newest of engines must be the plugin's game")
+        for version, engine in self.engines.items():
+            if engine.engine_version != version:
+                raise ValueError(f"{self.game.name}: engine {version!r} says it is {engine.engine_version!r}")
+
+    @property
+    def engine_versions(self) -> tuple[str, ...]:
+        """The engine versions this process serves, oldest first: every released one, unless
+        ``ENGINE_VERSIONS_<GAME>`` (e.g. ``ENGINE_VERSIONS_CATAN=2,3``) restricts them, as an
+        instance of an older release would (rolling deploys, and their test)."""
+        known = tuple(self.engines) or (self.game.engine_version,)
+        allowed = os.environ.get(f"ENGINE_VERSIONS_{self.game.name.upper()}")
+        if allowed is None:
+            return known
+        wanted = {v.strip() for v in allowed.split(",") if v.strip()}
+        return tuple(v for v in known if v in wanted)
+
+    def rules(self, version: str) -> Game:
+        """The rules engine of ``version``, for a game recorded under it: its loading, moves,
+        legal moves, bots, views, replay and audit.  Raises :class:`EngineUnavailable` for a
+        version this process does not serve (never another version's rules instead)."""
+        served = self.engine_versions
+        if version not in served:
+            raise EngineUnavailable(self.game.name, version, served)
+        return self.engines[version] if self.engines else self.game
+
+    def newest_rules(self) -> Game:
+        """The engine new games are created with: the newest version this process serves."""
+        served = self.engine_versions
+        if not served:
+            raise EngineUnavailable(self.game.name, self.game.engine_version, served)
+        return self.rules(served[-1])
 
     def bot_level(self, name: str) -> str:
         """``random`` is easy, a search bot that thinks for ``bot_budget_ms`` a move is hard, the

@@ -48,6 +48,7 @@ KNOWN_PROBLEMS: dict[str, tuple[int, str]] = {
     "too-many-games": (429, "Too many unfinished games from this address"),
     "not-ready": (503, "Service not ready"),
     "capacity": (503, "Too many games running"),
+    "engine-unavailable": (503, "This instance does not serve the game's rules engine version"),
     "internal-error": (500, "Internal server error"),
 }
 

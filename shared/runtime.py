@@ -27,9 +27,10 @@ import redis
 
 from shared import clocks, proofs
 from shared.auth import hash_token, new_token
-from shared.engine import Event, Game, IllegalMove, Move
+from shared.engine import EngineUnavailable, Event, Game, IllegalMove, Move
 from shared.eventstore import (GENESIS_HASH, AppendResult, EventStore, canonical, event_hash,
                                snapshot_document)
+from shared.limits import RetryLater
 from shared.platform_events import is_platform_event
 from shared.problems import Problem
 
@@ -41,6 +42,20 @@ BotNotifier = Callable[[str, int, list[int]], None]   # (game_id, version, bot s
 GAME_ID = re.compile(r"[A-Za-z0-9_\-]{1,64}")
 
 derive_seed = proofs.derive_seed      # bots, the bench and the examples derive their seeds here too
+
+
+# How soon a client may retry a game whose engine version this process does not serve: during a
+# rolling deploy another instance (or this one, once replaced) serves it within moments.
+ENGINE_RETRY_AFTER_SECONDS = 5
+
+
+def engine_unavailable(exc: EngineUnavailable) -> RetryLater:
+    """503 for a game whose rules engine version this process does not serve: it is never played,
+    shown or audited by another version's rules."""
+    return RetryLater("engine-unavailable",
+                      f"This game is played under {exc.game} rules engine version {exc.version}, which this "
+                      f"instance does not serve (it serves {', '.join(exc.served) or 'none'}); retry shortly.",
+                      ENGINE_RETRY_AFTER_SECONDS, engine_version=exc.version, served_engine_versions=list(exc.served))
 
 
 def game_cancelled() -> Problem:
@@ -219,8 +234,12 @@ class GameRuntime:
     def __init__(self, game: Game, store: EventStore, snapshot_every: int = 50,
                  notify_bots: BotNotifier | None = None, cache: StateCache | None = None,
                  idle_ttl: int = 0, finished_ttl: int = 0,
-                 before_bot_turn: Callable[[str], None] | None = None) -> None:
+                 before_bot_turn: Callable[[str], None] | None = None,
+                 engines: Callable[[str], Game] | None = None) -> None:
+        # The engine new games are created with; a game keeps its own (``rules_for``), which
+        # ``engines`` gives by version (GamePlugin.rules).  Without it: ``game``'s version only.
         self.game = game
+        self._engines = engines
         # Told a game's id BEFORE an append that leaves a bot to act (the sweeper's index of
         # turns awaiting a bot): a process killed between the append and the enqueue then
         # leaves a trace the sweeper follows within BOT_STUCK_SECONDS.
@@ -236,6 +255,21 @@ class GameRuntime:
         self.cache = cache if cache is not None else StateCache()
         self.checkpoints = StateCache(size=256)     # (game, version) -> state, for time travel
         self.clock_jobs: clocks.ClockJobs | None = None   # schedules turn-clock deadlines (shared.clocks)
+
+    # -- the rules of a game ---------------------------------------------------------------------
+    def rules_for(self, meta: dict[str, str]) -> Game:
+        """The rules a game keeps for its whole life: those of the engine version it was created
+        with (its meta's ``engine_version``).  503 ``engine-unavailable`` when this process does
+        not serve that version; never another version's rules instead."""
+        version = meta.get("engine_version", self.game.engine_version)
+        if version == self.game.engine_version:
+            return self.game
+        try:
+            if self._engines is None:
+                raise EngineUnavailable(self.game.name, version, (self.game.engine_version,))
+            return self._engines(version)
+        except EngineUnavailable as exc:
+            raise engine_unavailable(exc) from exc
 
     # -- creating a game ------------------------------------------------------------------------
     def create(self, players: list[dict[str, Any]], options: dict[str, Any],
@@ -303,7 +337,7 @@ class GameRuntime:
             "listed": "1" if listed else "0",
             "options": canonical(options),
             **({"bot_budget_ms": str(bot_budget_ms)} if bot_budget_ms is not None else {}),
-            **self._status_fields(state),
+            **self._status_fields(game, state),
             **(extra_meta or {}),
         }
         if waiting:
@@ -320,7 +354,7 @@ class GameRuntime:
         # re-enqueued.  Indexed again after it, as a sweep in between drops the entry.
         if active:
             self.store.index_active(game.name, game_id, True)
-        bots = [] if waiting else self._bots_to_notify(state, _bot_seats(meta["players"]))
+        bots = [] if waiting else self._bots_to_notify(game, state, _bot_seats(meta["players"]))
         if bots and self.before_bot_turn is not None:
             self._best_effort(self.before_bot_turn, game_id)
         meta.update(clock_fields)
@@ -361,6 +395,7 @@ class GameRuntime:
         else:
             meta, tail = self.store.meta_and_tail(game_id, cached[0])
         meta = self._own_meta(game_id, meta)
+        rules = self.rules_for(meta)
         target = int(meta["version"])
         fits = cached is not None and self._cache_fits(cached[0], cached[1], target, meta.get("head"), tail)
         if fits and cached is not None:
@@ -368,7 +403,7 @@ class GameRuntime:
         else:
             if cached is not None:
                 snapshot = self.store.load_snapshot(game_id)
-            version, head, state = self._from_snapshot(snapshot, target)
+            version, head, state = self._from_snapshot(rules, snapshot, target)
             tail = self.store.read(game_id, after=version) if version < target else []
             if version and not self._cache_fits(version, head, target, meta.get("head"), tail):
                 # A snapshot of a history this log does not have (written late, e.g. by a process
@@ -376,7 +411,7 @@ class GameRuntime:
                 # serve, and append onto, a state that never existed.  Replay from the start.
                 version, head, state = 0, GENESIS_HASH, None
                 tail = self.store.read(game_id)
-        version, head, state = self._fold(tail, version, head, state)
+        version, head, state = self._fold(rules, tail, version, head, state)
         if tail or not fits:
             # ``state`` stays ours: the cache keeps a pickled copy, never the object.  A copy that
             # did not fit is replaced even when it is ahead: it is of a history the log lost (at
@@ -428,11 +463,12 @@ class GameRuntime:
         loaded = self.load(game_id)
         return loaded.meta, loaded
 
-    def _fold(self, records: list[dict[str, Any]] | tuple[dict[str, Any], ...], version: int, head: str,
+    @staticmethod
+    def _fold(rules: Game, records: list[dict[str, Any]] | tuple[dict[str, Any], ...], version: int, head: str,
               state: Any) -> tuple[int, str, Any]:
         for record in records:
             if not is_platform_event(record):
-                state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
+                state = rules.evolve(state, {"type": record["type"], "data": record["data"]})
             version, head = record["seq"], record["hash"]
         return version, head, state
 
@@ -446,20 +482,24 @@ class GameRuntime:
             return target_head == head
         return bool(tail) and tail[0]["seq"] == version + 1 and event_hash(head, tail[0]) == tail[0]["hash"]
 
-    def _from_snapshot(self, snap: dict[str, Any] | None, target: int) -> tuple[int, str, Any]:
-        """Where folding starts: the snapshot when it suits (this engine, not past ``target``)."""
-        if snap and snap.get("engine_version") == self.game.engine_version \
+    @staticmethod
+    def _from_snapshot(rules: Game, snap: dict[str, Any] | None, target: int) -> tuple[int, str, Any]:
+        """Where folding starts: the snapshot when it suits (the game's own engine and state
+        shape, ``Game.snapshot_format``; not past ``target``)."""
+        if snap and snap.get("engine_version") == rules.snapshot_format \
                 and 0 < snap["version"] <= target and snap.get("head"):
-            return snap["version"], snap["head"], self.game.load(snap["state"])
+            return snap["version"], snap["head"], rules.load(snap["state"])
         return 0, GENESIS_HASH, None
 
-    def state_at(self, game_id: str, version: int) -> Any:
+    def state_at(self, game_id: str, version: int, rules: Game | None = None) -> Any:
         """The state right after event ``version`` (time travel), folded from the log.
 
         Folding starts from the nearest checkpoint this process made below ``version``
         (every REPLAY_CHECKPOINT events), so stepping through a long history stays linear.  A
-        checkpoint is only used when the log's next event chains onto its hash.
+        checkpoint is only used when the log's next event chains onto its hash.  ``rules``: the
+        game's (``rules_for``), looked up from its meta when not given.
         """
+        rules = rules or self.rules_for(self.meta(game_id))
         # Strictly below ``version``: at least one event is read, so the chain check below always
         # runs (a checkpoint at exactly ``version`` would be served unchecked, and asked Redis
         # for zero events, which redis-py refuses).
@@ -471,7 +511,7 @@ class GameRuntime:
             records = self.store.read(game_id, after=0, limit=version)
         for record in records:
             if not is_platform_event(record):
-                state = self.game.evolve(state, {"type": record["type"], "data": record["data"]})
+                state = rules.evolve(state, {"type": record["type"], "data": record["data"]})
             head = record["hash"]
             if record["seq"] % REPLAY_CHECKPOINT == 0:
                 self.checkpoints.put(f"{game_id}@{record['seq']}", record["seq"], head, state, {})
@@ -512,10 +552,11 @@ class GameRuntime:
             try:
                 if expected_version is not None and expected_version != loaded.version:
                     raise self._stale(expected_version, loaded.version)
+                rules = self.rules_for(loaded.meta)
                 self._check_may_act(loaded, seat, holder)
                 # Derived from the seq its first event follows: platform records go first.
                 move_seed = proofs.move_seed(loaded.seed, loaded.version + len(platform_events or ()), seat)
-                events = self.game.decide(loaded.state, seat, move, random.Random(move_seed))
+                events = rules.decide(loaded.state, seat, move, random.Random(move_seed))
             except (IllegalMove, Problem):
                 # Refused before any event was applied: the state is as it came (``decide`` never
                 # changes it, see shared.testing), so the cache gets it back for the next move.
@@ -530,7 +571,7 @@ class GameRuntime:
             if not events:
                 # An engine bug: a move must leave a trace in the log (its cause rides on its
                 # first event).  Refuse before Redis is touched.
-                raise RuntimeError(f"{self.game.name}: decide returned no events for {move.get('type')!r}")
+                raise RuntimeError(f"{rules.name}: decide returned no events for {move.get('type')!r}")
             cause = {"kind": "move", "seat": seat, "move": move, "seed": move_seed}
             records = self._records(platform_events, loaded.version, loaded.head, {"kind": "platform", "seat": seat}) \
                 if platform_events else []
@@ -539,17 +580,17 @@ class GameRuntime:
             before_version, before_head = loaded.version, loaded.head
             state = loaded.state
             for e in events:
-                state = self.game.evolve(state, e)
-            if self.game.result(state) is not None and "seed_salt" in loaded.meta:
+                state = rules.evolve(state, e)
+            if rules.result(state) is not None and "seed_salt" in loaded.meta:
                 # The game ends with this append: its seed commitment is opened in the same one.
                 reveal = proofs.reveal_event(loaded.seed, loaded.meta["seed_salt"])
                 records += self._records([reveal], records[-1]["seq"], records[-1]["hash"],
                                          {"kind": "platform", "seat": None})
-            bots = self._bots_to_notify(state, loaded.bot_seats)
+            bots = self._bots_to_notify(rules, state, loaded.bot_seats)
             if bots and self.before_bot_turn is not None:
                 self._best_effort(self.before_bot_turn, game_id)
             # ``moved_at``: the game list's last-move time.
-            meta_fields = {**self._status_fields(state), "moved_at": str(records[0]["at"])}
+            meta_fields = {**self._status_fields(rules, state), "moved_at": str(records[0]["at"])}
             clock = self._clock_after(loaded, state, records[-1]["seq"], seat, bool(platform_events))
             if clock is not None:
                 meta_fields.update(clock.fields)
@@ -558,8 +599,8 @@ class GameRuntime:
                                        expected_head=before_head if before_version else "")
             if result.status == "OK":
                 head = records[-1]["hash"]
-                finished = self.game.result(state) is not None
-                snapshot = self._snapshot_if_due(before_version, result.version, head, state)
+                finished = rules.result(state) is not None
+                snapshot = self._snapshot_if_due(rules, before_version, result.version, head, state)
                 # Handed to the cache last: from then on the next move may take it and evolve it.
                 self.cache.give(game_id, result.version, head, state,
                                 loaded.meta if clock is None else {**loaded.meta, **meta_fields})
@@ -606,7 +647,7 @@ class GameRuntime:
         if not missed or missed[-1]["seq"] != conflict.version \
                 or not self._cache_fits(version, head, conflict.version, None, missed):
             return None
-        version, head, state = self._fold(missed, version, head, state)
+        version, head, state = self._fold(self.rules_for(meta), missed, version, head, state)
         self.cache.put(game_id, version, head, state, meta)
         return LoadedGame(game_id, version, state, meta, head)
 
@@ -623,9 +664,10 @@ class GameRuntime:
             raise game_abandoned()
         if holder and seat in _resigned_seats(loaded.meta["players"]):
             raise Problem("seat-resigned", f"Seat {seat} resigned: a bot plays it, and its token can only read.")
-        if self.game.result(loaded.state) is not None:
+        rules = self.rules_for(loaded.meta)
+        if rules.result(loaded.state) is not None:
             raise Problem("game-over", "The game is over; no more moves are accepted.")
-        acting = self.game.to_act(loaded.state)
+        acting = rules.to_act(loaded.state)
         if seat not in acting:
             raise Problem("not-your-turn", f"Seat {seat} is not expected to act now.",
                           to_act=acting)
@@ -688,9 +730,9 @@ class GameRuntime:
         if meta.get("listed") == "1":
             self._best_effort(self.store.list_game, self.game.name, game_id, status, int(meta["created_at"]))
 
-    def notify_acting_bots(self, game_id: str, version: int, state: Any, players_field: str) -> None:
+    def notify_acting_bots(self, game_id: str, version: int, state: Any, players_field: str, rules: Game) -> None:
         """Tell the bot queue about bot seats to act now (after a start or a resignation)."""
-        bots = self._bots_to_notify(state, _bot_seats(players_field))
+        bots = self._bots_to_notify(rules, state, _bot_seats(players_field))
         if bots:
             if self.before_bot_turn is not None:
                 self._best_effort(self.before_bot_turn, game_id)
@@ -712,19 +754,20 @@ class GameRuntime:
             records.append(record)
         return records
 
-    def _status_fields(self, state: Any) -> dict[str, str]:
-        result = self.game.result(state)
+    @staticmethod
+    def _status_fields(rules: Game, state: Any) -> dict[str, str]:
+        result = rules.result(state)
         return {
             "status": "finished" if result is not None else "active",
-            "to_act": json.dumps(self.game.to_act(state)),
+            "to_act": json.dumps(rules.to_act(state)),
             "result": json.dumps(result),
         }
 
-    def _snapshot_if_due(self, before: int, after: int, head: str, state: Any) -> str | None:
+    def _snapshot_if_due(self, rules: Game, before: int, after: int, head: str, state: Any) -> str | None:
         """The snapshot document to write when the move crossed a multiple of ``snapshot_every``."""
         every = self.snapshot_every
         if every > 0 and after // every > before // every:
-            return snapshot_document(after, head, self.game.engine_version, self.game.dump(state))
+            return snapshot_document(after, head, rules.snapshot_format, rules.dump(state))
         return None
 
     @staticmethod
@@ -746,11 +789,11 @@ class GameRuntime:
             self._best_effort(self.clock_jobs.mark, loaded.game_id, clock)
         return clock
 
-    def _bots_to_notify(self, state: Any, bots: frozenset[int]) -> list[int]:
+    def _bots_to_notify(self, rules: Game, state: Any, bots: frozenset[int]) -> list[int]:
         """The bot seats to act now, when bots are to be told."""
-        if self.notify_bots is None or not bots or self.game.result(state) is not None:
+        if self.notify_bots is None or not bots or rules.result(state) is not None:
             return []
-        return [s for s in self.game.to_act(state) if s in bots]
+        return [s for s in rules.to_act(state) if s in bots]
 
     @staticmethod
     def _best_effort(step: Callable[..., Any], *args: Any) -> None:

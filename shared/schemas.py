@@ -314,6 +314,15 @@ class HealthSchema(Schema):
                        "(a busy pool is load on this instance, not a Redis outage)."})
 
 
+class LivenessSchema(HealthSchema):
+    engine_versions = fields.List(fields.Str(), required=True, metadata={
+        "description": "The rules engine versions this instance serves, oldest first: a game keeps the "
+                       "version it was created with, and an instance that does not serve it answers 503 "
+                       "engine-unavailable (with Retry-After) instead of playing it by other rules. New "
+                       "games get the last one.",
+        "example": ["2", "3"]})
+
+
 # -- seats, the game list (shared.routes.seats, shared.routes.games) ------------------------------
 
 class TakeSeatSchema(Schema):

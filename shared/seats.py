@@ -85,7 +85,7 @@ class Seats:
             starts = not any(p.get("open") for p in players)
             if starts:
                 events.append({"type": pe.GAME_STARTED, "data": {}})
-                fields.update(self.runtime._status_fields(loaded.state))
+                fields.update(self.runtime._status_fields(self.runtime.rules_for(meta), loaded.state))
             result = self.runtime.append_platform(loaded, events, seat, fields)
             if result.status != "OK":
                 continue
@@ -98,7 +98,8 @@ class Seats:
     def _started(self, loaded: LoadedGame, result: AppendResult, players_field: str) -> None:
         runtime = self.runtime
         runtime.relist(loaded.game_id, loaded.meta, "active")
-        runtime.notify_acting_bots(loaded.game_id, result.version, loaded.state, players_field)
+        runtime.notify_acting_bots(loaded.game_id, result.version, loaded.state, players_field,
+                                   runtime.rules_for(loaded.meta))
 
     def leave(self, game_id: str, seat: int) -> int:
         """The holder of ``seat`` (authenticated by the caller) gives it up before the start."""
@@ -148,7 +149,8 @@ class Seats:
             if loaded.meta.get("status") == "waiting":
                 raise Problem("game-waiting", "The game has not started: leave the seat instead "
                               "(DELETE /games/{id}/seats/{seat}).")
-            if self.runtime.game.result(loaded.state) is not None:
+            rules = self.runtime.rules_for(loaded.meta)
+            if rules.result(loaded.state) is not None:
                 raise Problem("game-over", "The game is over; there is nothing to resign.")
             players = loaded.players
             if players[seat].get("resigned"):
@@ -159,7 +161,7 @@ class Seats:
                 loaded, [{"type": pe.SEAT_RESIGNED, "data": {"seat": seat, "bot": self.takeover_bot}}],
                 seat, fields)
             if result.status == "OK":
-                self.runtime.notify_acting_bots(game_id, result.version, loaded.state, fields["players"])
+                self.runtime.notify_acting_bots(game_id, result.version, loaded.state, fields["players"], rules)
                 return {"version": result.version, "seat": seat, "bot": self.takeover_bot}
         raise self._busy()
 
@@ -245,7 +247,7 @@ def abandon_if_idle(runtime: GameRuntime, game_id: str, after_seconds: int, now_
     for _ in range(ATTEMPTS):
         loaded = runtime.load(game_id)
         meta = loaded.meta
-        if meta.get("status") not in UNFINISHED or runtime.game.result(loaded.state) is not None:
+        if meta.get("status") not in UNFINISHED or runtime.rules_for(meta).result(loaded.state) is not None:
             return None
         last = last_move_ms(meta)
         if after_seconds <= 0 or now_ms - last < after_seconds * 1000:

@@ -99,9 +99,10 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     if notify_bots is None and settings.enqueue_bots:
         bot_queue = bot_queue_for(queue_redis, plugin)
         notify_bots, before_bot_turn = bot_queue.enqueue_turns, bot_queue.mark_pending
-    runtime = GameRuntime(game, store, settings.snapshot_every, notify_bots=notify_bots,
+    # New games get the newest engine this instance serves; each game keeps its own (rules_for).
+    runtime = GameRuntime(plugin.newest_rules(), store, settings.snapshot_every, notify_bots=notify_bots,
                           idle_ttl=settings.idle_game_ttl, finished_ttl=settings.finished_game_ttl,
-                          before_bot_turn=before_bot_turn)
+                          before_bot_turn=before_bot_turn, engines=plugin.rules)
     if before_bot_turn is not None:
         bot_queue.bot_of = seat_bots(runtime)          # which queue a seat's bot turn goes to
         runtime.clock_jobs = ClockJobs(bot_queue)     # turn clocks' deadlines, on the same queues
@@ -111,7 +112,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
                    read_status=lambda game_id: _version_and_status(store.meta(game_id)))
     feed = Feed(game, store, news, heartbeat_seconds=settings.sse_heartbeat_seconds,
                 max_stream_seconds=settings.sse_max_seconds, max_wait_seconds=settings.max_wait_seconds,
-                game_meta=runtime.meta)
+                game_meta=runtime.meta, rules_for=runtime.rules_for)
 
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": marshmallow_plugin(plugin)})
     contract_plugin = ContractPlugin(examples.operation_examples(plugin),

@@ -34,7 +34,7 @@ def main(argv: list[str]) -> None:
     sweepers = []
     for name in argv or registry.available():
         plugin = registry.plugin(name)
-        runtime = GameRuntime(plugin.game, store, settings.snapshot_every)
+        runtime = GameRuntime(plugin.newest_rules(), store, settings.snapshot_every, engines=plugin.rules)
         sweepers.append(Sweeper(runtime, bot_queue_for(rq_conn, plugin, runtime),
                                 abandon_after=settings.abandon_after_seconds))
     stop = threading.Event()

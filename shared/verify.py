@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from shared import jsonout, registry, signing
-from shared.engine import Game
+from shared.engine import EngineUnavailable, Game
 from shared.eventstore import GENESIS_HASH
 from shared.platform_events import SEED_REVEALED
 from shared.replay import audit_log, served_record
@@ -48,18 +48,18 @@ class CannotVerify(Exception):
 
 
 def rules_engine(game: str, engine_version: str) -> Game:
-    """The rules engine that recorded ``engine_version`` of ``game``, from the installed packages.
-
-    Only the version this installation runs is known here: a log of another version is refused,
-    never judged by other rules."""
+    """The rules engine that recorded ``engine_version`` of ``game``, from the installed packages
+    (each game keeps every released version: ``GamePlugin.rules``).  A log of a version this
+    installation does not have is refused, never judged by other rules."""
     try:
-        current = registry.plugin(game).game
+        plugin = registry.plugin(game)
     except KeyError:
         raise CannotVerify(f"this installation has no game {game!r}") from None
-    if current.engine_version != engine_version:
+    try:
+        return plugin.rules(engine_version)
+    except EngineUnavailable as exc:
         raise CannotVerify(f"the log was recorded under {game} rules engine {engine_version!r}; this installation "
-                           f"has engine {current.engine_version!r} only")
-    return current
+                           f"has engines {', '.join(map(repr, exc.served))} only") from None
 
 
 def log_header(game: Game, game_id: str, meta: dict[str, str], records: list[dict[str, Any]],

@@ -13,7 +13,7 @@ from marshmallow import Schema, fields, validate
 from services.catan.bots import STRATEGIES
 from services.catan.value import FEATURES as VALUE_FEATURES
 from services.catan.pictures import PLACE_FIELDS, board_svg
-from services.catan.rules import CatanGame
+from services.catan.rules import ENGINES
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
 from services.catan.rules.state import RESOURCES_PER_TYPE
 from services.catan.schemas import EVENT_SCHEMAS, Result, View
@@ -154,7 +154,8 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
 }
 
 PLUGIN = GamePlugin(
-    game=CatanGame(),
+    game=ENGINES["3"],
+    engines=dict(ENGINES),
     options_schema=OptionsSchema,
     move_schemas=MOVE_SCHEMAS,
     strategies=STRATEGIES,

@@ -29,7 +29,7 @@ from services.catan.rules import board
 from services.catan.rules.board import NODE_LINKS, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (
     CITY, CITY_COST, DEV_CARD_COST, EMPTY, LARGEST_ARMY_MIN, LONGEST_ROAD_MIN, ROAD, ROAD_COST, SETTLEMENT,
-    SETTLEMENT_COST, State, longest_road, may_trade, resource_counts, settlement_allowed_at,
+    NEWEST, SETTLEMENT_COST, Ruleset, State, longest_road, may_trade, resource_counts, settlement_allowed_at,
     settlement_spots, victory_points,
 )
 from services.catan.value import FEATURES, PIPS, node_production, seat_production
@@ -104,11 +104,18 @@ def _road_target_value(state: State, seat: int, edge: int, have: list[float],
     return best
 
 
+def ruleset_of(game: Game) -> Ruleset:
+    """The rules of the engine version the bot plays by (a game keeps its version)."""
+    ruleset = getattr(game, "ruleset", NEWEST)
+    return ruleset if isinstance(ruleset, Ruleset) else NEWEST
+
+
 class _Plan:
     """The greedy bot's reasoning for one decision, over its legal moves."""
 
     def __init__(self, game: Game, state: State, seat: int, style: Style = PLAIN) -> None:
         self.state, self.seat, self.style = state, seat, style
+        self.ruleset = ruleset_of(game)
         self.moves = game.legal_moves(state, seat)
         self.by_type: dict[str, list[Move]] = {}
         for move in self.moves:
@@ -183,7 +190,7 @@ class _Plan:
         card we lack among those the offerer gives (so it holds them), preferring to give what
         the offerer asked for; none for a player close to winning."""
         offer = self.state["offer"]
-        if self.close_to_winning(offer["seat"]):
+        if not self.ruleset.counter_offers or self.close_to_winning(offer["seat"]):
             return None
         target = self.target() or CITY_COST
         missing = _missing(self.hand, target)
@@ -204,7 +211,7 @@ class _Plan:
         """One card of our biggest surplus (beyond the target and ``keep``) for one card the
         target lacks: only while trading, only the first offer of the turn, only when the
         target is one or two cards away."""
-        if not may_trade(self.state) or self.state["offers"] or target is None:
+        if not may_trade(self.state, self.ruleset) or self.state["offers"] or target is None:
             return None
         missing = _missing(self.hand, target)
         if not 1 <= sum(missing) <= 2:
@@ -443,13 +450,16 @@ def trade_offers(game: Game, state: State, seat: int) -> list[Move]:
     trade (twice a turn at most), and one-for-one counter-offers to an open offer: the trades ``legal_moves`` leaves out."""
     hand = state["hands"][seat]
     phase = state["phase"]
-    if phase == "main" and state["current"] == seat and may_trade(state) and state["offers"] < MAX_OFFERS_PER_TURN:
+    ruleset = ruleset_of(game)
+    if phase == "main" and state["current"] == seat and may_trade(state, ruleset) \
+            and state["offers"] < MAX_OFFERS_PER_TURN:
         spare = [i for i, n in enumerate(hand) if n >= 2]
         lacking = [i for i, n in enumerate(hand) if n == 0]
         return [{"type": "offer_trade", "give": {RESOURCES[g]: 1}, "get": {RESOURCES[w]: 1}}
                 for g in spare for w in lacking][:6]
     offer = state.get("offer")
-    if phase == "trade" and offer is not None and seat != offer["seat"] and offer["answers"][seat] is None:
+    if phase == "trade" and offer is not None and seat != offer["seat"] and offer["answers"][seat] is None \
+            and ruleset.counter_offers:
         wanted = [RESOURCE_INDEX[name] for name in offer["give"] if hand[RESOURCE_INDEX[name]] == 0]
         spare = [i for i, n in enumerate(hand) if n >= 2]
         return [{"type": "counter_trade", "give": {RESOURCES[g]: 1}, "get": {RESOURCES[w]: 1}}

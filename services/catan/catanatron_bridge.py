@@ -380,6 +380,7 @@ class _RootFiltered(CatanGame):
     catanatron's playable actions.  Any other state (a search's) gets the full list."""
 
     def __init__(self, root: State, allowed: Callable[[Move], bool]) -> None:
+        super().__init__()
         self.root, self.allowed = root, allowed
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:

@@ -138,8 +138,10 @@ class View(Schema):
     largest_army = _int(allow_none=True)
     offer = fields.Nested(Offer, required=True, allow_none=True)
     offers_this_turn = _int()
-    trading_open = fields.Bool(required=True, metadata={"description": "Trading is still allowed this turn "
-                                                        "(false once the player on turn built or bought)."})
+    trading_open = fields.Bool(required=True, metadata={"description": "The player on turn may trade now: "
+                                                        "after the roll (main phase, or an offer open) until they "
+                                                        "build or buy; false before the roll and while a 7 or a "
+                                                        "card is being resolved."})
     winner = _int(allow_none=True)
     seats = fields.List(fields.Nested(SeatView), required=True)
 

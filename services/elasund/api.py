@@ -12,7 +12,7 @@ from services.elasund.bots import STRATEGIES
 from services.elasund.value import FEATURES as VALUE_FEATURES
 from services.elasund.pictures import PLACE_FIELDS, board_svg
 from services.elasund.rules import board
-from services.elasund.rules.game import GAME
+from services.elasund.rules.game import ENGINES, GAME
 from services.elasund.rules.options import OPTIONS
 from services.elasund.schemas import EVENT_SCHEMAS, Result, View
 from shared.plugin import GamePlugin
@@ -172,6 +172,7 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
 
 PLUGIN = GamePlugin(
     game=GAME,
+    engines=dict(ENGINES),
     options_schema=OptionsSchema,
     move_schemas=MOVE_SCHEMAS,
     strategies=STRATEGIES,

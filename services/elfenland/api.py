@@ -12,7 +12,7 @@ from marshmallow import Schema, fields, validate
 from services.elfenland.bots import STRATEGIES
 from services.elfenland.value import FEATURES as VALUE_FEATURES
 from services.elfenland.pictures import PLACE_FIELDS, board_svg
-from services.elfenland.rules import ElfenlandGame
+from services.elfenland.rules import ENGINES
 from services.elfenland.rules.board import ROADS, TOWNS
 from services.elfenland.rules.components import COUNTER_KINDS, EDITIONS, HAND_CARDS, TRANSPORTS
 from services.elfenland.schemas import EVENT_SCHEMAS, Result, View
@@ -158,7 +158,8 @@ class KeepCardsMove(Schema):
 
 
 PLUGIN = GamePlugin(
-    game=ElfenlandGame(),
+    game=ENGINES["5"],
+    engines=dict(ENGINES),
     options_schema=OptionsSchema,
     move_schemas={
         "secret_counter": SecretCounterMove,

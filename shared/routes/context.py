@@ -70,7 +70,7 @@ class Service:
         return seat
 
     def view_of(self, loaded: LoadedGame, seat: int | None) -> dict[str, Any]:
-        game = self.game
+        game = self.runtime.rules_for(loaded.meta)      # the rules the game keeps
         result = game.result(loaded.state)
         status = loaded.meta.get("status")
         return {

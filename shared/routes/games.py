@@ -94,7 +94,8 @@ def blueprint(service: Service) -> Blueprint:
         # Nobody acts in a game waiting for players, nor a resigned seat's holder (its bot plays).
         playing = loaded.meta.get("status") not in ("waiting", "cancelled") \
             and not loaded.players[seat].get("resigned")
-        acting = playing and game.result(loaded.state) is None and seat in game.to_act(loaded.state)
+        rules = runtime.rules_for(loaded.meta)          # the rules the game keeps
+        acting = playing and rules.result(loaded.state) is None and seat in rules.to_act(loaded.state)
         deadlines = clocks.deadlines(loaded.meta)
         start = 0
         if cursor is not None:
@@ -106,7 +107,7 @@ def blueprint(service: Service) -> Blueprint:
             start = int(offset)
 
         def page() -> dict[str, Any]:
-            moves = lists.get((game_id, loaded.version, seat), lambda: game.legal_moves(loaded.state, seat),
+            moves = lists.get((game_id, loaded.version, seat), lambda: rules.legal_moves(loaded.state, seat),
                               longer_than=limit) if acting else []
             end = start + limit
             return {"version": loaded.version, "seat": seat, "moves": moves[start:end], "total": len(moves),

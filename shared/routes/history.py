@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 
 from shared import limits
 from shared import platform_events as pe
+from shared.engine import Game
 from shared.eventstore import EventStore
 from shared.http import json_response
 from shared.openapi import problems
@@ -95,7 +96,7 @@ def seats_status_at(store: EventStore, game_id: str, meta: dict[str, str], versi
 
 
 def blueprint(service: Service) -> Blueprint:
-    game, runtime, store = service.game, service.runtime, service.store
+    runtime, store = service.runtime, service.store
     history = Blueprint("history", __name__, description="Replay and audit a game's history.")
     audits = AuditCache()
     history.audits = audits       # tests count what was computed
@@ -108,46 +109,46 @@ def blueprint(service: Service) -> Blueprint:
         """Time travel: the spectator's view right after event ``version``."""
         meta = runtime.meta(game_id)
         check_version(meta, version)
-        state = runtime.state_at(game_id, version)
-        result = game.result(state)
+        rules = runtime.rules_for(meta)                 # the rules the game keeps
+        state = runtime.state_at(game_id, version, rules)
+        result = rules.result(state)
         waited = seats_status_at(store, game_id, meta, version)
         # Built directly, as the view is: a dump through the typed schema would drop what the
         # schema misses instead of showing it (the contract test compares answers with the spec).
         return json_response({
             "version": version, "status": waited or ("finished" if result is not None else "active"),
-            "to_act": [] if waited else game.to_act(state), "result": result, "state": game.view(state, None)})
+            "to_act": [] if waited else rules.to_act(state), "result": result, "state": rules.view(state, None)})
 
     @history.route("/games/<game_id>/audit")
     @history.doc(responses={**problems(404), **limits.AUDIT_RESPONSES})
     @history.response(200, AuditSchema)
     def audit(game_id: str) -> dict[str, Any]:
         """Replay the whole log through the rules from scratch and check the hash chain (and, once
-        the game is over, every seed against the seed committed at its setup); with the service's
-        signature over the head it audited.
+        the game is over, every seed against the seed committed at its setup), with the rules
+        engine version the game was played under (503 `engine-unavailable` where this instance
+        does not serve it: never with another version's rules); with the service's signature over
+        the head it audited.
 
         Made once per stored log and server process; at most `AUDIT_RATE_LIMIT` per client
         address (429 `rate-limited` with `Retry-After` past it)."""
         meta = runtime.meta(game_id)
+        rules = runtime.rules_for(meta)
         stored = store.redis.xrange(store.keys(game_id)[0])
         digest = hashlib.sha256(b"\n".join(fields[b"e"] for _, fields in stored)).hexdigest()
-        return audits.get(game_id, digest, meta.get("head"), lambda: audit_game(game_id, meta))
+        return audits.get(game_id, digest, meta.get("head"), lambda: audit_game(game_id, meta, rules))
 
-    def audit_game(game_id: str, meta: dict[str, str]) -> dict[str, Any]:
-        body = audit_log(game, store.read(game_id)).as_dict()
+    def audit_game(game_id: str, meta: dict[str, str], rules: Game) -> dict[str, Any]:
+        body = audit_log(rules, store.read(game_id)).as_dict()
         if not body["ok"] and meta.get("status") != "finished":
             # The rules' explanation of a refused move may describe a hand or a hidden move
             # ("choose one of the tiles you drew: ..."): only the finished game's log is public.
             body["problem"] = "the log does not replay through the rules; the details are shown once the game is over"
-        played = meta.get("engine_version", game.engine_version)
-        if not body["ok"] and played != game.engine_version:
-            # An old game meets newer rules: the log may be honest and the rules changed since.
-            body["problem"] += (f" (the game was played under rules engine {played}, this server runs"
-                                f" {game.engine_version}: the difference may be a change of rules, not a forged log)")
+        played = meta.get("engine_version", rules.engine_version)
         # The head this service holds, signed whatever the audit found (the signature binds the
         # service to the log, not the log to the rules): a finished game's, or a running one's.
         signature = None if service.signer is None else service.signer.sign(head_payload(
-            game.name, game_id, played, body["version"], body["head_hash"], meta.get("status") == "finished"))
-        return {**body, "played_engine_version": played, "audit_engine_version": game.engine_version,
+            rules.name, game_id, played, body["version"], body["head_hash"], meta.get("status") == "finished"))
+        return {**body, "played_engine_version": played, "audit_engine_version": rules.engine_version,
                 "signature": signature}
 
     return history

@@ -66,7 +66,7 @@ def blueprint(service: Service) -> Blueprint:
             metrics.record_move(game.name, "rejected", exc.reason)
             raise
         metrics.record_move(game.name, "accepted")
-        events = [served_record(game, r, seat, outcome.finished) for r in outcome.records]
+        events = [served_record(runtime.rules_for(meta), r, seat, outcome.finished) for r in outcome.records]
         # A retry gets the first answer again, and is told so: nothing was played twice.
         return json_response({"version": outcome.version, "events": events}, status=201,
                              headers={"Idempotent-Replayed": "true"} if outcome.duplicate else None)

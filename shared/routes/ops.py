@@ -11,7 +11,7 @@ from shared.openapi import problems
 from shared.problems import Problem
 from shared.redis_clients import MeteredPool, connect_readiness
 from shared.routes.context import Service
-from shared.schemas import HealthSchema
+from shared.schemas import HealthSchema, LivenessSchema
 
 
 def blueprint(service: Service) -> Blueprint:
@@ -19,10 +19,10 @@ def blueprint(service: Service) -> Blueprint:
     probe = connect_readiness(service.settings)      # its own connection: never queued behind requests
 
     @ops.route("/healthz")
-    @ops.response(200, HealthSchema)
-    def healthz() -> dict[str, str]:
-        """The process is alive."""
-        return {"status": "ok"}
+    @ops.response(200, LivenessSchema)
+    def healthz() -> dict[str, object]:
+        """The process is alive, and the rules engine versions it serves."""
+        return {"status": "ok", "engine_versions": list(service.plugin.engine_versions)}
 
     @ops.route("/readyz")
     @ops.response(200, HealthSchema)

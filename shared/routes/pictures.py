@@ -40,16 +40,18 @@ def blueprint(service: Service) -> Blueprint:
         if version is None:
             loaded = runtime.load(game_id)
             state, at, players = loaded.state, loaded.version, loaded.players
+            rules = runtime.rules_for(loaded.meta)
         else:
             meta = runtime.meta(game_id)
             check_version(meta, version)
-            state, at = runtime.state_at(game_id, version), version
+            rules = runtime.rules_for(meta)
+            state, at = runtime.state_at(game_id, version, rules), version
             players = json.loads(meta["players"])
         etag = entity_tag(at)
         unchanged = not_modified(etag)
         if unchanged is not None:
             return unchanged
-        response = Response(draw(game.view(state, None), players), mimetype=SVG, headers={"ETag": etag})
+        response = Response(draw(rules.view(state, None), players), mimetype=SVG, headers={"ETag": etag})
         # A picture of a past version never changes; the current one does with every move.
         response.headers["Cache-Control"] = "public, max-age=31536000, immutable" if version else "no-cache"
         return response

@@ -43,7 +43,8 @@ def blueprint(service: Service) -> Blueprint:
         finished = meta.get("status") == "finished"
         # Up to the meta's version: the status read with it holds for exactly these records.
         records = [r for r in store.read(game_id) if r["seq"] <= version]
-        body = log_file(game, game_id, meta, records, seat, finished, service.signer)
+        rules = runtime.rules_for(meta)             # the rules the game keeps
+        body = log_file(rules, game_id, meta, records, seat, finished, service.signer)
         return Response(body, mimetype=JSONL, headers={
             "Content-Disposition": f'attachment; filename="{game.name}-{game_id}.jsonl"',
             "Cache-Control": "no-store"})

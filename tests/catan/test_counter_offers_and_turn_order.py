@@ -158,6 +158,22 @@ def test_building_ends_the_turns_trading_by_default() -> None:
     play(state, 1, {"type": "bank_trade", "give": "wool", "get": "ore"})
 
 
+def test_the_view_says_trading_is_closed_before_the_roll_as_the_rules_refuse_it() -> None:
+    """``trading_open`` says whether a trade would be taken now: not before the roll (trades
+    are refused then), nor during a 7's robber; yes once rolled, while an offer is open too."""
+    state = set_up()
+    give(state, 0, ore=4)
+    assert state["phase"] == "roll" and not GAME.view(state, 0)["trading_open"]
+    assert illegal(state, 0, {"type": "bank_trade", "give": "ore", "get": "grain"}) != ""
+    to_main(state, 0, total=7)
+    assert state["phase"] != "main" and not GAME.view(state, None)["trading_open"]
+    state = to_main(set_up())
+    give(state, 0, ore=4)
+    assert GAME.view(state, 0)["trading_open"]
+    play(state, 0, {"type": "offer_trade", "give": {"ore": 1}, "get": {"grain": 1}})
+    assert state["phase"] == "trade" and GAME.view(state, 2)["trading_open"]
+
+
 def test_trade_then_build_is_the_order() -> None:
     state = to_main(set_up())
     give(state, 0, lumber=1, ore=4)

@@ -1,6 +1,9 @@
 """The end of the game and the winner, for Elfenland and for Elfengold."""
 from __future__ import annotations
 
+import random
+
+from services.elfenland.rules import ENGINES
 from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS
 
 from tests.elfenland.positions import GAME, clear_counters, new_game, play, set_hand, start_phase
@@ -157,3 +160,29 @@ def test_the_cut_still_applies_when_another_round_follows() -> None:
     set_hand(state, 0, ["raft"] * 6)
     state, _ = play(state, 0, {"type": "finish_travel"})
     assert GAME.to_act(state) == [0] and state["discarding"]
+
+
+def _twenty_far_from_home_against_nineteen_at_home(engine: str) -> dict:
+    """The end of round 4 with home towns: seat 0 has seen all 20 towns and stands far from home,
+    seat 1 has seen 19 and stands at home; each folded and decided by ``engine``."""
+    game = ENGINES[engine]
+    state = _last_movement(new_game(2), 4)
+    state["seats"][0].update(visited=list(MARKER_TOWNS), town="Al'Baran", home="Kihromah")
+    state["seats"][1].update(visited=MARKER_TOWNS[:19], town="Beata", home="Beata")
+    for seat in range(2):
+        for e in game.decide(state, seat, {"type": "finish_travel"}, random.Random(0)):
+            state = game.evolve(state, e)
+    result = game.result(state)
+    assert result is not None and result["scores"] == [20 - DISTANCES["Al'Baran"]["Kihromah"], 19]
+    return result
+
+
+def test_all_twenty_towns_at_the_end_of_round_four_win_from_engine_5() -> None:
+    """"Si dès la fin du troisième tour, un joueur a visité les 20 cités, il est gagnant": from
+    the end of round 3 on, so at the end of round 4 too, whatever the distance home."""
+    assert _twenty_far_from_home_against_nineteen_at_home("5")["winners"] == [0]
+
+
+def test_engine_4_scores_twenty_towns_at_the_end_of_round_four_as_usual() -> None:
+    """Games recorded under engine 4 keep its reading: towns minus the distance home."""
+    assert _twenty_far_from_home_against_nineteen_at_home("4")["winners"] == [1]

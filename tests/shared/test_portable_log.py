@@ -142,7 +142,7 @@ def test_a_log_of_an_engine_version_not_installed_cannot_be_verified(finished: d
     rows = copy.deepcopy(finished["rows"])
     rows[0]["engine_version"] = "0"
     code, said = verify(write(finished["dir"] / "old.jsonl", rows))
-    assert code == 2 and "rules engine '0'" in said and "has engine '1' only" in said, said
+    assert code == 2 and "rules engine '0'" in said and "has engines '1' only" in said, said
 
 
 def test_a_forged_roll_in_a_finished_catan_log_is_named(settings: Settings, tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ def whose_turn(client: FlaskClient, game: dict[str, Any]) -> tuple[int, str]:
 
 
 def test_probes_and_docs(client: FlaskClient) -> None:
-    assert client.get("/healthz").get_json() == {"status": "ok"}
+    assert client.get("/healthz").get_json() == {"status": "ok", "engine_versions": ["1"]}
     assert client.get("/readyz").get_json() == {"status": "ready"}
     spec = client.get("/openapi.json").get_json()
     assert "/games/{game_id}/moves" in spec["paths"]
@@ -227,27 +227,28 @@ def test_audit_detects_tampering(client: FlaskClient, app: Any) -> None:
     assert "rules engine" not in report["problem"]      # same rules: nothing to excuse
 
 
-def test_audit_names_the_rules_version_an_old_game_was_played_under(client: FlaskClient, app: Any) -> None:
-    """A game created under older rules that no longer replays: the report says the rules differ,
-    so an auditor does not take a change of rules for a forged log."""
+def test_a_game_of_an_engine_version_not_served_here_is_never_played_by_other_rules(
+        client: FlaskClient, app: Any) -> None:
+    """A game keeps the rules it started with: where this instance does not serve its engine
+    version (a rolling deploy, a version not kept), every read and move that needs the rules
+    answers 503 engine-unavailable with Retry-After, and nothing is appended."""
     game = new_game(client)
     gid = game["id"]
     seat, token = whose_turn(client, game)
-    client.post(f"/games/{gid}/moves", json={"type": "roll"}, headers=auth(token))
     store = app.extensions["runtime"].store
-    log_key, meta_key = store.keys(gid)[:2]
+    meta_key = store.keys(gid)[1]
     store.redis.hset(meta_key, "engine_version", "0")
-    report = client.get(f"/games/{gid}/audit").get_json()
-    assert report["ok"] is True and report["played_engine_version"] == "0"      # replays: nothing to say
-    records = [json.loads(fields[b"e"]) for _, fields in store.redis.xrange(log_key)]
-    records[-1]["data"] = {**records[-1]["data"], "changed_by_new_rules": True}
-    store.redis.delete(log_key)
-    for record in records:
-        store.redis.xadd(log_key, {"e": json.dumps(record)}, id="0-" + str(record["seq"]))
-    report = client.get(f"/games/{gid}/audit").get_json()
-    engine = app.extensions["runtime"].game.engine_version
-    assert report["ok"] is False and report["audit_engine_version"] == engine != "0"
-    assert f"played under rules engine 0, this server runs {engine}" in report["problem"]
+    app.extensions["runtime"].cache.clear()
+    version = store.version(gid)
+    for resp in (client.get(f"/games/{gid}/audit"), client.get(f"/games/{gid}"),
+                 client.get(f"/games/{gid}/legal-moves", headers=auth(token)),
+                 client.get(f"/games/{gid}/replay?version=1"),
+                 client.post(f"/games/{gid}/moves", json={"type": "roll"}, headers=auth(token))):
+        body = assert_problem(resp, 503, "engine-unavailable")
+        assert int(resp.headers["Retry-After"]) >= 1
+        assert body["engine_version"] == "0"
+        assert app.extensions["runtime"].game.engine_version in body["served_engine_versions"]
+    assert store.version(gid) == version
 
 
 def test_long_poll_on_a_finished_game_answers_at_once(client: FlaskClient) -> None:

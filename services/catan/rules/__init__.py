@@ -3,6 +3,6 @@
 ``board`` (topology and layouts), ``state`` (state shape and queries), ``moves`` (decide),
 ``legal`` (legal moves), ``events`` (evolve), ``views`` (view/redact), ``game`` (CatanGame).
 """
-from services.catan.rules.game import CatanGame
+from services.catan.rules.game import ENGINES, CatanGame
 
-__all__ = ["CatanGame"]
+__all__ = ["ENGINES", "CatanGame"]

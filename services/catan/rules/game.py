@@ -7,7 +7,7 @@ from typing import Any
 from shared.engine import Event, Game, InvalidOptions, Move
 from services.catan.rules import board, conceal, events, legal, moves, views
 from services.catan.rules.state import (
-    DEFAULT_OPTIONS, OPTION_CHOICES, OVER, State, to_act, victory_points,
+    DEFAULT_OPTIONS, OPTION_CHOICES, OVER, RULESETS, State, to_act, victory_points,
 )
 
 
@@ -31,13 +31,25 @@ class CatanGame(Game):
     min_players = 3
     max_players = 4
     # 2: "offers" (domestic offers this turn) in the state.
-    # 3: issue 13's rules points: trading before building (``built``), counter-offers
-    # (``offer.counters``), an optional steal.  Logs of engine 2 that traded after building no
-    # longer audit (the rules now refuse that trade); the other points only allow more.
+    # 3: trading before building (``built``), counter-offers (``offer.counters``), an optional
+    # steal, the option combined_trade_build.  One engine serves both (``state.RULESETS``): a
+    # game of engine 2 is decided by engine 2's rules, in engine 3's state shape.
     engine_version = "3"
 
+    def __init__(self, version: str = "3") -> None:
+        if version not in RULESETS:
+            raise ValueError(f"Catan has no engine version {version!r}")
+        self.engine_version = version
+        self.ruleset = RULESETS[version]
+
+    @property
+    def snapshot_format(self) -> str:
+        # Engine 2's own code kept states without ``built`` and ``offer.counters``: its
+        # snapshots are not this code's engine-2 states.
+        return self.engine_version if self.engine_version == "3" else f"{self.engine_version}/state-3"
+
     def default_options(self) -> dict[str, Any]:
-        return dict(DEFAULT_OPTIONS)
+        return {key: value for key, value in DEFAULT_OPTIONS.items() if key in self.ruleset.options}
 
     def move_is_public(self, move: Move) -> bool:
         # Catan's secrets (hands, the stolen card, the drawn card) live in the events, which are
@@ -47,10 +59,10 @@ class CatanGame(Game):
     def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(f"Catan is for {self.min_players} to {self.max_players} players.")
-        opts = {**DEFAULT_OPTIONS, **(options or {})}
+        opts = {**self.default_options(), **(options or {})}
         for key, value in opts.items():
             # The type check keeps 0/1 out of the boolean choices (0 == False in Python).
-            if key not in OPTION_CHOICES or value not in OPTION_CHOICES[key] \
+            if key not in self.ruleset.options or value not in OPTION_CHOICES[key] \
                     or type(value) is not type(OPTION_CHOICES[key][0]):
                 raise InvalidOptions(f"Unsupported option {key}={value!r}.")
         layout = board.beginner_board() if opts["board"] == "beginner" else board.variable_board(rng)
@@ -66,7 +78,7 @@ class CatanGame(Game):
         }}]
 
     def decide(self, state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
-        return moves.decide(state, seat, move, rng)
+        return moves.decide(state, seat, move, rng, self.ruleset)
 
     def evolve(self, state: State | None, event: Event) -> State:
         return events.evolve(state, event)
@@ -75,7 +87,7 @@ class CatanGame(Game):
         return to_act(state)
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
-        return legal.legal_moves(state, seat)
+        return legal.legal_moves(state, seat, self.ruleset)
 
     def result(self, state: State) -> dict[str, Any] | None:
         if state["phase"] != OVER:
@@ -85,7 +97,7 @@ class CatanGame(Game):
                 "turns": state["turn"]}
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return views.view(state, seat)
+        return views.view(state, seat, self.ruleset)
 
     def redact(self, event: Event, seat: int | None) -> Event:
         return views.redact(event, seat)
@@ -104,3 +116,6 @@ def _copy(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
     return value
+
+
+ENGINES: dict[str, CatanGame] = {version: CatanGame(version) for version in RULESETS}

@@ -17,7 +17,7 @@ from services.catan.rules.moves import robbable, robber_victims
 from services.catan.rules.state import (
     CITY, CITY_COST, DEV_CARD_COST, DEV_CARDS, DISCARD, EMPTY, KNIGHT, MAIN, MONOPOLY, OVER, ROAD,
     ROAD_BUILDING, ROAD_COST, ROBBER, ROLL, SETTLEMENT, SETTLEMENT_COST, SETUP, TRADE,
-    YEAR_OF_PLENTY, State, can_afford, may_trade, road_spots, settlement_allowed_at, settlement_spots, to_act,
+    YEAR_OF_PLENTY, Ruleset, State, can_afford, may_trade, road_spots, settlement_allowed_at, settlement_spots, to_act,
 )
 
 Move = dict[str, Any]
@@ -62,7 +62,7 @@ def _dev_card_moves(state: State, seat: int) -> list[Move]:
     return moves
 
 
-def _main_moves(state: State, seat: int) -> list[Move]:
+def _main_moves(state: State, seat: int, rules: Ruleset) -> list[Move]:
     moves: list[Move] = [{"type": "end_turn"}]
     hand, pieces = state["hands"][seat], state["pieces"][seat]
     if pieces[ROAD] and can_afford(hand, ROAD_COST):
@@ -76,7 +76,7 @@ def _main_moves(state: State, seat: int) -> list[Move]:
     if can_afford(hand, DEV_CARD_COST) and any(state["dev_deck"]):
         moves.append({"type": "buy_dev_card"})
     rates, bank = state["rates"][seat], state["bank"]
-    for give in range(5 if may_trade(state) else 0):
+    for give in range(5 if may_trade(state, rules) else 0):
         if hand[give] >= rates[give]:
             moves.extend({"type": "bank_trade", "give": RESOURCES[give], "get": RESOURCES[get]}
                          for get in range(5) if get != give and bank[get])
@@ -84,16 +84,17 @@ def _main_moves(state: State, seat: int) -> list[Move]:
     return moves
 
 
-def _robber_moves(state: State, seat: int) -> list[Move]:
+def _robber_moves(state: State, seat: int, rules: Ruleset) -> list[Move]:
     moves: list[Move] = []
     can_rob = robbable(state, seat)
     for hex_id in range(board.HEX_COUNT):
         if hex_id == state["robber"]:
             continue
-        # Robbing is optional: no victim is always a choice.
-        moves.append({"type": "move_robber", "hex": hex_id, "victim": None})
-        moves.extend({"type": "move_robber", "hex": hex_id, "victim": v}
-                     for v in robber_victims(state, seat, hex_id, can_rob))
+        # Robbing is optional (engine 3): no victim is always a choice; engine 2 only without one.
+        victims = robber_victims(state, seat, hex_id, can_rob)
+        if rules.optional_steal or not victims:
+            moves.append({"type": "move_robber", "hex": hex_id, "victim": None})
+        moves.extend({"type": "move_robber", "hex": hex_id, "victim": v} for v in victims)
     return moves
 
 
@@ -124,12 +125,12 @@ def _trade_moves(state: State, seat: int) -> list[Move]:
     return moves
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
+def legal_moves(state: State, seat: int, rules: Ruleset) -> list[Move]:
     phase = state["phase"]
     if phase == OVER or seat not in to_act(state):
         return []
     if phase == MAIN:
-        return _main_moves(state, seat)
+        return _main_moves(state, seat, rules)
     if phase == ROLL:
         return [{"type": "roll"}, *_dev_card_moves(state, seat)]
     if phase == SETUP:
@@ -139,7 +140,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
         return [{"type": "discard", "resources": dict(choice)}
                 for choice in discard_choices(hand, state["discards"][seat])]
     if phase == ROBBER:
-        return _robber_moves(state, seat)
+        return _robber_moves(state, seat, rules)
     if phase == ROAD_BUILDING:
         return [{"type": "build_road", "edge": e} for e in road_spots(state, seat)]
     if phase == TRADE:

@@ -15,7 +15,7 @@ from services.catan.rules.board import HEX_NODES, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (
     CITY, CITY_COST, DEV_CARD_COST, DEV_CARDS, DEV_INDEX, DISCARD, EMPTY, KNIGHT, MAIN, MONOPOLY,
     OVER, RESOURCES_PER_TYPE, ROAD, ROAD_BUILDING, ROAD_COST, ROBBER, ROLL, SETTLEMENT,
-    SETTLEMENT_COST, SETUP, TRADE, YEAR_OF_PLENTY, State, can_afford, may_trade, road_connects,
+    SETTLEMENT_COST, SETUP, TRADE, YEAR_OF_PLENTY, Ruleset, State, can_afford, may_trade, road_connects,
     road_spots, settlement_allowed_at, to_act,
 )
 
@@ -339,8 +339,16 @@ def _play_monopoly(state: State, seat: int, move: Move, rng: random.Random) -> l
 
 
 # -- trade --------------------------------------------------------------------------------------
-def _require_trading(state: State) -> None:
-    if not may_trade(state):
+def _steal_required(state: State, seat: int, move: Move) -> None:
+    """Engine 2: moving the robber to a hex with a victim, the player had to rob one."""
+    hex_id = _id_field(move, "hex", board.HEX_COUNT, "a land hex")
+    victims = robber_victims(state, seat, hex_id) if hex_id != state["robber"] else []
+    if move.get("victim") is None and victims:
+        raise _fail("victim-required", f"Choose a player to rob among {victims}.")
+
+
+def _require_trading(state: State, rules: Ruleset) -> None:
+    if not may_trade(state, rules):
         raise _fail("trading-over", "Trading comes before building: you built or bought this turn "
                     "(the option combined_trade_build allows mixing).")
 
@@ -360,7 +368,6 @@ def _names(counts: list[int]) -> dict[str, int]:
 
 
 def _bank_trade(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
-    _require_trading(state)
     give, get = _resource(move.get("give")), _resource(move.get("get"))
     if give == get:
         raise _fail("same-resource", "Trade one resource for a different one.")
@@ -373,7 +380,6 @@ def _bank_trade(state: State, seat: int, move: Move, rng: random.Random) -> list
 
 
 def _offer_trade(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
-    _require_trading(state)
     give, get = _trade_terms(move)
     if not can_afford(state["hands"][seat], tuple(give)):
         raise _fail("not-enough-resources", "You do not hold the cards you offer.")
@@ -476,7 +482,8 @@ def _out_of_phase(state: State, seat: int, kind: str) -> IllegalMove:
     return _fail(*PHASE_REASONS[phase])
 
 
-def decide(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
+def decide(state: State, seat: int, move: Move, rng: random.Random, rules: Ruleset) -> list[Event]:
+    """The events ``move`` causes, under the rules of engine version ``rules``."""
     phase = state["phase"]
     if phase == OVER:
         raise GameOver()
@@ -484,8 +491,12 @@ def decide(state: State, seat: int, move: Move, rng: random.Random) -> list[Even
         raise NotYourTurn()
     kind = move.get("type") if isinstance(move, dict) else None
     decider = DECIDERS.get(kind) if isinstance(kind, str) else None
-    if decider is None or not isinstance(kind, str):
+    if decider is None or not isinstance(kind, str) or (kind == "counter_trade" and not rules.counter_offers):
         raise _fail("unknown-move", f"Unknown move type {kind!r}.")
     if phase not in MOVE_PHASES[kind]:
         raise _out_of_phase(state, seat, kind)
+    if kind in ("bank_trade", "offer_trade"):
+        _require_trading(state, rules)
+    elif kind == "move_robber" and not rules.optional_steal:
+        _steal_required(state, seat, move)
     return decider(state, seat, move, rng)

@@ -6,6 +6,7 @@ names, the state uses the indices, because the state is what the hot loop touche
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from operator import ge
 from typing import Any
 
@@ -40,6 +41,28 @@ EMPTY = -1
 # Phases.  The seat(s) to act follow from the phase (see ``to_act``).
 SETUP, ROLL, DISCARD, ROBBER, MAIN, ROAD_BUILDING, TRADE, OVER = (
     "setup", "roll", "discard", "robber", "main", "road_building", "trade", "over")
+
+@dataclass(frozen=True)
+class Ruleset:
+    """What one released engine version decides differently (``CatanGame(version)``)."""
+    version: str
+    # Engine 3: trading comes before building (``may_trade``); engine 2 let a player trade after building.
+    trade_before_building: bool
+    # Engine 3: counter-offers (``counter_trade``); engine 2 had no such move.
+    counter_offers: bool
+    # Engine 3: the steal after moving the robber is optional; engine 2 required a victim when there was one.
+    optional_steal: bool
+    # Engine 3 added the option ``combined_trade_build``.
+    options: tuple[str, ...]
+
+
+RULESETS: dict[str, Ruleset] = {
+    "2": Ruleset("2", trade_before_building=False, counter_offers=False, optional_steal=False,
+                 options=("board", "bank_shortage")),
+    "3": Ruleset("3", trade_before_building=True, counter_offers=True, optional_steal=True,
+                 options=("board", "bank_shortage", "combined_trade_build")),
+}
+NEWEST = RULESETS["3"]
 
 DEFAULT_OPTIONS: dict[str, Any] = {"board": "beginner", "bank_shortage": "nobody",
                                    "combined_trade_build": False}
@@ -126,7 +149,7 @@ def victory_points(state: State, seat: int, hidden: bool = True) -> int:
     return points
 
 
-def may_trade(state: State) -> bool:
+def may_trade(state: State, rules: Ruleset) -> bool:
     """Whether the player on turn may still trade (domestic or maritime) this turn.
 
     The almanac orders the turn: "après qu'il ait terminé tous ses échanges, ce joueur peut
@@ -135,8 +158,10 @@ def may_trade(state: State) -> bool:
     "n'importe quand durant le tour", and its free roads or cards are no purchase.  The option
     ``combined_trade_build`` (the later editions' rule) lets trading and building mix.
     (``options.get``: games started before the option existed replay with the default.)
+    Engine 2 (``rules``) let trading and building mix.
     """
-    return not state["built"] or bool(state["options"].get("combined_trade_build", False))
+    return not rules.trade_before_building or not state["built"] \
+        or bool(state["options"].get("combined_trade_build", False))
 
 
 def resume_phase(state: State) -> str:

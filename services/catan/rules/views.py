@@ -11,7 +11,7 @@ from typing import Any
 
 from services.catan.rules.board import EDGE_NODES, HEX_NODES, RESOURCES
 from services.catan.rules.state import (
-    CITY, DEV_CARDS, OVER, PIECES, ROAD, SETTLEMENT, State, may_trade, resource_names, to_act,
+    CITY, DEV_CARDS, MAIN, OVER, PIECES, ROAD, SETTLEMENT, TRADE, Ruleset, State, may_trade, resource_names, to_act,
     victory_points,
 )
 
@@ -43,7 +43,7 @@ def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def view(state: State, viewer: int | None) -> dict[str, Any]:
+def view(state: State, viewer: int | None, rules: Ruleset) -> dict[str, Any]:
     offer = state["offer"]
     return {
         "players": state["players"],
@@ -80,7 +80,9 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
                    "answers": list(offer["answers"]),
                    "counters": [dict(give=dict(c["give"]), get=dict(c["get"])) if c else None
                                 for c in offer["counters"]]} if offer else None),
-        "trading_open": may_trade(state),
+        # Whether a trade would be taken now, not merely later this turn: the rules take trades
+        # in the main phase only (an open offer is one being made), never before the roll.
+        "trading_open": state["phase"] in (MAIN, TRADE) and may_trade(state, rules),
         "offers_this_turn": state["offers"],
         "winner": state["winner"],
         "seats": [_player_view(state, seat, viewer) for seat in range(state["players"])],

@@ -23,7 +23,7 @@ def draw(ctx: Ctx, seat: int, gold: int = 0, influence: int = 0, reason: str = "
     gold = min(gold, gold_in_bank(state))
     if influence_total(state["influence_deck"]) < influence and influence_total(state["influence_discard"]):
         ctx.emit("influence_reshuffled")  # the discard pile becomes the new deck
-    deck = [colour for colour, n in state["influence_deck"].items() for _ in range(n)]
+    deck = [colour for colour in ctx.draw_order for _ in range(state["influence_deck"][colour])]
     colours = ctx.rng.sample(deck, min(influence, len(deck)))
     if gold or colours:
         ctx.emit("cards_drawn", seat=seat, gold=gold, influence=colours, reason=reason)
@@ -50,7 +50,8 @@ def matching_colour(state: State, seat: int, colour: Any, count: int) -> str:
 
 def colours_with(state: State, seat: int, count: int) -> list[str]:
     """Colours of which ``seat`` holds at least ``count`` cards (what it may pay as a match)."""
-    return [c for c, n in state["hands"][seat]["influence"].items() if n >= count]
+    influence = state["hands"][seat]["influence"]
+    return [c for c in board.INFLUENCE_COLOURS if influence[c] >= count]
 
 
 def has_all_colours(state: State, seat: int) -> bool:

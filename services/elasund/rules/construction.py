@@ -18,7 +18,8 @@ from services.elasund.rules.trade import move_disk, trade_points
 # -- buildings ---------------------------------------------------------------------------------------
 def available_kinds(state: State, seat: int) -> list[str]:
     own = list(dict.fromkeys(state["supply"][seat]["buildings"]))
-    return own + [kind for kind, n in state["stock"].items() if n > 0]
+    # In the components' order, never the state dict's (a snapshot lists it sorted).
+    return own + [kind for kind in board.NEUTRAL_BUILDINGS if state["stock"].get(kind, 0) > 0]
 
 
 def check_build(state: State, seat: int, kind: Any, col: int, row: int, pay_colour: Any,
@@ -236,7 +237,7 @@ def legal_anchor_candidates(state: State, seat: int, kind: str) -> set[Square]:
     (a build needs the majority, so it needs at least one own permit in the area)."""
     spec = board.BUILDINGS[kind]
     anchors: set[Square] = set()
-    for text, (owner, _) in state["permits"].items():
+    for text, (owner, _) in sorted(state["permits"].items()):
         if owner != seat:
             continue
         col, row = board.unkey(text)

@@ -13,7 +13,7 @@ from typing import Any
 
 from shared.engine import event
 
-from services.elasund.rules.events import evolve
+from services.elasund.rules.versions import Engine, fold
 from services.elasund.rules.state import State
 
 
@@ -23,13 +23,15 @@ def clone(state: State) -> State:
 
 
 class Ctx:
-    def __init__(self, state: State, rng: random.Random) -> None:
+    def __init__(self, state: State, rng: random.Random, engine: Engine) -> None:
         self.state = clone(state)
         self.rng = rng
+        self.engine = engine            # the engine version deciding (versions.Engine)
+        self.draw_order = engine.draw_order
         self.events: list[dict[str, Any]] = []
         self.turn_over = False    # set by phase-4 moves: the next seat's turn starts
 
     def emit(self, type_: str, **data: Any) -> None:
         new_event = event(type_, **data)
         self.events.append(new_event)
-        evolve(self.state, new_event)
+        fold(self.state, new_event, self.engine)

@@ -162,7 +162,7 @@ def loot(ctx: Ctx) -> None:
     state = ctx.state
     roller = state["current"]
     pool = state["pending"]["pool"]
-    cards_in_pool = ["gold"] * pool["gold"] + [c for c, n in pool["influence"].items() for _ in range(n)]
+    cards_in_pool = ["gold"] * pool["gold"] + [c for c in ctx.draw_order for _ in range(pool["influence"][c])]
     taken = ctx.rng.sample(cards_in_pool, min(towers(state, roller), len(cards_in_pool)))
     if taken:
         colours = [c for c in taken if c != "gold"]

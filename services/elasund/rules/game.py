@@ -6,8 +6,9 @@ from typing import Any
 
 from shared.engine import Game
 
-from services.elasund.rules import conceal, events, legal, moves, options, views
+from services.elasund.rules import conceal, legal, moves, options, views
 from services.elasund.rules.context import clone
+from services.elasund.rules.versions import ENGINE_RULES, fold
 from services.elasund.rules.state import State, cubes_on_board, to_act
 
 
@@ -17,20 +18,29 @@ class ElasundGame(Game):
     min_players = 2
     max_players = 4
     # 2: the trade-track disk stops at 11 (engine 1 counted on past it, so a later loss moved it
-    # back from a hidden total): logs of engine 1 with a total past 11 no longer audit.
-    engine_version = "2"
+    # back from a hidden total).
+    # 3: influence cards are drawn (and pirates' loot taken) from the colours in sorted order;
+    # engines 1 and 2 drew in the components' order.  Both are fixed orders, never a dict's.
+    # One engine serves all three (versions.ENGINE_RULES: what each decides and folds).
+    engine_version = "3"
+
+    def __init__(self, version: str = "3") -> None:
+        if version not in ENGINE_RULES:
+            raise ValueError(f"Elasund has no engine version {version!r}")
+        self.engine_version = version
+        self.engine = ENGINE_RULES[version]
 
     def default_options(self) -> dict[str, Any]:
         return options.default_options()
 
     def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
-        return moves.setup(players, options, rng)
+        return moves.setup(players, options, rng, self.engine)
 
     def decide(self, state: State, seat: int, move: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
-        return moves.decide(state, seat, move, rng)
+        return moves.decide(state, seat, move, rng, self.engine)
 
     def evolve(self, state: State | None, event: dict[str, Any]) -> State:
-        return events.evolve(state, event)
+        return fold(state, event, self.engine)
 
     def to_act(self, state: State) -> list[int]:
         return to_act(state)
@@ -58,4 +68,5 @@ class ElasundGame(Game):
         return views.redact(event, seat)
 
 
-GAME = ElasundGame()
+ENGINES: dict[str, ElasundGame] = {version: ElasundGame(version) for version in ENGINE_RULES}
+GAME = ENGINES["3"]

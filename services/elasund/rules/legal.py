@@ -98,7 +98,7 @@ def phase3_permit_moves(state: State, seat: int) -> list[Move]:
 def special_moves(state: State, seat: int) -> list[Move]:
     moves: list[Move] = [{"type": "end_turn"}]
     empties = empty_squares(state)
-    own = [(board.unkey(k), value) for k, (owner, value) in state["permits"].items() if owner == seat]
+    own = [(board.unkey(k), value) for k, (owner, value) in sorted(state["permits"].items()) if owner == seat]
     gold = state["hands"][seat]["gold"]
     for colour in cards.colours_with(state, seat, 2):
         for (col, row), value in own:

@@ -10,6 +10,7 @@ from services.elasund.rules import board, cards, construction, flow, permits
 from services.elasund.rules.context import Ctx
 from services.elasund.rules.events import evolve
 from services.elasund.rules.options import resolve_options
+from services.elasund.rules.versions import Engine
 from services.elasund.rules.state import (
     BUILD, CHURCH_CHOICE, DISCARD, HUT_REBUILD, PERMIT, PIRATE_ROW, ROLL, SHIP_CHOICE, SPECIAL, State,
     cubes_on_board, to_act,
@@ -19,13 +20,13 @@ START_GOLD = board.COMPONENTS["cards"]["start_gold"]
 START_INFLUENCE = board.COMPONENTS["cards"]["start_influence"]
 
 
-def setup(players: int, options: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+def setup(players: int, options: dict[str, Any], rng: random.Random, engine: Engine) -> list[dict[str, Any]]:
     if not 2 <= players <= 4:
         raise InvalidOptions("Elasund is for 2 to 4 players.")
     options = resolve_options(options)
     rounds, first = start_player_rolls(players, rng)
     opening = event("game_started", players=players, options=options, start_rolls=rounds, first_player=first)
-    ctx = Ctx(evolve(None, opening), rng)
+    ctx = Ctx(evolve(None, opening), rng, engine)
     ctx.emit("influence_deck_formed", counts=dict(board.COMPONENTS["cards"]["influence"]))
     for seat in range(players):
         for kind in board.STARTERS:
@@ -196,7 +197,8 @@ HANDLERS: dict[str, dict[str, MoveHandler]] = {
 MOVE_TYPES = sorted({name for moves in HANDLERS.values() for name in moves})
 
 
-def decide(state: State, seat: int, move: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+def decide(state: State, seat: int, move: dict[str, Any], rng: random.Random,
+           engine: Engine) -> list[dict[str, Any]]:
     if state["winner"] is not None:
         raise GameOver()
     if seat not in to_act(state):
@@ -208,7 +210,7 @@ def decide(state: State, seat: int, move: dict[str, Any], rng: random.Random) ->
             raise IllegalMove("unknown-move", f"Unknown move type {move_type!r}.")
         raise IllegalMove("wrong-phase", f"{move_type!r} is not allowed in phase {state['phase']!r}.",
                           allowed=sorted(HANDLERS[state["phase"]]))
-    ctx = Ctx(state, rng)
+    ctx = Ctx(state, rng, engine)
     handler(ctx, seat, move)
     current = ctx.state["current"]
     # Victory is checked during the player's own turn, the moment all 10 cubes are out.

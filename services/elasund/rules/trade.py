@@ -24,8 +24,13 @@ def move_disk(ctx: Ctx, seat: int, delta: int) -> None:
     """
     state = ctx.state
     old = state["trade"][seat]
-    total = min(board.TRACK_MAX, max(0, old + delta))
-    removed = [space for space, seats in state["track_cubes"].items() if seat in seats and int(space) > total]
+    total = max(0, old + delta)
+    if ctx.engine.disk_stops_at_track_end:
+        total = min(board.TRACK_MAX, total)
+    # In the track's order (the order the fold gives ``track_cubes``), never the state dict's: a
+    # snapshot lists its keys sorted as text ("11" first), and the event records this order.
+    removed = [str(space) for space in board.VP_SPACES
+               if seat in state["track_cubes"][str(space)] and space > total]
     spare = cubes_left(state, seat) + len(removed)
     placed = []
     for space, boxes in sorted(board.VP_SPACES.items()):

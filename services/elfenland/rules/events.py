@@ -12,7 +12,7 @@ from services.elfenland.rules.board import MARKER_TOWNS
 from services.elfenland.rules.components import (
     DOUBLE_SPELL, EXCHANGE_SPELL, GOLD_CARD, GOLD_COUNTER, OBSTACLE, SEA_MONSTER, TRANSPORTS)
 from services.elfenland.rules.multiset import add, remove
-from services.elfenland.rules.scoring import game_ends_now
+from services.elfenland.rules.scoring import Ending, game_ends_now
 from services.elfenland.rules.state import State, new_state, over_card_limit, rules_of
 
 Data = dict[str, Any]
@@ -365,4 +365,16 @@ def evolve(state: State | None, event: dict[str, Any]) -> State:
     if state is None:
         return new_state(event["data"])
     EVOLVERS[event["type"]](state, event["data"])
+    return state
+
+
+def fold(state: State | None, event: dict[str, Any], ending: Ending) -> State:
+    """``evolve`` as the engine version of ``ending`` folds: engine 3 also cut a hand over the
+    limit after the game's last movement (the player then acts once more, ``keep_cards``)."""
+    state = evolve(state, event)
+    if ending.cut_after_last_movement and event["type"] == "travel_finished":
+        seat = event["data"]["seat"]
+        if over_card_limit(state, seat) and game_ends_now(state):
+            state["step"] -= 1              # ``_travel_finished`` moved on instead of cutting
+            state["discarding"] = True
     return state

@@ -14,23 +14,24 @@ from shared.engine import Event, event
 
 from services.elfenland.rules.components import (
     CARD_PICKS, COUNTER_PICKS, ELFENLAND_HAND, FACE_UP_CARDS, FACE_UP_COUNTERS, GOLD_CARD, INCOME)
-from services.elfenland.rules.events import evolve
+from services.elfenland.rules.events import fold
 from services.elfenland.rules.multiset import draw, size
-from services.elfenland.rules.scoring import final_result, game_ends_now
+from services.elfenland.rules.scoring import Ending, final_result, game_ends_now
 from services.elfenland.rules.state import State, rules_of, seats_to_keep
 
 
 class Recorder:
     """Emits events and folds them at once into its (scratch) state."""
 
-    def __init__(self, state: State | None) -> None:
+    def __init__(self, state: State | None, ending: Ending) -> None:
         # None only before setup's first event, which evolve starts a state from.
         self.state: State = cast(State, state)
         self.events: list[Event] = []
+        self.ending = ending        # the engine version's end of the game
 
     def __call__(self, type_: str, **data: Any) -> None:
         e = event(type_, **data)
-        self.state = evolve(self.state, e)
+        self.state = fold(self.state, e, self.ending)
         self.events.append(e)
 
 
@@ -117,7 +118,7 @@ def _end_round(rec: Recorder) -> None:
     rec("round_ended")
     s = rec.state
     if game_ends_now(s):
-        rec("game_ended", result=final_result(s))
+        rec("game_ended", result=final_result(s, rec.ending))
     else:
         rec("round_started", round=s["round"] + 1, first=(s["first"] + 1) % s["players"])
 

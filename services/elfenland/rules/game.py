@@ -9,9 +9,10 @@ from shared.engine import Event, Game, GameOver, InvalidOptions, Move, NotYourTu
 from services.elfenland.rules import conceal, legal, views
 from services.elfenland.rules.board import GOLD_VALUES, HOME_TOWN_CARDS, MARKER_TOWNS, START_TOWN
 from services.elfenland.rules.components import EDITION_RULES, EDITIONS, WIZARD, WIZARD_CARDS
-from services.elfenland.rules.events import evolve
+from services.elfenland.rules.events import fold
 from services.elfenland.rules.flow import Recorder, in_turn_order, settle
 from services.elfenland.rules.moves import apply_move
+from services.elfenland.rules.scoring import ENDINGS
 from services.elfenland.rules.state import State, to_act
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -55,7 +56,15 @@ class ElfenlandGame(Game):
     max_players = 6
     # 4: no card cut after the game's last movement (engine 3 cut hands to 4 there, so its logs
     # of such a game hold a keep_cards move the rules now refuse and no longer audit).
-    engine_version = "4"
+    # 5: the 20-town victory applies at the end of the last round too (scoring.Ending).  One
+    # engine serves 4 and 5: the end of the game is their only difference.
+    engine_version = "5"
+
+    def __init__(self, version: str = "5") -> None:
+        if version not in ENDINGS:
+            raise ValueError(f"Elfenland has no engine version {version!r}")
+        self.engine_version = version
+        self.ending = ENDINGS[version]
 
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULT_OPTIONS)
@@ -66,13 +75,13 @@ class ElfenlandGame(Game):
         gold_values = {t: v for t, v in GOLD_VALUES.items() if t != START_TOWN} if edition.gold_economy else {}
         if opts["random_gold_values"]:
             # The 20 value discs shuffled over the 20 towns; Elvenhold still pays nothing.
-            values = list(gold_values.values())
+            values = list(gold_values.values())   # draw-order: GOLD_VALUES's, built just above
             rng.shuffle(values)
             gold_values = dict(zip(MARKER_TOWNS, values))
         deck = dict(edition.cards)
         if opts["wizards"]:
             deck[WIZARD] = WIZARD_CARDS
-        rec = Recorder(None)
+        rec = Recorder(None, self.ending)
         rec("game_set_up", edition=edition.name, options=opts, players=players,
             gold_values=gold_values, deck=deck, bag=dict(edition.counters))
         if opts["home_towns"]:
@@ -85,12 +94,12 @@ class ElfenlandGame(Game):
             raise GameOver()
         if seat not in to_act(state):
             raise NotYourTurn()
-        rec = Recorder(self.copy(state))
+        rec = Recorder(self.copy(state), self.ending)
         apply_move(rec, seat, move, rng)
         return settle(rec, rng)
 
     def evolve(self, state: State | None, event: Event) -> State:
-        return evolve(state, event)
+        return fold(state, event, self.ending)
 
     def to_act(self, state: State) -> list[int]:
         return to_act(state)
@@ -122,3 +131,6 @@ def _plain_copy(value: Any) -> Any:
     if type(value) is list:
         return [_plain_copy(item) for item in value]
     return value
+
+
+ENGINES: dict[str, ElfenlandGame] = {version: ElfenlandGame(version) for version in ENDINGS}
