@@ -176,3 +176,23 @@ def test_the_readme_shows_the_routes_and_the_command_that_exist(signed: dict[str
     assert ".venv/bin/boardgames verify catan-$ID.jsonl --keys game-log-keys.json" in section
     code, said = verify("missing.jsonl")
     assert code == 2 and "cannot read missing.jsonl" in said
+
+
+def test_a_game_of_an_older_rules_engine_verifies_offline_by_that_engines_rules(
+        redis_client: Any, tmp_path: Path) -> None:
+    """A Catan game created under engine 2 (still kept: it allowed trading after building) keeps
+    those rules for life; its file names engine 2, and the verifier judges it by engine 2."""
+    from shared.eventstore import EventStore
+    from shared.runtime import GameRuntime, StateCache
+    from shared.verify import log_file
+    catan = registry.plugin("catan")
+    assert "2" in catan.engine_versions and catan.newest_rules().engine_version != "2"
+    runtime = GameRuntime(catan.rules("2"), EventStore(redis_client), cache=StateCache(), engines=catan.rules)
+    game_id = play_to_the_end(runtime)
+    meta = runtime.store.meta(game_id) or {}
+    assert meta["engine_version"] == "2"
+    body = log_file(runtime.rules_for(meta), game_id, meta, runtime.store.read(game_id), None, True, None)
+    path = tmp_path / "catan-2.jsonl"
+    path.write_bytes(body)
+    code, said = verify(path)
+    assert code == 0 and "rules engine 2" in said and "VERIFIED" in said, said
