@@ -17,6 +17,7 @@ import http.client
 import json
 import math
 import os
+import re
 import selectors
 import signal
 import socket
@@ -156,6 +157,8 @@ class Spectator:
             if self.status != 200:
                 self.closed = True              # 204: the game is over and read; else a refusal
                 self.ended = self.status == 204
+                found = re.search(rb'"reason": ?"([^"]+)"', rest)
+                self.last_comment = f"{self.status} {found.group(1).decode() if found else ''}".strip()
                 return 0
         if self.chunked:
             self._dechunk()
@@ -222,7 +225,7 @@ class SpectatorCrowd:
         self.delivered = 0                      # events received by all spectators together
         self.reconnects = 0
         self.closed_early: dict[str, int] = {}  # why streams closed before the end (their last comment)
-        self.refusals: dict[int, int] = {}      # status -> how many times a stream was refused
+        self.refusals: dict[str, int] = {}      # "status reason" -> how many times a stream was refused
         self.reader_cpu_seconds = 0.0
         for spectator in self.spectators:
             self._connect(spectator)
@@ -280,7 +283,7 @@ class SpectatorCrowd:
         if spectator.ended:
             self._idle.append((0.0, spectator))
         elif spectator.status not in (None, 200):
-            self.refusals[spectator.status] = self.refusals.get(spectator.status, 0) + 1
+            self.refusals[spectator.last_comment] = self.refusals.get(spectator.last_comment, 0) + 1
             self._idle.append((time.monotonic() + 1.0, spectator))
         else:
             reason = spectator.last_comment or "connection closed"
@@ -450,7 +453,7 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
             "events_missing": sum(max(0, n - s.received.get(k, 0)) for s in crowd.spectators for k, n in expected.items()),
             "duplicates": sum(s.duplicates for s in crowd.spectators),
             "gaps": sum(s.gaps for s in crowd.spectators),
-            "refusals_by_status": crowd.refusals,
+            "refusals": crowd.refusals,
             "reconnects": crowd.reconnects, "closed_early_because": crowd.closed_early,
             "targets": {"moves_p99_ms": 100, "healthz_p99_ms": 100, "server_cpu_ms_per_delivered_event": 0.03},
         }
