@@ -93,6 +93,69 @@ def wait_until(condition: Any, seconds: float, step: float = 0.05) -> bool:
     return True
 
 
+@dataclass
+class Played:
+    """What :func:`play_retrying` saw: each move's latency (its retries included), and the rest."""
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    retries: dict[str, int] = field(default_factory=dict)     # why a move was sent again
+    failures: dict[str, int] = field(default_factory=dict)    # why a client gave up its script
+
+
+def play_retrying(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]], played: Played,
+                  attempts: int = 8, timeout: float = 60.0) -> None:
+    """Like ``post_many`` (a thread and a keep-alive connection per job list), but as the project's
+    clients behave (shared/client.py): each move carries an Idempotency-Key and is sent again after
+    a timeout, a lost connection or a 5xx.  A move refused for good ends its client's list (the
+    moves after it were scripted for a game it did not reach) and is counted."""
+    lock = threading.Lock()
+
+    def count(into: dict[str, int], why: str) -> None:
+        with lock:
+            into[why] = into.get(why, 0) + 1
+
+    def run(requests_: list[tuple[str, dict[str, str], bytes]]) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        mine = []
+        for path, headers, body in requests_:
+            key = {"Idempotency-Key": f"bench-{os.urandom(8).hex()}"}
+            start = time.perf_counter()
+            why = ""
+            for _ in range(attempts):
+                try:
+                    conn.request("POST", path, body=body, headers={**headers, **key})
+                    resp = conn.getresponse()
+                    answer = resp.read()
+                except (OSError, http.client.HTTPException) as exc:
+                    conn.close()
+                    why = type(exc).__name__
+                    count(played.retries, why)
+                    continue
+                if resp.status == 201:
+                    why = ""
+                    break
+                found = re.search(rb'"reason": ?"([^"]+)"', answer)
+                why = f"{resp.status} {found.group(1).decode() if found else ''}".strip()
+                if resp.status < 500 and why != "409 request-in-progress":
+                    break
+                count(played.retries, why)
+                time.sleep(0.2)
+            if why:
+                count(played.failures, why)
+                break
+            mine.append(time.perf_counter() - start)
+        with lock:
+            played.latencies.extend(mine)
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    played.seconds += time.perf_counter() - start
+
+
 class Prober:
     """``GET /healthz`` every 20 ms on one keep-alive connection, in a thread, until :meth:`stop`."""
 
@@ -406,12 +469,16 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
         bare_round = [[("/moves", {"Content-Type": "application/json"}, bare_body)] * moves_per_round
                       for _ in range(clients)]
         rates: dict[str, list[float]] = {"bare": [], "moves": []}
-        move_latencies: list[float] = []
+        played = Played()
         for r in range(rounds):
             chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]
-            seconds, lat = post_many(port, chunk)
-            rates["moves"].append(len(lat) / seconds)
-            move_latencies.extend(lat)
+            this_round = Played()
+            play_retrying(port, chunk, this_round)
+            rates["moves"].append(len(this_round.latencies) / this_round.seconds)
+            played.latencies += this_round.latencies
+            for mine, theirs in ((played.retries, this_round.retries), (played.failures, this_round.failures)):
+                for why, n in theirs.items():
+                    mine[why] = mine.get(why, 0) + n
             seconds, lat = post_many(servers["bare"].port, bare_round)
             rates["bare"].append(len(lat) / seconds)
         third = sample()
@@ -449,8 +516,9 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
             "worker_cpu_ms_per_table_event": round((third["worker"] - first["worker"]) * 1000
                                                    / max(1, third["events"] - first["events"]), 3),
             "redis_cpu_ms_per_delivered_event": per_event(first, third, "redis"),
-            "moves_p50_ms": round(percentile(move_latencies, 0.5) * 1000, 1),
-            "moves_p99_ms": round(percentile(move_latencies, 0.99) * 1000, 1),
+            "moves": len(played.latencies), "moves_retried": played.retries, "moves_failed": played.failures,
+            "moves_p50_ms": round(percentile(played.latencies, 0.5) * 1000, 1) if played.latencies else None,
+            "moves_p99_ms": round(percentile(played.latencies, 0.99) * 1000, 1) if played.latencies else None,
             "moves_per_second": round(statistics.median(rates["moves"])),
             "bare_requests_per_second": round(statistics.median(rates["bare"])),
             "vs_bare": round(statistics.median([m / b for m, b in zip(rates["moves"], rates["bare"])]), 2),

@@ -22,6 +22,7 @@ def test_spectators_bench_checks_every_stream(redis_url: str, redis_client: Any,
     # A reader that missed, repeated or reordered an event would be counted here.
     assert figure["all_caught_up"] and figure["spectators_with_violations"] == 0
     assert figure["events_missing"] == figure["duplicates"] == figure["gaps"] == 0
+    assert figure["moves"] == 2 * 4 and not figure["moves_failed"]
     assert figure["moves_p50_ms"] <= figure["moves_p99_ms"] and figure["healthz_samples"] > 0
     assert figure["client_cpu_seconds_whole_run"] > 0 and "server_cpu_ms_per_delivered_event_watch_only" in figure
 
