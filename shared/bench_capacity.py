@@ -103,11 +103,12 @@ class Played:
 
 
 def play_retrying(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]], played: Played,
-                  attempts: int = 8, timeout: float = 60.0) -> None:
+                  attempts: int = 8, timeout: float = 60.0, deadline: float = math.inf) -> None:
     """Like ``post_many`` (a thread and a keep-alive connection per job list), but as the project's
     clients behave (shared/client.py): each move carries an Idempotency-Key and is sent again after
     a timeout, a lost connection or a 5xx.  A move refused for good ends its client's list (the
-    moves after it were scripted for a game it did not reach) and is counted."""
+    moves after it were scripted for a game it did not reach) and is counted.  No move starts
+    after ``deadline`` (``time.monotonic()``): a saturated server must not hold the bench for ever."""
     lock = threading.Lock()
 
     def count(into: dict[str, int], why: str) -> None:
@@ -118,6 +119,8 @@ def play_retrying(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]]
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         mine = []
         for path, headers, body in requests_:
+            if time.monotonic() > deadline:
+                break
             key = {"Idempotency-Key": f"bench-{os.urandom(8).hex()}"}
             start = time.perf_counter()
             why = ""
@@ -417,7 +420,7 @@ class Table:
 
 def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds: int = 6,
                      moves_per_round: int = 40, watch_only_seconds: float = 5.0,
-                     catch_up_seconds: float = 120.0) -> dict[str, Any]:
+                     max_play_seconds: float = 120.0, catch_up_seconds: float = 120.0) -> dict[str, Any]:
     """``spectators`` SSE streams on a featured table (:class:`Table`: a game of four random bots
     played by one RQ worker as fast as it goes, then the next), then 16 clients moving in other
     games, round after round with the bare endpoint (as in ``bench_http``), and a /healthz probe
@@ -425,7 +428,7 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
 
     The web process's CPU per delivered event is measured twice: while only the bot game moves
     (``watch_only``: the fan-out's own cost) and over the whole run (the clients' moves included,
-    an upper bound).  Once the rounds are over the worker stops, the crowd reads to the end of the
+    an upper bound).  The rounds stop after ``max_play_seconds`` even if unfinished.  Once the rounds are over the worker stops, the crowd reads to the end of the
     last game, and each spectator is checked: every event of every game, once each and in order.
     """
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "1", "ALLOW_CLIENT_SEED": "1",
@@ -470,10 +473,13 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
                       for _ in range(clients)]
         rates: dict[str, list[float]] = {"bare": [], "moves": []}
         played = Played()
+        stop_at = time.monotonic() + max_play_seconds
         for r in range(rounds):
+            if time.monotonic() > stop_at:
+                break
             chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]
             this_round = Played()
-            play_retrying(port, chunk, this_round)
+            play_retrying(port, chunk, this_round, deadline=stop_at)
             rates["moves"].append(len(this_round.latencies) / this_round.seconds)
             played.latencies += this_round.latencies
             for mine, theirs in ((played.retries, this_round.retries), (played.failures, this_round.failures)):
@@ -502,7 +508,7 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
         watch_seconds = second["at"] - first["at"]
         figure = {
             "bench": "spectators", "spectators": spectators, "streams_opened": opened,
-            "clients": clients, "rounds": rounds, "table_games": len(table.games),
+            "clients": clients, "rounds": len(rates["moves"]), "table_games": len(table.games),
             "table_creation_failures": len(table.creation_failures),
             "table_events": sum(expected.values()),
             "table_events_per_second_watch_only": round((second["events"] - first["events"]) / watch_seconds, 1),
