@@ -12,8 +12,8 @@
 * scale-out: moves per second through haproxy with one and with two instances of the service,
   on one Redis and on a three-master Redis Cluster (with the CPU the load generator and the
   balancer spent: on a small machine they share the cores with the instances);
-* spectators and capacity (shared.bench_capacity): a thousand SSE spectators on one bot game,
-  and CPU per move on each process, what one core of each sustains, and a sizing table.
+* spectators and capacity (shared.bench_capacity): a thousand SSE spectators on a bot game moving
+  at full speed, and CPU per move on each process, what one core of each sustains, and a sizing.
 """
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """Spectators and capacity: the parts of ``make bench`` that count CPU rather than requests.
 
 * ``spectators``: a thousand SSE spectators on one bot game that moves as fast as its random bots
-  allow, while 16 clients play moves in other games and a probe asks ``/healthz``: move and probe
-  p99, the web process's CPU per event delivered, and whether every spectator received every
-  event exactly once and in order (violations are counted, never asserted).
+  allow (then on the next game, when it ends), while 16 clients play moves in other games and a
+  probe asks ``/healthz``: move and probe p99, the web process's CPU per event delivered, the load
+  generator's own CPU, and whether every spectator received every event exactly once and in
+  order (violations are counted, never asserted).
 * ``capacity``: CPU per move on the web process, on Redis and on the bot worker (per bot level),
   what one web core, one Redis shard and one worker core sustain, the scale-out bench's CPU per
   move with one and two instances and on a Redis Cluster, and a sizing table derived from them.
