@@ -15,7 +15,9 @@
   scheduler runs again after the kill;
 * scale-out: moves per second through haproxy with one and with two instances of the service,
   on one Redis and on a three-master Redis Cluster (with the CPU the load generator and the
-  balancer spent: on a small machine they share the cores with the instances).
+  balancer spent: on a small machine they share the cores with the instances);
+* spectators and capacity (shared.bench_capacity): a thousand SSE spectators on a bot game moving
+  at full speed, and CPU per move on each process, what one core of each sustains, and a sizing.
 """
 from __future__ import annotations
 
@@ -168,6 +170,11 @@ def _cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _redis_cpu_seconds(nodes: list["redis.Redis[bytes]"]) -> float:
+    """CPU the Redis servers have used so far (``INFO cpu``: main and background threads)."""
+    return sum(float(info["used_cpu_sys"]) + float(info["used_cpu_user"]) for info in (n.info("cpu") for n in nodes))
 
 
 class Server:
@@ -530,14 +537,17 @@ def bench_bot_latency(url: str, samples: int = 60, bot: str = "random", budget_m
 
 
 def bench_scaleout(url: str, cluster: bool = False, clients: int = 32, rounds: int = 3,
-                   moves_per_round: int = 30) -> None:
+                   moves_per_round: int = 30) -> list[dict[str, Any]]:
     """POST /moves through haproxy (consistent hashing on the game id, as deploy/README.md
     recommends) to one instance, then to two, round after round on the same games: ``vs_one``
     is the median of the rounds' ratios.  With ``cluster`` the event store is a three-master
-    Redis Cluster (the bot queue and the limiter stay on the standalone ``url``)."""
+    Redis Cluster (the bot queue and the limiter stay on the standalone ``url``).  The CPU per
+    move of the event store's Redis servers (``INFO cpu``, over every master) is counted beside
+    the instances'; the figures are returned as well as printed."""
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "0", "ALLOW_CLIENT_SEED": "1",
            "CREATE_RATE_LIMIT": ""}
     nodes: list[subprocess.Popen[bytes]] = []
+    ports: list[int] = []
     scratch = tempfile.TemporaryDirectory(prefix="bench-cluster-")
     if cluster:
         nodes, ports = redis_server.start_cluster(scratch.name)
@@ -545,33 +555,40 @@ def bench_scaleout(url: str, cluster: bool = False, clients: int = 32, rounds: i
     plugin = registry.plugin("catan")
     servers: list[Server] = []
     balancers: dict[str, Balancer] = {}
+    figures: list[dict[str, Any]] = []
     try:
+        store_nodes = [redis.Redis(port=p) for p in ports] if cluster else [redis.Redis.from_url(url)]
         servers = [Server("services.catan.wsgi:app", env) for _ in range(2)]
         balancers = {"one": Balancer([servers[0].port]), "two": Balancer([s.port for s in servers])}
         _, scripts = _scripted_games(balancers["two"].port, plugin, clients, 2 * rounds * moves_per_round,
                                      seed_base=9000 + (500 if cluster else 0))
         rates: dict[str, list[float]] = {name: [] for name in balancers}
-        costs: dict[str, dict[str, list[float]]] = {name: {"servers": [], "balancer": [], "load_generator": []}
-                                                    for name in balancers}
+        costs: dict[str, dict[str, list[float]]] = {
+            name: {"servers": [], "balancer": [], "load_generator": [], "redis": []} for name in balancers}
         for r in range(rounds):
             for i, (name, balancer) in enumerate(balancers.items()):
                 part = 2 * r + i            # each round plays the games on: one chunk each way
                 chunk = [script[part * moves_per_round:(part + 1) * moves_per_round] for script in scripts]
-                before = (sum(s.cpu_seconds() for s in servers), _cpu_seconds(balancer.proc.pid), time.process_time())
+                before = (sum(s.cpu_seconds() for s in servers), _cpu_seconds(balancer.proc.pid), time.process_time(),
+                          _redis_cpu_seconds(store_nodes))
                 seconds, lat = post_many(balancer.port, chunk)
-                after = (sum(s.cpu_seconds() for s in servers), _cpu_seconds(balancer.proc.pid), time.process_time())
+                after = (sum(s.cpu_seconds() for s in servers), _cpu_seconds(balancer.proc.pid), time.process_time(),
+                         _redis_cpu_seconds(store_nodes))
                 rates[name].append(len(lat) / seconds)
-                for key, b, a in zip(("servers", "balancer", "load_generator"), before, after):
+                for key, b, a in zip(("servers", "balancer", "load_generator", "redis"), before, after):
                     costs[name][key].append((a - b) / len(lat) * 1000)
         store = "redis-cluster-3-masters" if cluster else "redis"
         for name in balancers:
             ratios = [two / one for two, one in zip(rates["two"], rates["one"])]
-            emit({"bench": f"scaleout-{name}-instance{'s' if name == 'two' else ''}-{store}", "clients": clients,
-                  "rounds": rounds, "moves_per_second": round(statistics.median(rates[name])),
-                  "cpu_ms_per_move": {k: round(statistics.median(v), 3) for k, v in costs[name].items()},
-                  "cores": os.cpu_count(),
-                  **({"vs_one": round(statistics.median(ratios), 2), "vs_one_by_round": [round(x, 2) for x in ratios],
-                      "target_vs_one": 1.6} if name == "two" else {})})
+            figures.append({
+                "bench": f"scaleout-{name}-instance{'s' if name == 'two' else ''}-{store}", "clients": clients,
+                "rounds": rounds, "moves_per_second": round(statistics.median(rates[name])),
+                "cpu_ms_per_move": {k: round(statistics.median(v), 3) for k, v in costs[name].items()},
+                "cores": os.cpu_count(), "redis_masters": len(store_nodes),
+                **({"vs_one": round(statistics.median(ratios), 2), "vs_one_by_round": [round(x, 2) for x in ratios],
+                    "target_vs_one": 1.6} if name == "two" else {})})
+            emit(figures[-1])
+        return figures
     finally:
         for balancer in balancers.values():
             balancer.stop()
@@ -689,7 +706,8 @@ def bench_clocks(url: str, seconds: float = 120, games: int = 20, turn_seconds: 
         server.stop()
 
 
-PARTS = ("selfplay", "rebuild", "verify", "http", "feed", "bots", "scaleout", "ladder", "catanatron", "clocks")
+PARTS = ("selfplay", "rebuild", "verify", "http", "feed", "bots", "scaleout", "ladder", "catanatron", "clocks",
+         "spectators", "capacity")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -701,6 +719,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--feed-connections", type=int, default=1000)
     parser.add_argument("--clock-seconds", type=float, default=120,
                         help="how long each turn-clock scenario runs (default 120)")
+    parser.add_argument("--spectators", type=int, default=1000, help="SSE spectators of the featured table")
     args = parser.parse_args(argv)
     parts = args.only or list(PARTS)
     # Every bench creates its games from this one address, by the hundred: no per-address cap.
@@ -729,9 +748,12 @@ def main(argv: list[str] | None = None) -> int:
             bench_bot_latency(url, samples=40, bot="greedy")
             bench_bot_latency(url, samples=40, bot="expert", budget_ms=200)
             bench_bot_latency(url, samples=40, bot="greedy", busy_experts=8)
+        scaleout: list[dict[str, Any]] = []
         if "scaleout" in parts:
-            bench_scaleout(url)
-            bench_scaleout(url, cluster=True)
+            scaleout = bench_scaleout(url) + bench_scaleout(url, cluster=True)
+        if "spectators" in parts or "capacity" in parts:
+            from shared import bench_capacity   # late import: it builds on this module
+            bench_capacity.run(url, parts, spectators=args.spectators, scaleout=scaleout)
         if "ladder" in parts:
             from shared import ladder
             ladder.main(["--games", str(args.ladder_games), "--mirror-games", str(args.mirror_games)])

@@ -33,4 +33,5 @@ def test_scaleout_bench_prints_one_and_two_instances(redis_url: str, redis_clien
     one, two = lines
     assert one["moves_per_second"] > 0 and two["moves_per_second"] > 0 and two["target_vs_one"] == 1.6
     assert two["vs_one"] > 0 and two["cpu_ms_per_move"]["load_generator"] > 0   # servers: in clock ticks, may read 0
-    assert set(two["cpu_ms_per_move"]) == {"servers", "balancer", "load_generator"}
+    assert set(two["cpu_ms_per_move"]) == {"servers", "balancer", "load_generator", "redis"}
+    assert two["cpu_ms_per_move"]["redis"] > 0 and two["redis_masters"] == (3 if cluster else 1)
