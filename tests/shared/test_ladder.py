@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -52,3 +56,31 @@ def test_each_series_is_given_as_soon_as_it_is_played() -> None:
     assert (first["bot"], first["against"], pool.series) == ("greedy", "2x random", 1)   # the expert has not played
     assert [next(figures)["against"], pool.series] == ["2x greedy", 2]
     assert [f["bench"] for f in figures] == ["elastium-ladder", "elastium-elo"] and pool.series == 3
+
+
+# A parent with a handler like an RQ worker's (what an in-process worker leaves behind): a SIGTERM
+# asks for a warm shutdown and the process goes on.  The ladder's pool must still end when terminated.
+WARM_SHUTDOWN_PARENT = """
+import signal, sys, time
+from shared import ladder
+signal.signal(signal.SIGTERM, lambda signum, frame: print("warm shut down requested", flush=True))
+pool = ladder.worker_pool(2)
+busy = [pool.apply_async(time.sleep, (120,)) for _ in range(2)]
+time.sleep(0.5)
+pool.terminate()
+pool.join()
+print("terminated", flush=True)
+"""
+
+
+def test_the_ladders_pool_ends_when_terminated_whatever_handlers_its_parent_left() -> None:
+    # Its own session, so that a hung pool's workers are killed with it and never outlive the test.
+    proc = subprocess.Popen([sys.executable, "-c", WARM_SHUTDOWN_PARENT], stdout=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("Pool.terminate() hung: its workers took SIGTERM as a warm shutdown")
+    assert proc.returncode == 0 and out.splitlines()[-1] == "terminated"
