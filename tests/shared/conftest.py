@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import signal
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,6 +29,18 @@ def app(settings: Settings) -> Flask:
 def client(app: Flask) -> Iterator[FlaskClient]:
     with app.test_client() as c:
         yield c
+
+
+def burst(worker: Any, **options: Any) -> None:
+    """Run an RQ worker in this process until its queues are empty, then put back the SIGINT and
+    SIGTERM handlers it installed over pytest's: left in place, every process forked later (the
+    ladder's pool) would take SIGTERM as a request for a warm shutdown, and never end."""
+    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        worker.work(burst=True, **options)
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
 
 
 def auth(token: str) -> dict[str, str]:
