@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 import requests
 
 from shared.redis_server import free_port
@@ -69,6 +70,16 @@ def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
         os.killpg(proc.pid, sig)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def feed_subscribers(redis_url: str, game: str, game_id: str) -> int:
+    """How many processes subscribe to a game's news: a long-poll or a stream waiting on it there."""
+    from shared.news import channel
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return int(client.pubsub_numsub(channel(game, game_id))[0][1])
+    finally:
+        client.close()
 
 
 @pytest.fixture()

@@ -128,7 +128,8 @@ def test_job_stranded_between_dequeue_and_start_is_played_again(make_stack: Any,
     assert conn.lmove(queue_key, queue_key + ":intermediate", "LEFT", "RIGHT").decode() == jid
     assert conn.hget(f"rq:job:{jid}", "status") == b"queued"
     stack.start_worker()
-    time.sleep(1)
+    # Once the worker is blocked waiting on the (empty) queue, it has looked, and took nothing.
+    wait_until(lambda: any("b" in client["flags"] for client in conn.client_list()), "the worker to wait on its queue")
     assert len(full_log(base, gid)) == version, "a worker took a job that was not in the queue"
     start_sweeper(stack)
     started = time.monotonic()
