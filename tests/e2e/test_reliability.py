@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -14,7 +13,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.e2e.conftest import ROOT, Stack, wait_until
+from tests.e2e.conftest import Stack, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -113,9 +112,7 @@ def test_worker_killed_mid_bot_turn_the_turn_still_happens_once(make_stack: Any,
     now = requests.get(f"{base}/games/{gid}", timeout=5)
     assert now.status_code == 200 and now.json()["version"] == version, ("killed before it moved", now.text)
     stack.start_worker("worker-2")
-    stack.processes["sweeper"] = subprocess.Popen([sys.executable, "-m", "shared.sweeper", "race"], cwd=ROOT,
-                                                  env=stack.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                                  start_new_session=True)
+    stack.start_sweeper()
     wait_until(lambda: requests.get(f"{base}/games/{gid}", timeout=5).json()["version"] > version,
                "the bot's turn after the restart", timeout=30)
     # Any duplicate run would be a job still queued, running or scheduled (RQ's retry) once the

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,16 +17,14 @@ from rq.serializers import JSONSerializer
 
 from shared import redis_server
 from shared.bots import TAKEN_GRACE_SECONDS, job_id, queue_name
-from tests.e2e.conftest import ROOT, Stack, wait_until
+from tests.e2e.conftest import Stack, wait_until
 from tests.e2e.test_reliability import assert_log_is_whole, create, full_log
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def start_sweeper(stack: Stack) -> None:
-    stack.processes["sweeper"] = subprocess.Popen(
-        [sys.executable, "-m", "shared.sweeper", stack.game], cwd=ROOT, env=stack.env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    stack.start_sweeper()
 
 
 def assert_each_bot_turn_once(base: str, gid: str, store: "redis.Redis[bytes]") -> None:
