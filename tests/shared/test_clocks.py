@@ -109,11 +109,13 @@ def expire_each(client: FlaskClient, redis_url: str, game: str, view: dict[str, 
     return [(record, events[events.index(record) + 1]) for record in expired]
 
 
-def test_each_game_falls_back_on_its_strongest_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_game_falls_back_on_its_rule_of_thumb_bot_not_its_expert(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The expert would hold a worker for its whole budget a move; a clock's move comes at once.
     monkeypatch.setenv("GAME_SERVICES_EXTRA", "race=tests.shared.toygame")
-    strongest = {"catan": "greedy", "elasund": "heuristic", "elfenland": "planner", "elastium": "greedy",
-                 "race": "roller"}
-    assert {name: clocks.default_fallback(registry.plugin(name)) for name in strongest} == strongest
+    rule_of_thumb = {"catan": "greedy", "elasund": "heuristic", "elfenland": "planner", "elastium": "greedy",
+                     "race": "roller"}
+    assert {name: clocks.default_fallback(registry.plugin(name)) for name in rule_of_thumb} == rule_of_thumb
+    assert all(registry.plugin(name).bot_level(bot) == "medium" for name, bot in rule_of_thumb.items())
 
 
 def test_turn_seconds_and_fallback_bot_are_validated(client: FlaskClient) -> None:
@@ -127,7 +129,7 @@ def test_turn_seconds_and_fallback_bot_are_validated(client: FlaskClient) -> Non
     view = client.get(f"/games/{week['id']}").get_json()
     assert view["turn_seconds"] == 604_800 and list(view["deadlines"]) == [str(view["to_act"][0])]
     setup = log_of(client, week["id"])[0]["cause"]
-    assert setup["clock"] == {"turn_seconds": 604_800, "fallback_bot": "roller"}   # the game's strongest
+    assert setup["clock"] == {"turn_seconds": 604_800, "fallback_bot": "roller"}   # the game's rule of thumb
     plain = client.post("/games", json={"players": players}).get_json()
     assert client.get(f"/games/{plain['id']}").get_json()["deadlines"] == {}
 
@@ -261,7 +263,7 @@ def test_catan_discards_after_a_seven_each_expire_on_their_own(catan_client: Fla
     view = client.get(f"/games/{gid}").get_json()
     discarding = view["to_act"]
     assert len(discarding) == 2 and sorted(view["deadlines"]) == sorted(map(str, discarding))
-    for record, move in expire_each(client, redis_url, "catan", view, discarding, "greedy"):  # Catan's strongest
+    for record, move in expire_each(client, redis_url, "catan", view, discarding, "greedy"):  # Catan's rule of thumb
         assert move["cause"]["seat"] == record["data"]["seat"] and move["cause"]["move"]["type"] == "discard"
 
 
@@ -400,7 +402,7 @@ def test_elfenland_seats_keeping_counters_at_once_each_expire_on_their_own(elfen
     after = client.get(f"/games/{gid}").get_json()
     assert sorted(after["to_act"]) == sorted(others)
     assert after["deadlines"] == {str(s): view["deadlines"][str(s)] for s in others}
-    # Elfenland's strongest bot keeps for each; the move itself is hidden from spectators.
+    # Elfenland's rule-of-thumb bot keeps for each; the move itself is hidden from spectators.
     for record, kept in expire_each(client, redis_url, "elfenland", after, others, "planner"):
         assert kept["cause"]["seat"] == kept["data"]["seat"] == record["data"]["seat"]
         assert kept["type"] == "counters_kept"
