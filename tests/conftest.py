@@ -16,6 +16,9 @@ os.environ["ALLOW_CLIENT_SEED"] = "1"
 # the limit sets one itself.  (A limit reached half-way through would also make schemathesis's
 # stateful runs depend on what ran before them: its bundles fill only on a 201.)
 os.environ["CREATE_RATE_LIMIT"] = ""
+# Strict mode (shared.strict): an error a bot, a search or a renderer would swallow, playing or
+# drawing something plainer instead, fails the test.  Tests of those fallbacks switch it off.
+os.environ["BOARDGAMES_STRICT"] = "1"
 
 
 @pytest.fixture(scope="session")
