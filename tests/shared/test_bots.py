@@ -34,11 +34,14 @@ def run_worker(redis_url: str) -> None:
 
 
 def test_a_worker_run_in_the_tests_leaves_the_signal_handlers_as_it_found_them(bot_app: Any, redis_url: str) -> None:
-    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)}
+    alarm_before, _ = signal.getitimer(signal.ITIMER_REAL)
     with bot_app.test_client() as client:
         new_game(client, humans=0, bots=2, seed=None)
         run_worker(redis_url)
     assert {sig: signal.getsignal(sig) for sig in before} == before
+    # pytest-timeout's alarm (the per-test timeout), if set, still is: RQ's job timeouts cancel it.
+    assert (signal.getitimer(signal.ITIMER_REAL)[0] > 0) == (alarm_before > 0)
 
 
 def test_bots_only_game_plays_itself_to_the_end(bot_app: Any, redis_url: str) -> None:
