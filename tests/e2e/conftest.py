@@ -107,6 +107,14 @@ def _tails() -> str:
     return "\n".join(parts)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here starts real processes: marked ``e2e`` whether its module says so or not."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
 @pytest.fixture(autouse=True)
 def _logs_of_this_test() -> Iterator[None]:
     LOGS.clear()
