@@ -49,6 +49,7 @@ HTTP_MOVES = 60
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.slow
 def test_replay_answers_every_version_over_http(name: str, redis_url: str) -> None:
     plugin = registry.plugin(name)
     app = _app(name, redis_url)

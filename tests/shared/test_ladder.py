@@ -13,6 +13,7 @@ import pytest
 from shared import ladder, registry
 
 
+@pytest.mark.slow
 def test_the_ladder_prints_each_series_and_the_elo_of_every_bot(capsys: pytest.CaptureFixture[str]) -> None:
     assert ladder.main(["--games", "3", "--mirror-games", "3", "--budget-ms", "20", "--only", "elastium",
                         "--processes", "2"]) == 0

@@ -144,6 +144,7 @@ def test_a_fixed_effort_makes_the_move_a_function_of_the_state_and_the_rng() -> 
 
 
 @pytest.mark.parametrize("name", sorted(registry.available()))
+@pytest.mark.slow
 def test_every_game_has_an_expert_that_answers_within_its_budget(name: str) -> None:
     plugin = registry.plugin(name)
     game, expert = plugin.game, plugin.strategies["expert"]
@@ -221,6 +222,7 @@ def test_a_rematch_keeps_the_bots_budget(redis_url: str, redis_client: Any, monk
     assert client.get(f"/games/{new}/events").get_json()["events"][0]["cause"]["bot_budget_ms"] == 700
 
 
+@pytest.mark.slow
 def test_catans_expert_makes_answers_and_counters_trade_offers() -> None:
     """Offers and counter-offers are not in legal_moves (their terms are free): the expert adds its
     own candidates for them, and plays all three kinds in games against greedy bots."""
