@@ -29,8 +29,10 @@ test: $(STAMP)         ## lint and type-check, then the whole suite against a re
 	echo "make test: the suite took $$(( $$(date +%s) - start )) s (pytest's own count above; the slowest tests before it)"; \
 	exit $$status
 
-# The tests that start no process (no gunicorn, no RQ worker, no browser) and are not marked slow.
-FAST_TESTS := tests/catan tests/elasund tests/elfenland tests/elastium tests/shared
+# The tests that start no process (no gunicorn, no browser), run no RQ worker (test_bots and
+# test_clocks run one in-process, and the clocks wait out real deadlines) and are not marked slow.
+FAST_TESTS := tests/catan tests/elasund tests/elfenland tests/elastium tests/shared \
+              --ignore=tests/shared/test_bots.py --ignore=tests/shared/test_clocks.py
 test-fast: $(STAMP)    ## the rules engines' tests and the platform's in-process ones (a real Redis): about a minute
 	@start=$$(date +%s); $(PY) -m pytest -m "not e2e and not slow" $(FAST_TESTS); status=$$?; \
 	echo "make test-fast: $$(( $$(date +%s) - start )) s"; exit $$status

@@ -23,6 +23,7 @@ CASES = cases()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+@pytest.mark.slow
 def test_every_state_of_a_random_game_answers(case: tuple[str, int, dict[str, Any]]) -> None:
     """In-process: one random game, every seat's view and legal moves at each event.  The first
     option set of each title is played to its end; the others for their first few hundred moves."""

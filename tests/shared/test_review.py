@@ -191,6 +191,7 @@ def test_a_pinned_move_on_a_copy_of_a_lost_history_is_judged_on_the_log(redis_cl
     assert audit_log(a.game, store.read(game_id)).ok
 
 
+@pytest.mark.slow         # waits out connection timeouts
 def test_redis_down_is_503_but_a_bug_in_how_redis_is_called_is_500(client: FlaskClient, app: Any,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     # A DataError is raised by redis-py before anything is sent (a bad argument): answering
