@@ -13,11 +13,12 @@ from tests.wait import wait_until
 HOOKS = "from tests.e2e.conftest import _logs_of_this_test, pytest_runtest_makereport  # noqa: F401\n"
 FAILING_TEST = '''
 import sys
+from pathlib import Path
 from tests.e2e.conftest import Stack
 
 
 def test_fails_after_its_process_spoke():
-    stack = Stack("race", {})
+    stack = Stack("race", {}, log_dir=Path.cwd())
     proc = stack.start("talker", [sys.executable, "-c", "print('the talker was here', flush=True)"])
     proc.wait(30)
     assert False, "on purpose"
