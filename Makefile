@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 LOCK   := requirements/dev.txt
 
-.PHONY: run test bench spec golden manifests lint lock clean
+.PHONY: run test test-fast bench spec golden manifests lint lock clean
 
 # The venv holds exactly the lock's versions (hash-checked), then the project itself without deps.
 $(STAMP): pyproject.toml $(LOCK)
@@ -25,7 +25,17 @@ test: $(STAMP)         ## lint and type-check, then the whole suite against a re
 	command -v haproxy >/dev/null || (apt-get update && apt-get install -y haproxy)     # the scale-out tests
 	docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null || \
 		(apt-get update && apt-get install -y --no-install-recommends docker-compose)  # compose config check
-	$(PY) -m pytest
+	@start=$$(date +%s); $(PY) -m pytest --durations=30; status=$$?; \
+	echo "make test: the suite took $$(( $$(date +%s) - start )) s (pytest's own count above; the slowest tests before it)"; \
+	exit $$status
+
+# The tests that start no process (no gunicorn, no browser), run no RQ worker (test_bots and
+# test_clocks run one in-process, and the clocks wait out real deadlines) and are not marked slow.
+FAST_TESTS := tests/catan tests/elasund tests/elfenland tests/elastium tests/shared \
+              --ignore=tests/shared/test_bots.py --ignore=tests/shared/test_clocks.py
+test-fast: $(STAMP)    ## the rules engines' tests and the platform's in-process ones (a real Redis): about a minute
+	@start=$$(date +%s); $(PY) -m pytest -m "not e2e and not slow" $(FAST_TESTS); status=$$?; \
+	echo "make test-fast: $$(( $$(date +%s) - start )) s"; exit $$status
 
 bench: $(STAMP)        ## benchmarks, one JSON line per figure
 	command -v haproxy >/dev/null || (apt-get update && apt-get install -y haproxy)     # the scale-out figures

@@ -30,6 +30,7 @@ from shared.engine import Event, IllegalMove, Strategy, play_fair, random_strate
 from shared.problems import Problem
 from shared.runtime import GameRuntime, LoadedGame, derive_seed
 from shared.search import bot_budget_ms
+from shared.strict import strict
 
 log = logging.getLogger("bots")
 
@@ -184,6 +185,8 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         # in place or crashes half-way must not have touched).
         move = play_fair(game, strategy, loaded.state, seat, rng, conceal_rng, bot_budget_ms(loaded.meta))
     except Exception:  # noqa: BLE001 - a strategy bug: its retries (same seed) would crash alike
+        if strict():
+            raise
         log.exception("bot %s crashed in %s at version %d; playing a random legal move",
                       strategy_name, game_id, version)
         move = random_strategy(game, loaded.state, seat, rng)

@@ -20,7 +20,9 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import multiprocessing.pool
 import os
+import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -103,6 +105,19 @@ def ladder(game_name: str, games: int, mirror_games: int, seed: int, budget_ms: 
     }
 
 
+def _default_signals() -> None:
+    """A forked worker inherits its parent's signal handlers: an RQ worker run in the same process
+    (as the tests do) leaves its own, which turn the SIGTERM of ``Pool.terminate()`` into a warm
+    shutdown that never ends.  The pool's workers stop at once on either signal."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def worker_pool(processes: int) -> multiprocessing.pool.Pool:
+    """The pool the ladder plays its tables on, its workers ending when it is terminated."""
+    return multiprocessing.get_context("fork").Pool(processes, initializer=_default_signals)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -115,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", choices=registry.available())
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
-    with multiprocessing.get_context("fork").Pool(args.processes) as pool:
+    with worker_pool(args.processes) as pool:
         for game_name in args.only or registry.available():
             for figure in ladder(game_name, args.games, args.mirror_games, args.seed, args.budget_ms,
                                  args.mirror_budget_ms or args.budget_ms, pool):

@@ -52,6 +52,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from shared.engine import Game, IllegalMove, Move, Seat, State, Strategy
+from shared.strict import strict
 
 DEFAULT_BUDGET_MS = 200     # a search bot's time per move unless the game says otherwise
 MIN_BUDGET_MS = 20
@@ -226,7 +227,11 @@ class ExpertBot:
     def _policy_move(self, game: Game, state: State, seat: Seat, rng: random.Random) -> Move | None:
         try:
             return self.policy(game, state, seat, rng)
+        except IllegalMove:
+            return None
         except Exception:  # noqa: BLE001 - a policy that fails on a strange position: no favourite
+            if strict():
+                raise
             return None
 
     def playout(self, game: Game, world: State, seat: Seat, move: Move, rng: random.Random,
@@ -244,13 +249,20 @@ class ExpertBot:
                 acting = game.to_act(world)
                 actor = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]
                 chosen = self._policy_move(game, world, actor, rng)
-                move = chosen if chosen is not None else rng.choice(game.legal_moves(world, actor))
-        except Exception:  # noqa: BLE001 - see below
+                if chosen is None:
+                    legal = game.legal_moves(world, actor)
+                    if not legal:
+                        break
+                    chosen = rng.choice(legal)
+                move = chosen
+        except Exception as exc:  # noqa: BLE001 - see below
             # A move the seat's information allowed but this determinization does not, or a world
             # the dealing made inconsistent with what the seat could deduce (another seat accepted
             # an offer of cards it was then dealt away; a seat to act with no move): the world
-            # ends here, scored as it stands.
-            pass
+            # ends here, scored as it stands.  In strict mode only a refused move does: anything
+            # else is a bug of the engine's.
+            if strict() and not isinstance(exc, IllegalMove):
+                raise
         return self._reward(game, world, seat)
 
     def _reward(self, game: Game, world: State, seat: Seat) -> float:

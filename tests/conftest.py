@@ -17,6 +17,9 @@ os.environ["ALLOW_CLIENT_SEED"] = "1"
 # stateful runs depend on what ran before them: its bundles fill only on a 201.)
 os.environ["CREATE_RATE_LIMIT"] = ""
 os.environ["MAX_GAMES_PER_ADDRESS"] = "0"
+# Strict mode (shared.strict): an error a bot, a search or a renderer would swallow, playing or
+# drawing something plainer instead, fails the test.  Tests of those fallbacks switch it off.
+os.environ["BOARDGAMES_STRICT"] = "1"
 
 
 @pytest.fixture(scope="session")

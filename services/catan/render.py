@@ -59,10 +59,12 @@ def render_board(board: dict[str, Any], robber: Any) -> list[str]:
 
 
 def buildings_of(state: dict[str, Any], seat: int) -> tuple[list[int], list[int], int]:
-    owners, levels = state.get("node_owner") or [], state.get("node_level") or []
+    owners, levels = state.get("node_owner"), state.get("node_level")
+    owners, levels = owners if isinstance(owners, list) else [], levels if isinstance(levels, list) else []
     settlements = [n for n, o in enumerate(owners) if o == seat and (levels[n] if n < len(levels) else 1) == 1]
     cities = [n for n, o in enumerate(owners) if o == seat and n < len(levels) and levels[n] == 2]
-    roads = sum(1 for o in (state.get("edge_owner") or []) if o == seat)
+    edges = state.get("edge_owner")
+    roads = sum(1 for o in (edges if isinstance(edges, list) else []) if o == seat)
     return settlements, cities, roads
 
 

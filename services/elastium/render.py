@@ -64,7 +64,9 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     pegs = Counter(seat for owners in (state.get("peg_owners") or {}).values() if isinstance(owners, list)
                    for seat in owners)
     lines.append("Players:")
-    for seat in range(int(state.get("players") or len(state.get("score") or []))):
+    players, score = state.get("players"), state.get("score")
+    seats = players if isinstance(players, int) and players > 0 else len(score) if isinstance(score, list) else 0
+    for seat in range(seats):
         bits = [f"score {_at(state.get('score'), seat)}", f"energy {_at(state.get('energy'), seat)}",
                 f"{_at(state.get('hand_counts'), seat)} cards", f"{bands.get(seat, 0)} bands on the board",
                 f"{pegs.get(seat, 0)} pegs", f"{len(_at(state.get('enclosed'), seat) or [])} segments inside own bands"]

@@ -46,7 +46,8 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     hands, supply = state.get("hands") or [], state.get("supply") or []
     trade, on_board = state.get("trade") or [], state.get("cubes_on_board") or []
     lines.append("Players:")
-    for seat in range(int(state.get("players") or len(hands) or 0)):
+    players = state.get("players")
+    for seat in range(players if isinstance(players, int) and players > 0 else len(hands)):
         info = []
         if seat < len(trade):
             info.append(f"trade {trade[seat]}")

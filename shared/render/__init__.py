@@ -22,6 +22,7 @@ from typing import Any
 
 from shared.render.common import (Context, compact, describe_event_generic, describe_generic, generic_state,
                                   terminal_safe)
+from shared.strict import strict
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
            "describe_event", "event_words", "move_warning", "seat_scores", "generic_state"]
@@ -48,6 +49,8 @@ def render_state(game: str | None, state: Any, ctx: Context | None = None) -> st
         try:
             return terminal_safe(str(module.render_state(state, ctx)))
         except Exception:  # noqa: BLE001 - a half-built view must not break the terminal
+            if strict():
+                raise
             log.debug("renderer for %s failed; generic fallback", game, exc_info=True)
     return terminal_safe(generic_state(state))
 
@@ -108,6 +111,8 @@ def _describe_move(move: Any, game: str | None, state: Any) -> str:
         try:
             return str(describe(move, state if isinstance(state, dict) else None))
         except Exception:  # noqa: BLE001
+            if strict():
+                raise
             log.debug("describe_move for %s failed", game, exc_info=True)
     return describe_generic(move) if isinstance(move, dict) else compact(move)
 
@@ -135,6 +140,8 @@ def seat_scores(game: str | None, state: Any) -> list[str] | None:
     try:
         return [terminal_safe(str(s), keep_newlines=False) for s in scores(state)]
     except Exception:  # noqa: BLE001 - a half-built view must not break the page
+        if strict():
+            raise
         log.debug("scores for %s failed", game, exc_info=True)
         return None
 
@@ -147,6 +154,8 @@ def event_words(game: str | None, event: Any, names: list[str]) -> str:
         try:
             return str(describe(event, names))
         except Exception:  # noqa: BLE001 - a log line must never break the page or the terminal
+            if strict():
+                raise
             log.debug("describe_event for %s failed", game, exc_info=True)
     return describe_event_generic(event, names)
 

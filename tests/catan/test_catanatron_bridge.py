@@ -29,6 +29,8 @@ GAME = bridge.GAME
 ROOT = Path(__file__).resolve().parents[2]
 COLORS = (Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE)
 
+pytestmark = pytest.mark.slow      # whole games in catanatron, one in a subprocess (make test-fast leaves it out)
+
 
 def weighted_game(seed: int) -> Any:
     players = [WeightedRandomPlayer(c) for c in COLORS]

@@ -5,6 +5,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
 from shared.engine import IllegalMove
 from shared.testing import play_random_game
@@ -46,6 +48,7 @@ def _assert_exact(state: dict[str, Any], seat: int) -> None:
     assert listed == accepted, (state["phase"], listed ^ accepted)
 
 
+@pytest.mark.slow
 def test_listed_moves_are_exactly_the_accepted_ones_through_a_game() -> None:
     played = play_random_game(GAME, 4, {"board": "variable"}, seed=21, max_moves=20000, check_every=200)
     state = GAME.replay(played.events[:1])
@@ -117,6 +120,7 @@ def test_malformed_moves_are_rejected_with_a_reason_and_never_touch_the_state() 
             GAME.evolve(state, e)
 
 
+@pytest.mark.slow
 def test_listed_moves_are_exactly_the_accepted_ones_with_offers_and_discards() -> None:
     """Greedy bots make offers: the trade phase is checked too, and so are discards."""
     from services.catan.bots import STRATEGIES

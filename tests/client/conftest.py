@@ -5,9 +5,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import make_stack, stack_env  # noqa: F401 - pytest fixtures
+# The e2e stacks, and their logs shown when a test fails.
+from tests.e2e.conftest import _logs_of_this_test, make_stack, pytest_runtest_makereport, stack_env  # noqa: F401
 
-__all__ = ["make_stack", "stack_env", "serve"]
+__all__ = ["make_stack", "stack_env", "serve", "_logs_of_this_test", "pytest_runtest_makereport"]
 
 
 def serve(make_stack: Any, game: str) -> str:

@@ -10,9 +10,13 @@ import pytest
 
 from shared.engine import random_strategy
 from shared.render import (Context, describe_event, describe_move, event_words, render_replay, render_state,
-                           render_view)
+                           render_view, seat_scores)
+from shared.render.common import describe_event_generic, describe_generic, generic_state, terminal_safe
 
 GAMES = ("catan", "elasund", "elfenland", "elastium")
+# What only each game's own renderer writes (the generic layout writes none of it).
+OWN_WORDS = {"catan": ("Board (hex", "Bank:", "Harbours:"), "elasund": ("Building stock:", "Church:"),
+             "elfenland": ("Elves:", "towns visited"), "elastium": ("Market:", "Pegs (")}
 
 PLAYERS = [{"seat": 0, "name": "me", "bot": None}, {"seat": 1, "name": "bob", "bot": "random"},
            {"seat": 2, "name": "eve", "bot": "random"}]
@@ -35,7 +39,7 @@ def test_renderers_on_real_views_of_a_random_game(name: str) -> None:
     game = load_game(name)
     rng = random.Random(4)
     state = game.replay(game.setup(3, game.default_options(), rng))
-    checked = 0
+    checked = own_words = 0
     for step in range(3000):
         if game.result(state) is not None:
             break
@@ -46,12 +50,16 @@ def test_renderers_on_real_views_of_a_random_game(name: str) -> None:
             text = render_view(view)
             if name != "elasund":          # Elasund shows the hand of the seat to act only
                 assert "Your hand" in text, text
-            # The game's own renderer ran (not the generic fallback).
-            assert text.splitlines()[2].lower().startswith(name), text
-            render_view(view_of(game, state, None))
+            # The game's own renderer ran (not the generic fallback), for the seat and a spectator.
+            for text in (text, render_view(view_of(game, state, None))):
+                assert text.splitlines()[2].lower().startswith(name), text
+                assert all(words in text for words in OWN_WORDS[name]), text
+            own = importlib.import_module(f"services.{name}.render").describe_move
             for move in game.legal_moves(state, seat):
                 line = describe_move(move, name, view["state"])
                 assert line and "\n" not in line
+                assert line == terminal_safe(str(own(move, view["state"])), keep_newlines=False)
+                own_words += line != describe_generic(move)
             checked += 1
         move = random_strategy(game, state, seat, rng)
         for e in game.decide(state, seat, move, rng):
@@ -59,7 +67,7 @@ def test_renderers_on_real_views_of_a_random_game(name: str) -> None:
     final = render_view(view_of(game, state, 0))
     if game.result(state) is not None:
         assert "Game over" in final
-    assert checked >= 3
+    assert checked >= 3 and own_words > 0
 
 
 @pytest.mark.parametrize("name", [*GAMES, "unknown-game", None])
@@ -72,11 +80,13 @@ def test_renderers_on_real_views_of_a_random_game(name: str) -> None:
 def test_renderers_never_crash_on_partial_or_odd_views(name: str | None, state: Any) -> None:
     ctx = Context(players=[{"seat": 0}, "odd"], you=0, to_act=[0])
     text = render_state(name, state, ctx)
-    # The game's own renderer drew it (its heading names the game), or (a view too odd for it) the
-    # generic key: value lines.
+    # The game's own renderer drew it, however odd (its heading names the game); the generic
+    # key: value lines are for a game without one.
     if isinstance(state, dict):
-        generic = all(f"{key}:" in text for key in state)
-        assert (name in GAMES and text.lower().startswith(name)) or generic, text
+        if name in GAMES:
+            assert text.lower().startswith(name), text
+        else:
+            assert all(f"{key}:" in text for key in state), text
     else:
         assert text.strip() == (state if isinstance(state, str) else json.dumps(state))
     view = render_view({"game": name, "state": state, "to_act": None, "players": None})
@@ -93,6 +103,27 @@ def test_renderers_never_crash_on_partial_or_odd_views(name: str | None, state: 
     odd = {"seq": 2, "type": "dice_rolled", "data": {"seat": 1, "dice": "x"}}
     assert describe_event(odd, name, ctx).startswith("#2    seat 1: dice rolled")
     assert describe_event("odd", name) == "odd"
+
+
+def test_a_failing_renderer_falls_back_to_the_generic_layout_and_fails_in_strict_mode(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any) -> str:
+        raise KeyError("a bug in the renderer")
+    catan = importlib.import_module("services.catan.render")
+    for function in ("render_state", "describe_move", "describe_event", "scores"):
+        monkeypatch.setattr(catan, function, broken)
+    state = {"phase": "roll", "bank": {"ore": 3}}
+    event = {"seq": 1, "type": "dice_rolled", "data": {"seat": 0, "dice": [1, 2]}}
+    monkeypatch.setenv("BOARDGAMES_STRICT", "0")            # a client or a server: the page goes on
+    assert render_state("catan", state) == generic_state(state)
+    assert describe_move({"type": "roll"}, "catan") == "roll"
+    assert event_words("catan", event, ["ann"]) == describe_event_generic(event, ["ann"])
+    assert seat_scores("catan", state) is None
+    monkeypatch.setenv("BOARDGAMES_STRICT", "1")            # the tests: the bug shows
+    for call in (lambda: render_state("catan", state), lambda: describe_move({"type": "roll"}, "catan"),
+                 lambda: event_words("catan", event, ["ann"]), lambda: seat_scores("catan", state)):
+        with pytest.raises(KeyError, match="a bug in the renderer"):
+            call()
 
 
 def test_generic_fallback_and_descriptions_read_well() -> None:

@@ -1,5 +1,5 @@
 """``boardgames list/join/leave/cancel/resign/rematch`` and the client's seat routes, against real
-gunicorn + RQ (the toy game: its strongest bot takes over the resigned seat)."""
+gunicorn + RQ (the toy game: its rule-of-thumb bot takes over the resigned seat)."""
 from __future__ import annotations
 
 import re

@@ -1,23 +1,38 @@
-"""Real processes: gunicorn serving a game service and an RQ worker playing its bots."""
+"""Real processes: gunicorn serving a game service and an RQ worker playing its bots.
+
+Each process writes its output to a log file of its own; a test that fails shows the last lines
+of every log written while it ran."""
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
 import sys
-import time
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 import requests
 
 from shared.redis_server import free_port
+from tests.wait import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
+TAIL_LINES = 40
+
+# The log files of the processes started by the running test (see pytest_runtest_makereport).
+LOGS: list[Path] = []
+
+
+def log_file(path: Path) -> Any:
+    """A process's log, opened for it to write, and shown if the test fails."""
+    LOGS.append(path)
+    return path.open("ab")
 
 
 @dataclass
@@ -28,6 +43,7 @@ class Stack:
     env: dict[str, str]
     base_url: str = ""
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="e2e-logs-")))
 
     @property
     def wsgi(self) -> str:
@@ -36,27 +52,29 @@ class Stack:
     def start_web(self, name: str = "web", workers: int = 1, port: int | None = None) -> str:
         """gunicorn on ``port`` (a free one unless given: a restarted instance takes its old one)."""
         port = port or free_port()
-        self.processes[name] = subprocess.Popen(
-            [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "--bind", f"127.0.0.1:{port}",
-             "--workers", str(workers), self.wsgi],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self.start(name, [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
+                          "--bind", f"127.0.0.1:{port}", "--workers", str(workers), self.wsgi])
         url = f"http://127.0.0.1:{port}"
         wait_until(lambda: requests.get(url + "/healthz", timeout=1).ok, f"gunicorn on {port}")
         self.base_url = self.base_url or url
         return url
 
     def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
-        self.processes[name] = proc = subprocess.Popen(
-            [sys.executable, "-m", "shared.worker", "--quiet", self.game],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        return self.start(name, [sys.executable, "-m", "shared.worker", "--quiet", self.game])
+
+    def start_sweeper(self, name: str = "sweeper") -> subprocess.Popen[bytes]:
+        return self.start(name, [sys.executable, "-m", "shared.sweeper", self.game])
+
+    def start(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
+        """``argv`` in a process group of its own, its output in ``<log_dir>/<name>.log``."""
+        with log_file(self.log_dir / f"{name}.log") as out:
+            self.processes[name] = proc = subprocess.Popen(argv, cwd=ROOT, env=self.env, stdout=out,
+                                                           stderr=subprocess.STDOUT, start_new_session=True)
         return proc
 
     def start_thinker(self, name: str = "thinker") -> subprocess.Popen[bytes]:
         """A worker on the search bots' queue (``--thinking``: their turns have workers of their own)."""
-        self.processes[name] = proc = subprocess.Popen(
-            [sys.executable, "-m", "shared.worker", "--quiet", "--thinking", self.game],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        return proc
+        return self.start(name, [sys.executable, "-m", "shared.worker", "--quiet", "--thinking", self.game])
 
     def stop(self) -> None:
         """Stop every process group this stack started: a worker killed on purpose leaves its
@@ -78,16 +96,52 @@ def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
         pass
 
 
-def wait_until(check: Any, what: str, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if check():
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+def kill_group(proc: subprocess.Popen[Any]) -> None:
+    """Kill ``proc``'s process group (it was started with ``start_new_session``): everything it
+    started there, whatever signals they ignore, and ``proc`` itself."""
+    _signal_group(proc, signal.SIGKILL)
+    proc.wait()
+
+
+def _tails() -> str:
+    parts = []
+    for path in LOGS:
+        lines = path.read_text(errors="replace").splitlines() if path.exists() else []
+        parts.append(f"--- {path} ({len(lines)} lines, the last {TAIL_LINES}) ---\n" + "\n".join(lines[-TAIL_LINES:]))
+    return "\n".join(parts)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here starts real processes: marked ``e2e`` whether its module says so or not."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(autouse=True)
+def _logs_of_this_test() -> Iterator[None]:
+    LOGS.clear()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed test's report ends with the last lines its processes wrote."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and LOGS:
+        report.sections.append(("process logs", _tails()))
+
+
+def feed_subscribers(redis_url: str, game: str, game_id: str) -> int:
+    """How many processes subscribe to a game's news: a long-poll or a stream waiting on it there."""
+    from shared.news import channel
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return int(client.pubsub_numsub(channel(game, game_id))[0][1])
+    finally:
+        client.close()
 
 
 @pytest.fixture()
@@ -99,11 +153,13 @@ def stack_env(redis_url: str, redis_client: Any) -> dict[str, str]:
 
 
 @pytest.fixture()
-def make_stack(stack_env: dict[str, str]) -> Iterator[Any]:
+def make_stack(stack_env: dict[str, str], tmp_path: Path) -> Iterator[Any]:
     stacks: list[Stack] = []
 
     def make(game: str) -> Stack:
-        stack = Stack(game, dict(stack_env))
+        log_dir = tmp_path / f"stack-{len(stacks)}"
+        log_dir.mkdir()
+        stack = Stack(game, dict(stack_env), log_dir=log_dir)
         stacks.append(stack)
         return stack
 

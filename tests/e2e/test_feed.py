@@ -13,7 +13,7 @@ from typing import Any, Iterator
 import pytest
 import requests
 
-from tests.e2e.conftest import Stack, wait_until
+from tests.e2e.conftest import Stack, feed_subscribers, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -158,7 +158,8 @@ def test_waiting_slow_and_silent_clients_do_not_hold_up_probes_or_moves(make_sta
         for sock in held[150:300]:
             sock.settimeout(20)
             assert sock.recv(64).startswith(b"HTTP/1.1 200")
-        time.sleep(0.5)
+        wait_until(lambda: feed_subscribers(stack.env["REDIS_URL"], "race", gid) > 0,
+                   "the long-polls to wait on the game's news")
         slowest = 0.0
         for _ in range(10):
             start = time.monotonic()
@@ -201,8 +202,6 @@ def test_waiting_clients_are_woken_after_a_redis_restart(tmp_path: Path, stack_e
         proc.wait(5)
         proc, _, _ = redis_server.start_server(port=port, data_dir=str(tmp_path), appendonly=True)
         wait_until(lambda: requests.get(f"{base}/readyz", timeout=5).status_code == 200, "readiness")
-        time.sleep(2.5)                      # the subscriber's reconnect backoff
-        started = time.monotonic()
         import threading
         answer: dict[str, Any] = {}
 
@@ -212,7 +211,9 @@ def test_waiting_clients_are_woken_after_a_redis_restart(tmp_path: Path, stack_e
 
         waiting = threading.Thread(target=poll)
         waiting.start()
-        time.sleep(0.5)
+        # The server's subscriber is back on the new Redis, its game's channel subscribed again.
+        wait_until(lambda: feed_subscribers(url, "race", gid) > 0, "the feed to subscribe the game again")
+        started = time.monotonic()
         play_one(base, game)
         waiting.join()
         assert [e["seq"] for e in answer["events"]] == [version + 1]

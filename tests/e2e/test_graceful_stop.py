@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import signal
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 import requests
-from tests.e2e.conftest import Stack, wait_until
+from tests.e2e.conftest import Stack, feed_subscribers, wait_until
 from tests.e2e.test_feed import auth, open_stream, sse_messages
 from tests.e2e.test_reliability import create, full_log
 from tests.e2e.test_worker_faults import assert_each_bot_turn_once, running_job, start_sweeper
@@ -19,9 +18,11 @@ from tests.e2e.test_worker_faults import assert_each_bot_turn_once, running_job,
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
-def test_sigterm_finishes_in_flight_requests_and_ends_feeds_with_a_hint(make_stack: Any) -> None:
+def test_sigterm_finishes_in_flight_requests_and_ends_feeds_with_a_hint(make_stack: Any, tmp_path: Path) -> None:
     stack: Stack = make_stack("race")
     stack.env["SLOW_HOLD_SECONDS"] = "4"          # a "hold" takes this long to decide
+    marks = tmp_path / "holds"
+    stack.env["SLOW_HOLD_MARKS"] = str(marks)     # ... and says when it starts to
     base = stack.start_web()
     game = create(base, [{"name": "a"}, {"name": "b"}], seed=3)
     gid = game["id"]
@@ -40,13 +41,18 @@ def test_sigterm_finishes_in_flight_requests_and_ends_feeds_with_a_hint(make_sta
         except requests.RequestException as exc:
             answers[name] = exc
 
-    calls = [threading.Thread(target=call, args=("poll", "GET", f"/games/{gid}/events"),
-                              kwargs={"params": {"after": version, "wait": 30}}),
+    # The long-poll waits on a game of its own: its subscription shows when it is in the server.
+    quiet = create(base, [{"name": "a"}, {"name": "b"}], seed=4)["id"]
+    quiet_version = requests.get(f"{base}/games/{quiet}", timeout=5).json()["version"]
+    calls = [threading.Thread(target=call, args=("poll", "GET", f"/games/{quiet}/events"),
+                              kwargs={"params": {"after": quiet_version, "wait": 30}}),
              threading.Thread(target=call, args=("move", "POST", f"/games/{gid}/moves"),
                               kwargs={"json": {"type": "hold"}, "headers": auth(token)})]
     for thread in calls:
         thread.start()
-    time.sleep(1.5)               # both requests have reached the server: the move sleeps in decide
+    # Both requests have reached the server: the move sleeps in decide, the poll waits on the news.
+    wait_until(lambda: marks.exists() and marks.read_text().startswith("hold"), "the move to be deciding")
+    wait_until(lambda: feed_subscribers(stack.env["REDIS_URL"], "race", quiet) > 0, "the poll to wait")
 
     stack.processes["web"].send_signal(signal.SIGTERM)
     # The open stream ends with the hint (not cut at the graceful timeout), then closes.

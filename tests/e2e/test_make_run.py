@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from shared import redis_server, registry
-from tests.e2e.conftest import ROOT, wait_until
+from tests.e2e.conftest import ROOT, kill_group, log_file, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -24,9 +24,9 @@ def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str], t
     env = {**stack_env, **{f"{name.upper()}_PORT": str(port) for name, port in ports.items()}}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     errors = tmp_path / "stderr"
-    runner = subprocess.Popen([sys.executable, "-m", "shared.runner"], cwd=ROOT, env=env,
-                              stdout=subprocess.PIPE, stderr=errors.open("w"), text=True,
-                              start_new_session=True)
+    with log_file(errors) as stderr:
+        runner = subprocess.Popen([sys.executable, "-m", "shared.runner"], cwd=ROOT, env=env,
+                                  stdout=subprocess.PIPE, stderr=stderr, text=True, start_new_session=True)
     try:
         for name, port in ports.items():
             # 13 processes import at once (four services, eight workers, a sweeper): on a busy
@@ -80,13 +80,18 @@ def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str], t
             == requests.get(f"{base}/.well-known/game-log-keys.json", timeout=5).json()["keys"][0]["kid"]
     finally:
         runner.send_signal(signal.SIGINT)
-        out, _ = runner.communicate(timeout=30)
+        try:
+            out, _ = runner.communicate(timeout=30)
+        finally:
+            # Whatever failed, nothing the runner started outlives the test: what it left behind
+            # is counted (and judged below), then killed.
+            leftovers = subprocess.run(["pgrep", "-g", str(runner.pid)], capture_output=True, text=True).stdout.split()
+            kill_group(runner)
     assert runner.returncode == 0
     for name, port in ports.items():
         assert f"http://127.0.0.1:{port}" in out
         with pytest.raises(requests.ConnectionError):
             requests.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
-    leftovers = subprocess.run(["pgrep", "-g", str(runner.pid)], capture_output=True, text=True).stdout.split()
     assert leftovers == [], f"processes left behind: {leftovers}"
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -14,7 +13,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.e2e.conftest import ROOT, Stack, wait_until
+from tests.e2e.conftest import Stack, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -94,10 +93,10 @@ def test_worker_killed_mid_bot_turn_the_turn_still_happens_once(make_stack: Any,
     version = moved.json()["version"]
     import redis
     from rq.job import Job, JobStatus
-    from rq.registry import StartedJobRegistry
+    from rq.registry import ScheduledJobRegistry, StartedJobRegistry
     from rq.serializers import JSONSerializer
 
-    from shared.bots import job_id, queue_name
+    from shared.bots import BotQueue, job_id, queue_name
     conn = redis.Redis.from_url(stack.env["RQ_REDIS_URL"])
     jid = job_id("race", gid, version, 1)
 
@@ -113,12 +112,18 @@ def test_worker_killed_mid_bot_turn_the_turn_still_happens_once(make_stack: Any,
     now = requests.get(f"{base}/games/{gid}", timeout=5)
     assert now.status_code == 200 and now.json()["version"] == version, ("killed before it moved", now.text)
     stack.start_worker("worker-2")
-    stack.processes["sweeper"] = subprocess.Popen([sys.executable, "-m", "shared.sweeper", "race"], cwd=ROOT,
-                                                  env=stack.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                                  start_new_session=True)
+    stack.start_sweeper()
     wait_until(lambda: requests.get(f"{base}/games/{gid}", timeout=5).json()["version"] > version,
                "the bot's turn after the restart", timeout=30)
-    time.sleep(2)                        # give any duplicate run the chance to show itself
+    # Any duplicate run would be a job still queued, running or scheduled (RQ's retry) once the
+    # restarted turn has ended: wait until none is left, then count the bot's moves.
+    queue = BotQueue(conn, "race").queue
+
+    def settled() -> bool:
+        return (any(line.startswith("done") for line in this_turn()[1:]) and queue.count == 0
+                and set(StartedJobRegistry(queue=queue).get_job_ids()) <= {jid}
+                and not ScheduledJobRegistry(queue=queue).get_job_ids())
+    wait_until(settled, "the restarted turn to end, no job left to run it again", timeout=30)
     events = assert_log_is_whole(base, gid)
     bot_moves = [e for e in events if e["seq"] > version and e.get("cause", {}).get("seat") == 1]
     assert len(bot_moves) == 1, bot_moves
@@ -170,13 +175,17 @@ def test_gunicorn_worker_killed_mid_request_leaves_no_half_move(make_stack: Any)
     playing = threading.Event()
     playing.set()
 
+    # A request cut off, or left unanswered while both workers were down (a new one still booting),
+    # is retried as a client would: the same idempotency key for a move.
+    cut = (requests.ConnectionError, requests.exceptions.ChunkedEncodingError, requests.Timeout)
+
     def player(game: dict[str, Any]) -> None:
         session = requests.Session()
         gid = game["id"]
         while playing.is_set():
             try:
                 got = session.get(f"{base}/games/{gid}", timeout=5)
-            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
+            except cut:
                 dropped.append("view")
                 time.sleep(0.1)
                 continue
@@ -194,7 +203,7 @@ def test_gunicorn_worker_killed_mid_request_leaves_no_half_move(make_stack: Any)
                                         headers={**auth(token), "Idempotency-Key": key,
                                                  "If-Match": f'"{view["version"]}"'}, timeout=5)
                     break
-                except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
+                except cut:
                     dropped.append("move")      # dropped before or during the answer
                     time.sleep(0.2)
             else:
@@ -211,12 +220,16 @@ def test_gunicorn_worker_killed_mid_request_leaves_no_half_move(make_stack: Any)
     try:
         # Kill a serving worker three times, and on until a kill has cut a request off.
         while len(killed) < 8 and (len(killed) < 3 or not dropped):
-            time.sleep(1.2)
-            children = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()
-            fresh = [int(pid) for pid in children if int(pid) not in killed]
-            assert fresh, f"gunicorn runs no new worker to kill (children {children}, killed {killed})"
-            os.kill(fresh[0], signal.SIGKILL)
-            killed.append(fresh[0])
+            # Each kill strikes a server that is playing again: both workers up, moves answered since.
+            moves_so_far = sum(map(len, answered.values()))
+
+            def fresh() -> list[int]:
+                children = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()
+                alive = [int(pid) for pid in children if int(pid) not in killed]
+                return alive if len(alive) == 2 and sum(map(len, answered.values())) > moves_so_far + 2 else []
+            victim = wait_until(fresh, f"gunicorn to serve moves again after {len(killed)} kills")[0]
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
     finally:
         playing.clear()
         for t in threads:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ from rq.serializers import JSONSerializer
 
 from shared import platform_events as pe, redis_server
 from shared.bots import TAKEN_GRACE_SECONDS, job_id, queue_name
-from tests.e2e.conftest import ROOT, Stack, wait_until
+from tests.e2e.conftest import Stack, wait_until
 from tests.e2e.test_clocks_e2e import live_scheduler
 from tests.e2e.test_reliability import assert_log_is_whole, create, full_log
 
@@ -27,9 +25,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def start_sweeper(stack: Stack) -> None:
-    stack.processes["sweeper"] = subprocess.Popen(
-        [sys.executable, "-m", "shared.sweeper", stack.game], cwd=ROOT, env=stack.env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    stack.start_sweeper()
 
 
 def assert_each_bot_turn_once(base: str, gid: str, store: "redis.Redis[bytes]") -> None:
@@ -132,7 +128,8 @@ def test_job_stranded_between_dequeue_and_start_is_played_again(make_stack: Any,
     assert conn.lmove(queue_key, queue_key + ":intermediate", "LEFT", "RIGHT").decode() == jid
     assert conn.hget(f"rq:job:{jid}", "status") == b"queued"
     stack.start_worker()
-    time.sleep(1)
+    # Once the worker is blocked waiting on the (empty) queue, it has looked, and took nothing.
+    wait_until(lambda: any("b" in client["flags"] for client in conn.client_list()), "the worker to wait on its queue")
     assert len(full_log(base, gid)) == version, "a worker took a job that was not in the queue"
     start_sweeper(stack)
     started = time.monotonic()

@@ -35,6 +35,7 @@ def test_plugin_metadata() -> None:
 
 
 @pytest.mark.parametrize("scenario", ["jungle-temples", "cursed-triangle", "labyrinth"])
+@pytest.mark.slow
 def test_every_listed_move_passes_its_schema_unchanged(scenario: str) -> None:
     played = play_random_game(GAME, 3, {"scenario": scenario}, seed=4, max_moves=150, check_every=50)
     state = GAME.replay(played.events[:40])

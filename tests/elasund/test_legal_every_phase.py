@@ -11,6 +11,8 @@ import json
 import random
 from typing import Any, Iterator
 
+import pytest
+
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from services.elasund.rules.state import cubes_on_board, gold_in_bank, influence_total
@@ -106,6 +108,7 @@ def _positions() -> dict[str, list[dict]]:
     return found
 
 
+@pytest.mark.slow
 def test_every_phase_lists_exactly_the_moves_decide_accepts() -> None:
     positions = _positions()
     assert {"roll", "ship_choice", "pirate_row", "discard", "build", "church_choice", "hut_rebuild", "permit",

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import dataclasses
+import signal
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,6 +30,23 @@ def app(settings: Settings) -> Flask:
 def client(app: Flask) -> Iterator[FlaskClient]:
     with app.test_client() as c:
         yield c
+
+
+def burst(worker: Any, **options: Any) -> None:
+    """Run an RQ worker in this process until its queues are empty, then put back the SIGINT and
+    SIGTERM handlers it installed over pytest's: left in place, every process forked later (the
+    ladder's pool) would take SIGTERM as a request for a warm shutdown, and never end.  Its job
+    timeouts use SIGALRM too, and cancel the alarm: pytest-timeout's is set again, for what was left."""
+    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)}
+    alarm_left, _ = signal.getitimer(signal.ITIMER_REAL)
+    started = time.monotonic()
+    try:
+        worker.work(burst=True, **options)
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
+        if alarm_left:
+            signal.setitimer(signal.ITIMER_REAL, max(alarm_left - (time.monotonic() - started), 0.001))
 
 
 def auth(token: str) -> dict[str, str]:

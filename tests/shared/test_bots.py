@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import signal
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from rq.serializers import JSONSerializer
 from shared import bots
 from shared.config import Settings
 from shared.service import create_app
-from tests.shared.conftest import new_game
+from tests.shared.conftest import burst, new_game
 from tests.shared.toygame import PLUGIN
 
 
@@ -29,7 +30,18 @@ def bot_app(redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) 
 def run_worker(redis_url: str) -> None:
     conn = redis.Redis.from_url(redis_url)
     queue = bots.BotQueue(conn, "race").queue
-    SimpleWorker([queue], connection=conn, serializer=JSONSerializer).work(burst=True)
+    burst(SimpleWorker([queue], connection=conn, serializer=JSONSerializer))
+
+
+def test_a_worker_run_in_the_tests_leaves_the_signal_handlers_as_it_found_them(bot_app: Any, redis_url: str) -> None:
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)}
+    alarm_before, _ = signal.getitimer(signal.ITIMER_REAL)
+    with bot_app.test_client() as client:
+        new_game(client, humans=0, bots=2, seed=None)
+        run_worker(redis_url)
+    assert {sig: signal.getsignal(sig) for sig in before} == before
+    # pytest-timeout's alarm (the per-test timeout), if set, still is: RQ's job timeouts cancel it.
+    assert (signal.getitimer(signal.ITIMER_REAL)[0] > 0) == (alarm_before > 0)
 
 
 def test_bots_only_game_plays_itself_to_the_end(bot_app: Any, redis_url: str) -> None:

@@ -87,6 +87,7 @@ def _check_all_answers(contract: Contract, client: FlaskClient, game_id: str, to
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+@pytest.mark.slow
 def test_every_answer_of_a_random_game_matches_the_spec(case: tuple[str, int, dict[str, Any]],
                                                         redis_url: str) -> None:
     name, players, options = case

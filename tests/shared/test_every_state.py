@@ -23,6 +23,7 @@ CASES = cases()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+@pytest.mark.slow
 def test_every_state_of_a_random_game_answers(case: tuple[str, int, dict[str, Any]]) -> None:
     """In-process: one random game, every seat's view and legal moves at each event.  The first
     option set of each title is played to its end; the others for their first few hundred moves."""
@@ -49,6 +50,7 @@ HTTP_MOVES = 60
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.slow
 def test_replay_answers_every_version_over_http(name: str, redis_url: str) -> None:
     plugin = registry.plugin(name)
     app = _app(name, redis_url)

@@ -51,6 +51,7 @@ def example_of(document: dict[str, Any], ref_or_example: dict[str, Any]) -> dict
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_every_operation_has_examples_that_fit_its_schemas(game: str) -> None:
     document = spec(game)
     problem_schema = {"$ref": "#/components/schemas/Problem"}

@@ -23,6 +23,8 @@ from shared.runtime import GameRuntime
 from tests.shared.secret_swaps import swapped
 from tests.shared.variants import case_id, cases
 
+pytestmark = pytest.mark.slow      # each bot thinks at many states (make test-fast leaves it out)
+
 CASES = cases()
 SAMPLE_AT = (3, 15, 40, 90, 160, 260)      # moves into a random game where its state is taken
 

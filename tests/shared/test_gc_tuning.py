@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ import requests
 
 from shared.gc_tuning import DEFAULT_THRESHOLDS, thresholds_from
 from shared.redis_server import free_port
+from tests.wait import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,25 +25,22 @@ def worker_gc(extra_env: dict[str, str]) -> dict[str, object]:
         cwd=ROOT, env={**os.environ, "ACCESS_LOG": "", **extra_env},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                return dict(requests.get(f"http://127.0.0.1:{port}/", timeout=1).json())
-            except requests.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        # Refused until gunicorn listens, unanswered until its worker has booted: both are "not yet".
+        return dict(wait_until(lambda: requests.get(f"http://127.0.0.1:{port}/", timeout=5).json(),
+                               "the gunicorn worker to answer", timeout=60))
     finally:
         proc.terminate()
         proc.wait(15)
 
 
+@pytest.mark.e2e
 def test_a_worker_freezes_what_it_loaded_and_collects_less_often() -> None:
     settings = worker_gc({})
     assert settings["thresholds"] == [int(x) for x in DEFAULT_THRESHOLDS.split(",")]
     assert isinstance(settings["frozen"], int) and settings["frozen"] > 1000   # gunicorn, the app, the stdlib
 
 
+@pytest.mark.e2e
 def test_the_thresholds_are_an_operators_setting() -> None:
     assert worker_gc({"GC_THRESHOLDS": "2000,5,5"})["thresholds"] == [2000, 5, 5]
     assert worker_gc({"GC_THRESHOLDS": ""})["thresholds"] == [700, 10, 10]      # CPython's own

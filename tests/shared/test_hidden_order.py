@@ -155,6 +155,7 @@ def _same_for(game: Game, viewer: int | None, events: list[dict[str, Any]], twin
 
 @pytest.mark.parametrize("name,players,options,moves", GAMES,
                          ids=[f"{g[0]}-{g[2].get('edition') or g[2].get('scenario') or 'base'}" for g in GAMES])
+@pytest.mark.slow
 def test_nothing_leaks_through_order_or_position(name: str, players: int, options: dict[str, Any],
                                                  moves: int) -> None:
     game = registry.plugin(name).game

@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -9,6 +13,7 @@ import pytest
 from shared import ladder, registry
 
 
+@pytest.mark.slow
 def test_the_ladder_prints_each_series_and_the_elo_of_every_bot(capsys: pytest.CaptureFixture[str]) -> None:
     assert ladder.main(["--games", "3", "--mirror-games", "3", "--budget-ms", "20", "--only", "elastium",
                         "--processes", "2"]) == 0
@@ -34,14 +39,16 @@ def test_each_game_names_its_rule_of_thumb_bot() -> None:
 
 
 class CountingPool:
-    """Plays tables in this process and counts the series asked of it."""
+    """Counts the series asked of it, and answers each table with a finished game the focus seat
+    won without playing it: the test above plays real tables; this one is about their order."""
 
     def __init__(self) -> None:
         self.series = 0
 
-    def imap(self, function: Any, tables: list[Any]) -> Any:
+    def imap(self, function: Any, tables: list[ladder.Table]) -> Any:
+        assert function is ladder.play_table
         self.series += 1
-        return map(function, tables)
+        return ({"share": 1.0, "finished": True, "moves": 1, "think": []} for _ in tables)
 
 
 def test_each_series_is_given_as_soon_as_it_is_played() -> None:
@@ -52,3 +59,31 @@ def test_each_series_is_given_as_soon_as_it_is_played() -> None:
     assert (first["bot"], first["against"], pool.series) == ("greedy", "2x random", 1)   # the expert has not played
     assert [next(figures)["against"], pool.series] == ["2x greedy", 2]
     assert [f["bench"] for f in figures] == ["elastium-ladder", "elastium-elo"] and pool.series == 3
+
+
+# A parent with a handler like an RQ worker's (what an in-process worker leaves behind): a SIGTERM
+# asks for a warm shutdown and the process goes on.  The ladder's pool must still end when terminated.
+WARM_SHUTDOWN_PARENT = """
+import signal, sys, time
+from shared import ladder
+signal.signal(signal.SIGTERM, lambda signum, frame: print("warm shut down requested", flush=True))
+pool = ladder.worker_pool(2)
+busy = [pool.apply_async(time.sleep, (120,)) for _ in range(2)]
+time.sleep(0.5)
+pool.terminate()
+pool.join()
+print("terminated", flush=True)
+"""
+
+
+def test_the_ladders_pool_ends_when_terminated_whatever_handlers_its_parent_left() -> None:
+    # Its own session, so that a hung pool's workers are killed with it and never outlive the test.
+    proc = subprocess.Popen([sys.executable, "-c", WARM_SHUTDOWN_PARENT], stdout=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("Pool.terminate() hung: its workers took SIGTERM as a warm shutdown")
+    assert proc.returncode == 0 and out.splitlines()[-1] == "terminated"

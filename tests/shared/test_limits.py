@@ -64,9 +64,14 @@ def test_creation_over_the_rate_answers_429_with_retry_after_and_other_routes_ar
     assert client.post(f"/games/{first['id']}/moves", json={"type": "hold"}, headers=auth(token)).status_code == 201
 
 
-def test_no_rate_limit_when_the_setting_is_empty(settings: Settings) -> None:
-    client = app_with(settings, create_rate_limit="").test_client()
-    for _ in range(4):
+@pytest.mark.parametrize("raw", ["", "0"])
+def test_no_rate_limit_when_the_setting_is_empty(settings: Settings, monkeypatch: pytest.MonkeyPatch,
+                                                 raw: str) -> None:
+    monkeypatch.setenv("CREATE_RATE_LIMIT", raw)
+    client = app_with(settings, create_rate_limit=Settings.from_env().create_rate_limit).test_client()
+    # One game more than the default rate allows in a minute: an empty setting is no limit, not the default.
+    default = int(Settings.create_rate_limit.split("/")[0])
+    for _ in range(default + 1):
         new_game(client)
 
 

@@ -88,6 +88,7 @@ def compose_command() -> list[str]:
     return [legacy]
 
 
+@pytest.mark.slow
 def test_compose_accepts_the_file_and_runs_every_game() -> None:
     out = subprocess.run([*compose_command(), "-f", str(manifests.COMPOSE), "config"],
                          capture_output=True, text=True, timeout=60, cwd=manifests.ROOT)

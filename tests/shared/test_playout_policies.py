@@ -18,6 +18,8 @@ from shared import registry
 from shared.engine import Strategy
 from shared.selfplay import play_one
 
+pytestmark = pytest.mark.slow      # hundreds of seeded games (make test-fast leaves it out)
+
 
 def wins_against_two_greedy(game_name: str, bot: Strategy, games: int) -> float:
     plugin = registry.plugin(game_name)

@@ -120,9 +120,11 @@ def test_a_decision_without_events_changes_nothing(redis_client: Any) -> None:
     assert runtime.submit(game_id, 0, {"type": "roll"}).version > version     # still playable
 
 
-def test_a_strategy_that_crashes_does_not_stall_the_game(redis_client: Any) -> None:
+def test_a_strategy_that_crashes_does_not_stall_the_game(redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     # RQ retries the job with the same seed (the same crash), then the sweeper re-enqueues it
     # forever: the bot must fall back to a random legal move, as it does for an illegal one.
+    # In strict mode (the tests) the crash is raised instead: an engine bug must not pass for a
+    # bot's weak move.
     from shared.bots import play_bot_turn_with
     from shared.engine import random_strategy
 
@@ -132,6 +134,10 @@ def test_a_strategy_that_crashes_does_not_stall_the_game(redis_client: Any) -> N
     store = EventStore(redis_client)
     runtime = GameRuntime(RaceGame(), store, cache=StateCache())
     game_id, version, _ = runtime.create([{"name": "b", "bot": "broken"}, {"name": "x"}], {}, seed=1)
+    with pytest.raises(KeyError, match="a bug in the strategy"):
+        play_bot_turn_with(runtime, {"broken": broken, "random": random_strategy}, game_id, version, 0)
+    assert store.version(game_id) == version
+    monkeypatch.setenv("BOARDGAMES_STRICT", "0")
     outcome = play_bot_turn_with(runtime, {"broken": broken, "random": random_strategy}, game_id, version, 0)
     assert outcome["played"] and store.version(game_id) > version
 
@@ -185,6 +191,7 @@ def test_a_pinned_move_on_a_copy_of_a_lost_history_is_judged_on_the_log(redis_cl
     assert audit_log(a.game, store.read(game_id)).ok
 
 
+@pytest.mark.slow         # waits out connection timeouts
 def test_redis_down_is_503_but_a_bug_in_how_redis_is_called_is_500(client: FlaskClient, app: Any,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     # A DataError is raised by redis-py before anything is sent (a bad argument): answering

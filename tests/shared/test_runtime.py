@@ -173,6 +173,7 @@ def test_threads_moving_and_reading_one_game_never_see_a_state_the_log_does_not_
     game_id, _, _ = runtime.create([{"name": "x"}, {"name": "y"}, {"name": "z"}], {"target": 60}, seed=5)
     seen: list[tuple[int, Any]] = []
     failures: list[BaseException] = []
+    landed: list[int] = []                       # the versions the accepted moves answered
 
     def mover() -> None:
         for _ in range(25):
@@ -182,7 +183,7 @@ def test_threads_moving_and_reading_one_game_never_see_a_state_the_log_does_not_
                     return
                 seat = runtime.game.to_act(state)[0]
                 move = {"type": "ack"} if state["pending"] else {"type": "roll"}
-                runtime.submit(game_id, seat, move, loaded=runtime.peek(game_id))
+                landed.append(runtime.submit(game_id, seat, move, loaded=runtime.peek(game_id)).version)
             except (Problem, IllegalMove):
                 pass                             # another thread moved first: the move no longer fits
             except BaseException as exc:  # noqa: BLE001 - reported below
@@ -201,6 +202,10 @@ def test_threads_moving_and_reading_one_game_never_see_a_state_the_log_does_not_
     assert not failures, failures
     log = runtime.store.read(game_id)
     assert [r["seq"] for r in log] == list(range(1, len(log) + 1)) and audit_log(runtime.game, log).ok
+    # Moves landed, each once in the log, and each accepted move's answer is its place there.
+    moves_in_log = [r["seq"] for r in log if r.get("cause", {}).get("kind") == "move"]
+    assert landed and len(moves_in_log) == len(landed) == len(set(landed))
+    assert all(version + 1 in moves_in_log or version == len(log) for version in landed)
     replayed = runtime.game.replay([{"type": r["type"], "data": r["data"]} for r in log])
     assert runtime.load(game_id).state == replayed
     for version, state in seen:

@@ -19,6 +19,8 @@ from shared import registry
 from shared.config import Settings
 from shared.service import create_app
 
+pytestmark = pytest.mark.slow      # generated requests by the hundred (make test-fast leaves it out)
+
 
 def fresh_app(game: str, redis_url: str) -> Any:
     """The game's real app on an emptied database of its own; no bots, no long-poll waits."""

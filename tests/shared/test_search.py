@@ -13,7 +13,7 @@ import redis
 
 from shared import registry
 from shared.bots import play_bot_turn_with
-from shared.engine import Game, Move, State, play_fair
+from shared.engine import Game, IllegalMove, Move, State, play_fair
 from shared.eventstore import EventStore
 from shared.runtime import GameRuntime
 from shared.search import DEFAULT_BUDGET_MS, ExpertBot
@@ -66,7 +66,8 @@ class BrokenWorlds(RaceGame):
         return [] if sum(state["scores"]) else super().legal_moves(state, seat)
 
 
-def test_a_world_that_cannot_go_on_ends_the_playout_and_is_scored() -> None:
+def test_a_world_that_cannot_go_on_ends_the_playout_and_is_scored(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOARDGAMES_STRICT", "0")        # a service's search plays on
     def failing_policy(game: Game, state: State, seat: int, rng: random.Random) -> Move:
         if sum(state["scores"]):
             raise RuntimeError("no move here")
@@ -76,6 +77,37 @@ def test_a_world_that_cannot_go_on_ends_the_playout_and_is_scored() -> None:
     move = bot(game, game.replay(game.setup(3, {"target": 10}, random.Random(2))), 0, random.Random(2), iterations=30)
     assert move in ({"type": "roll"}, {"type": "hold"})
     assert bot.last_report is not None and bot.last_report.playouts >= 30
+
+
+class BuggyEngine(RaceGame):
+    """An engine with a bug that shows once a seat has points: its decide fails (not a refusal)."""
+
+    def decide(self, state: State, seat: int, move: Move, rng: random.Random) -> list[Any]:
+        if sum(state["scores"]):
+            raise KeyError("a bug in decide")
+        return super().decide(state, seat, move, rng)
+
+
+class RefusingWorlds(RaceGame):
+    def decide(self, state: State, seat: int, move: Move, rng: random.Random) -> list[Any]:
+        if sum(state["scores"]):
+            raise IllegalMove("not-here", "This world refuses the move.")
+        return super().decide(state, seat, move, rng)
+
+
+def test_in_strict_mode_an_engine_error_inside_the_search_fails_instead_of_ending_the_playout(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = BuggyEngine()
+    state = game.replay(game.setup(3, {"target": 10}, random.Random(2)))
+    bot = ExpertBot(always_roll, scores, horizon=5, sharpness=1.0)
+    monkeypatch.setenv("BOARDGAMES_STRICT", "0")
+    assert bot(game, state, 0, random.Random(2), iterations=30) in ({"type": "roll"}, {"type": "hold"})
+    monkeypatch.setenv("BOARDGAMES_STRICT", "1")
+    with pytest.raises(KeyError, match="a bug in decide"):
+        bot(game, state, 0, random.Random(2), iterations=30)
+    # A move a world refuses (a determinization the seat could not tell apart) still only ends
+    # its playout.
+    assert bot(RefusingWorlds(), state, 0, random.Random(2), iterations=30) in ({"type": "roll"}, {"type": "hold"})
 
 
 def test_near_the_end_playouts_go_to_the_end_and_count_who_wins() -> None:
@@ -112,6 +144,7 @@ def test_a_fixed_effort_makes_the_move_a_function_of_the_state_and_the_rng() -> 
 
 
 @pytest.mark.parametrize("name", sorted(registry.available()))
+@pytest.mark.slow
 def test_every_game_has_an_expert_that_answers_within_its_budget(name: str) -> None:
     plugin = registry.plugin(name)
     game, expert = plugin.game, plugin.strategies["expert"]
@@ -189,6 +222,7 @@ def test_a_rematch_keeps_the_bots_budget(redis_url: str, redis_client: Any, monk
     assert client.get(f"/games/{new}/events").get_json()["events"][0]["cause"]["bot_budget_ms"] == 700
 
 
+@pytest.mark.slow
 def test_catans_expert_makes_answers_and_counters_trade_offers() -> None:
     """Offers and counter-offers are not in legal_moves (their terms are free): the expert adds its
     own candidates for them, and plays all three kinds in games against greedy bots."""

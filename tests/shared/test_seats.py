@@ -102,7 +102,7 @@ def test_the_list_pages_newest_first_and_filters_by_status(client: FlaskClient) 
     assert client.get("/games?status=lost").status_code == 422
 
 
-def test_a_resigned_seat_is_played_by_the_strongest_bot_and_its_token_only_reads(client: FlaskClient) -> None:
+def test_a_resigned_seat_is_played_by_the_rule_of_thumb_bot_and_its_token_only_reads(client: FlaskClient) -> None:
     created = create(client, [{"name": "a"}, {"name": "b"}])
     gid, token = created["id"], created["players"][0]["token"]
     resigned = client.post(f"/games/{gid}/resign", headers=auth(token))

@@ -92,6 +92,7 @@ def check_event(game: Any, event: dict[str, Any], players: int) -> None:
 
 
 @pytest.mark.parametrize("name", registry.available())
+@pytest.mark.slow
 def test_random_games_never_leak(name: str) -> None:
     plugin = registry.plugin(name)
     game = plugin.game

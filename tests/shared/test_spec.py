@@ -72,6 +72,7 @@ def test_every_component_has_a_stable_name(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", registry.available())
+@pytest.mark.slow
 def test_a_generated_client_needs_no_numbered_names(game: str, tmp_path: Path) -> None:
     """datamodel-code-generator, run on the checked-in spec, names every class after a component
     (no ``Type1``...) and builds the move and event unions as discriminated unions."""

@@ -54,6 +54,7 @@ def test_a_model_for_other_features_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES_WITH_MODELS)
+@pytest.mark.slow
 def test_the_checked_in_model_predicts_unseen_games(name: str) -> None:
     """Games the fit never saw (another seed): the model knows more than a uniform guess."""
     plugin = registry.plugin(name)

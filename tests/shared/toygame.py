@@ -76,7 +76,11 @@ class RaceGame(Game):
         if move["type"] == "ack":
             raise IllegalMove("nothing-to-acknowledge", "There is no 6 to acknowledge.")
         if move["type"] == "hold" and os.environ.get("SLOW_HOLD_SECONDS"):
-            # A request that takes a while (the graceful-stop tests stop the server under it).
+            # A request that takes a while (the graceful-stop tests stop the server under it); with
+            # SLOW_HOLD_MARKS set, it appends ``hold <pid>`` to that file as it starts to wait.
+            if os.environ.get("SLOW_HOLD_MARKS"):
+                with open(os.environ["SLOW_HOLD_MARKS"], "a", encoding="utf-8") as marks:
+                    marks.write(f"hold {os.getpid()}\n")
             time.sleep(float(os.environ["SLOW_HOLD_SECONDS"]))
         out: list[Event] = []
         if move["type"] == "roll":
