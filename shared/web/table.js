@@ -21,6 +21,11 @@ let warningOf = new Map();
 const widgets = config.has_widgets ? import("/web/game/moves.js").catch(() => null) : Promise.resolve(null);
 
 $("game-id").textContent = id;
+// The board takes the focus back when the place a keyboard user was on goes away (a redraw);
+// the panels that scroll are reached by the keyboard too.
+$("board").tabIndex = -1;
+$("moves-title").tabIndex = -1;
+for (const panel of ["summary", "log"]) $(panel).tabIndex = 0;
 $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
 
 function scoreOf(v, seat) {
@@ -76,6 +81,8 @@ async function showMoves(labels) {
   if (legal.version === shownVersion && view.status !== "finished") return;
   shownVersion = legal.version;
   const box = $("moves");
+  // A keyboard user who just played from the list stays by it: on its heading, not at the page's top.
+  const hadFocus = box.contains(document.activeElement) || $("widgets").contains(document.activeElement);
   if (!legal.moves.length) {
     box.replaceChildren(Object.assign(document.createElement("p"), {
       textContent: !token ? "Open your seat's link to play." : view && view.status === "finished" ? "The game is over." : "None now: waiting for the others." }));
@@ -85,6 +92,7 @@ async function showMoves(labels) {
   const module = await widgets;
   const extra = module && token && view ? module.widgets({ view, legal, play }) : [];
   $("widgets").replaceChildren(...extra);
+  if (hadFocus && !box.contains(document.activeElement)) $("moves-title").focus();
 }
 
 /** Does a move's field hold a place's attribute?  A plain value equals it, a list holds it, and
@@ -284,19 +292,36 @@ async function refresh() {
         warningOf = new Map(words.moves.length ? moves.moves.map((m, i) => [m, words.warnings[i] || null]) : []);
         show(v, words.summary, words.scores);
         await showMoves(labels);
+        // A keyboard user's place on the board survives the redraw (the same place, else the first
+        // playable one, else the board itself), so Tab never starts over from the top after a move.
+        const focused = $("board").contains(document.activeElement) ? document.activeElement : null;
+        const was = focused && focused.getAttribute("data-kind")
+          ? [focused.getAttribute("data-kind"), focused.getAttribute("data-id")] : null;
         const drawn = showBoard($("board"), svg);
         if (drawn) {
+          // Its places are controls now: a group of buttons, no longer one picture.
+          drawn.setAttribute("role", "group");
           const playable = new Set();
           for (const place of drawn.querySelectorAll("[data-kind][data-id]")) {
             const live = legal.moves.some((m) => names_(m, place));
-            // The Tab key visits only the places a move can be made at (an Elastium board has hundreds).
-            place.setAttribute("tabindex", live ? "0" : "-1");
+            if (!live) continue;
+            // The Tab key visits only the places a move can be made at (an Elastium board has hundreds);
+            // the picture's own title names the place ("road 13: ..."), else its kind and id.
+            const title = place.querySelector(":scope > title");
+            place.setAttribute("tabindex", "0");
             place.setAttribute("role", "button");
-            place.setAttribute("aria-disabled", String(!live));
-            place.setAttribute("aria-label", `${place.getAttribute("data-kind")} ${place.getAttribute("data-id")}`);
-            if (live) { place.classList.add("playable"); playable.add(place); }
+            place.setAttribute("aria-label", title && title.textContent.trim()
+              ? title.textContent.trim() : `${place.getAttribute("data-kind")} ${place.getAttribute("data-id")}`);
+            place.classList.add("playable");
+            playable.add(place);
           }
           drawn.classList.toggle("has-playable", playable.size > 0);
+          if (focused) {
+            const same = was && [...playable].find((p) => p.getAttribute("data-kind") === was[0] && p.getAttribute("data-id") === was[1]);
+            (same || playable.values().next().value || $("board")).focus();
+          }
+        } else if (focused) {
+          $("board").focus();
         }
       } catch (err) {
         message.textContent = err.message;
@@ -315,6 +340,15 @@ $("board").addEventListener("keydown", (ev) => {
   const place = ev.target.closest && ev.target.closest("[data-kind][data-id]");
   if (place && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); placeClicked(place); }
   if (ev.key === "Escape") { picked = []; $("choice").hidden = true; }
+});
+// Escape in the list of moves a place offers closes it and goes back to the place.
+$("choice").addEventListener("keydown", (ev) => {
+  if (ev.key !== "Escape") return;
+  const back = picked[picked.length - 1];
+  picked = [];
+  $("choice").hidden = true;
+  for (const p of $("board").querySelectorAll(".picked")) p.classList.remove("picked");
+  if (back && back.isConnected) back.focus();
 });
 
 // The log in words: events come one by one from the feed; their words in batches, in order.
