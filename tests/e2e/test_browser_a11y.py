@@ -9,6 +9,7 @@ Catan and of Elfenland are made with the keyboard alone: Tab to a place or a but
 One browser and one stack per game (gunicorn and a bot worker) serve the module."""
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -35,7 +36,7 @@ AXE_CACHE = Path(os.environ.get("AXE_CACHE_DIR") or Path.home() / ".cache" / "bo
 AXE_PATH = "/__test__/axe.min.js"
 
 
-@pytest.fixture(scope="session")
+@functools.cache
 def axe_source() -> str:
     """axe-core's axe.min.js, installed with the machine's npm when the cache lacks it."""
     script = AXE_CACHE / "node_modules" / "axe-core" / "axe.min.js"
@@ -44,7 +45,7 @@ def axe_source() -> str:
         if npm is None:
             if os.environ.get("CI"):
                 pytest.fail("npm is missing: CI must run the accessibility checks (apt-get install npm)")
-            pytest.skip("npm is not installed: axe-core cannot be fetched")
+            pytest.skip("npm is not installed (make test installs it): axe-core cannot be fetched")
         AXE_CACHE.mkdir(parents=True, exist_ok=True)
         subprocess.run([npm, "install", "--prefix", str(AXE_CACHE), "--no-audit", "--no-fund", "--no-save",
                         "axe-core@4"], check=True, timeout=300, stdout=subprocess.DEVNULL)
@@ -84,12 +85,9 @@ def stacks(redis_url: str) -> Iterator[Any]:
 
 
 @pytest.fixture()
-def page(browser: Any, axe_source: str) -> Iterator[Any]:
-    """A fresh profile under the pages' CSP, where /__test__/axe.min.js answers with axe-core; a
-    test fails if the page breaks its policy or throws."""
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh profile under the pages' CSP: a test fails if the page breaks its policy or throws."""
     context = browser.new_context(viewport=WIDE)
-    context.route(f"**{AXE_PATH}", lambda route: route.fulfill(
-        status=200, body=axe_source, headers={"Content-Type": "text/javascript; charset=utf-8"}))
     page = context.new_page()
     page.set_default_timeout(15_000)
     broken: list[str] = []
@@ -102,8 +100,15 @@ def page(browser: Any, axe_source: str) -> Iterator[Any]:
 
 
 def serious_violations(page: Any) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is, one line per rule."""
-    page.add_script_tag(url=AXE_PATH)         # a same-origin script: the page's own CSP allows it
+    """axe-core's serious and critical violations on the page as it is, one line per rule.
+
+    axe.min.js comes from a same-origin path that only this browser answers (the server never
+    serves it), so the page's own CSP (scripts from 'self') lets it run."""
+    source = axe_source()
+    page.route(f"**{AXE_PATH}", lambda route: route.fulfill(
+        status=200, body=source, headers={"Content-Type": "text/javascript; charset=utf-8"}))
+    page.add_script_tag(url=AXE_PATH)
+    page.unroute(f"**{AXE_PATH}")
     found = page.evaluate("""async () => {
         const result = await axe.run(document, { resultTypes: ["violations"] });
         return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
