@@ -14,6 +14,7 @@ let view = null;
 let names = [];
 let busy = false;
 let picked = [];            // the places clicked so far, while more than one move names them all
+let offeredAt = null;       // [kind, id] of the place whose moves the choice list offers
 // Each legal move's label and its warning (what it costs that its player may not expect).
 let labelOf = new Map();
 let warningOf = new Map();
@@ -145,6 +146,7 @@ async function placeClicked(place) {
   picked.forEach((p) => p.classList.add("picked"));
   $("choice-list").replaceChildren(...matching.slice(0, 40).map((m, i) => moveButton(m, labels[i])));
   $("choice").hidden = false;
+  offeredAt = [kind, placeId];
   $("choice-list").querySelector("button").focus();
 }
 
@@ -341,14 +343,16 @@ $("board").addEventListener("keydown", (ev) => {
   if (place && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); placeClicked(place); }
   if (ev.key === "Escape") { picked = []; $("choice").hidden = true; }
 });
-// Escape in the list of moves a place offers closes it and goes back to the place.
+// Escape in the list of moves a place offers closes it and goes back to the place (the same
+// place of a board drawn again meanwhile).
 $("choice").addEventListener("keydown", (ev) => {
   if (ev.key !== "Escape") return;
-  const back = picked[picked.length - 1];
   picked = [];
   $("choice").hidden = true;
   for (const p of $("board").querySelectorAll(".picked")) p.classList.remove("picked");
-  if (back && back.isConnected) back.focus();
+  const back = offeredAt && [...$("board").querySelectorAll(".playable")].find(
+    (p) => p.getAttribute("data-kind") === offeredAt[0] && p.getAttribute("data-id") === offeredAt[1]);
+  (back || $("board")).focus();
 });
 
 // The log in words: events come one by one from the feed; their words in batches, in order.
