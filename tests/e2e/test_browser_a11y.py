@@ -152,12 +152,12 @@ def mine(base: str, game_id: str, kind: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("game", GAMES)
 def test_no_serious_violation_in_the_lobby_the_table_or_the_replay(stacks: Any, page: Any, game: str) -> None:
     base = stacks(game)
+    game_id, token = seat_zero_game(base, game)
     page.goto(base + "/")
-    page.locator("#options, #game-list").first.wait_for(state="attached")
     page.locator("#seats > li").first.wait_for()
+    page.locator(f"#game-list > tr[data-id='{game_id}']").wait_for()      # the form and the games' table
     check(page, f"{game} lobby")
 
-    game_id, token = seat_zero_game(base, game)
     page.goto(f"{base}/table/{game_id}#token={token}")
     page.locator("#board svg").wait_for()
     page.locator("#moves button, #moves form").first.wait_for()
