@@ -22,6 +22,7 @@ test: $(STAMP)         ## lint and type-check, then the whole suite against a re
 	$(PY) -m pyflakes shared services tests
 	$(PY) -m mypy         # shared/ and services/, configured in pyproject.toml
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)   # the browser tests
+	command -v npm >/dev/null || (apt-get update && apt-get install -y npm)             # axe-core for the browser tests
 	command -v haproxy >/dev/null || (apt-get update && apt-get install -y haproxy)     # the scale-out tests
 	docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null || \
 		(apt-get update && apt-get install -y --no-install-recommends docker-compose)  # compose config check

@@ -269,19 +269,30 @@ def _robber(robber: Any) -> list[str]:
             f'<circle {attrs(cx=_f(x), cy=_f(y - 10), r=7, fill="#333", stroke="#eee", stroke_width=1.5)}/></g>']
 
 
-def _places() -> str:
-    """The invisible, clickable edges and nodes, one each, with the ids the moves use (fixed)."""
+# The hexes each node touches (for its accessible name), in the hexes' order.
+_NODE_HEXES: dict[int, list[int]] = {}
+for _hex, _corners in enumerate(HEX_NODES):
+    for _node in _corners:
+        _NODE_HEXES.setdefault(_node, []).append(_hex)
+
+
+@lru_cache(maxsize=64)
+def _places(terrains: Row, numbers: Row) -> str:
+    """The invisible, clickable edges and nodes, one each, with the ids the moves use; each is
+    named for assistive technology by its ends or by the hexes it touches."""
     out = []
     for edge in range(len(EDGE_NODES)):
         (x1, y1), (x2, y2) = road_path(edge)
-        out.append(f'<line {attrs(x1=_f(x1), y1=_f(y1), x2=_f(x2), y2=_f(y2), stroke="#fff", stroke_opacity=0, stroke_width=12, data_kind="edge", data_id=edge)}/>')
+        a, b = EDGE_NODES[edge]
+        out.append(f'<line {attrs(x1=_f(x1), y1=_f(y1), x2=_f(x2), y2=_f(y2), stroke="#fff", stroke_opacity=0, stroke_width=12, data_kind="edge", data_id=edge)}>'
+                   f'<title>edge {edge}: between nodes {a} and {b}</title></line>')
     for node in range(NODE_COUNT):
         x, y = node_xy(node)
-        out.append(f'<circle {attrs(cx=_f(x), cy=_f(y), r=11, fill="#fff", fill_opacity=0, data_kind="node", data_id=node)}/>')
+        touches = ", ".join(f"{_at(terrains, h, '?')}" + (f" {_at(numbers, h)}" if _at(numbers, h) else "")
+                            for h in _NODE_HEXES.get(node, []))
+        out.append(f'<circle {attrs(cx=_f(x), cy=_f(y), r=11, fill="#fff", fill_opacity=0, data_kind="node", data_id=node)}>'
+                   f'<title>{text(f"node {node}: by {touches}" if touches else f"node {node}")}</title></circle>')
     return "".join(out)
-
-
-PLACES = _places()
 
 
 # --- words ------------------------------------------------------------------------------------
@@ -364,7 +375,7 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
             *_buildings(view.get("node_owner") or [], view.get("node_level") or []),
             *_robber(board.get("robber")),
             '</g>',
-            PLACES,
+            _places(terrains, numbers),
             *_legend(view, players, STATUS_HEIGHT + BOARD_HEIGHT + 22),
             '</g>']
     return svg_document(BOARD_WIDTH, height, body, "Catan board")

@@ -163,7 +163,7 @@ def _segments(b: Board, view: dict[str, Any], players: int) -> list[str]:
         place = attrs(data_kind="segment", data_id=seg_id, data_pegs=" ".join(pegs)) if seg_id in clickable else ""
         fill = _segment_fill(seg)
         out.append(f'<polygon points="{corners}" fill="{fill}" stroke="{fill}" stroke-width="0.8" {place}>'
-                   f"<title>{text(seg_id)}</title></polygon>")
+                   f"<title>segment {text(seg_id)}: pegs {text(', '.join(pegs))}</title></polygon>")
         owner = collected.get(seg_id)
         if isinstance(owner, int):
             out.append(f'<polygon points="{corners}" {attrs(fill=seat_colour(owner), data_seat=owner)} '
@@ -218,7 +218,8 @@ def _lines(b: Board) -> list[str]:
         colour, width = ("#5b4a2e", 3) if maze else ("#a89f8a", 1.5)
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
                    f'stroke-width="{width}" stroke-linecap="round" '
-                   f'{attrs(data_kind="line", data_id=line_key(a, c), data_pegs=f"{a} {c}")}/>')
+                   f'{attrs(data_kind="line", data_id=line_key(a, c), data_pegs=f"{a} {c}")}>'
+                   f'<title>line from peg {text(a)} to peg {text(c)}</title></line>')
     out.append("</g>")
     return out
 
@@ -294,7 +295,7 @@ def _pegs(b: Board) -> list[str]:
                        f'stroke="#222" stroke-width="1" class="start" pointer-events="none"/>')
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PEG_RADIUS:.1f}" '
                    f'{attrs(fill=PEG_FILL.get(colour, "#cccccc"), data_kind="peg", data_id=peg, data_colour=colour)} '
-                   f'stroke="#222" stroke-width="1"><title>{text(peg)} {text(colour)}</title></circle>')
+                   f'stroke="#222" stroke-width="1"><title>peg {text(peg)} ({text(colour)})</title></circle>')
         out.append(f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" text-anchor="middle" fill="#fff" '
                    f'font-weight="bold" pointer-events="none">{PEG_LETTER.get(colour, "?")}</text>')
     out.append("</g>")

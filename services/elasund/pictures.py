@@ -194,7 +194,7 @@ def _sea() -> list[str]:
     parts = ['<g class="sea">', _rect(x, y0 - LANE, SEA_W, len(board.ROWS) * SQUARE + 2 * LANE, fill=SEA)]
     for row in board.ROWS:
         cx, cy = row_label_xy(row)
-        parts.append(f'<g {_attrs(data_kind="row", data_id=row)}>'
+        parts.append(f'<g {_attrs(data_kind="row", data_id=row)}><title>row {_escaped(str(row))} of the sea</title>'
                      + _rect(cx - SEA_W / 2, cy - SQUARE / 2, SEA_W, SQUARE, fill="none", stroke="#6b9fc2",
                              stroke_width=0.5)
                      + _label(cx, cy - 5, row, 13, font_weight="bold", fill="#16405e") + "</g>")
@@ -241,6 +241,7 @@ def _squares(players: int) -> list[str]:
         cx, cy = square_centre(col, row)
         foundation = (col, row) == board.FOUNDATION
         parts.append(f'<g {_attrs(data_kind="plot", data_id=board.key(col, row), data_col=col, data_row=row)}>'
+                     f'<title>column {col}, row {_escaped(str(row))}{" (the church)" if foundation else ""}</title>'
                      + _rect(x, y, SQUARE, SQUARE, fill="#cfc6b5" if foundation else GROUND, stroke="#c2b597",
                              stroke_width=1)
                      + (_windmills(cx, cy, fields[(col, row)]) if (col, row) in fields else "")
@@ -275,6 +276,7 @@ def _lanes(players: int) -> list[str]:
     for space_id, space in board.wall_spaces(players).items():
         x, y, w, h = wall_rect(players, space)
         parts.append(f'<g {_attrs(data_kind="wall", data_id=space_id)}>'
+                     f'<title>wall {_escaped(space_id)}: costs {space["cost"]}</title>'
                      + _rect(x + 1, y + 1, w - 2, h - 2, fill="none", stroke="#8f877a", stroke_width=1,
                              stroke_dasharray="3 2")
                      + _label(x + w / 2, y + h / 2 + 3, space["cost"], 8, fill="#8f877a") + "</g>")

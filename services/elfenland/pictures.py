@@ -304,9 +304,9 @@ def _town_places() -> list[str]:
         out.append(f'<g {attrs(data_kind="town", data_id=town)}>'
                    f'<circle {attrs(cx=x, cy=y, r=24 if capital else 19, fill="#fff8e1" if not capital else "#ffe082", stroke="#4e342e", stroke_width=3)}/>'
                    # The name twice: a halo in the background colour keeps it readable over roads.
-                   f'<text {attrs(x=x, y=y + 48, font_size=21, font_weight="bold", text_anchor="middle", fill="none", stroke="#f4ecd8", stroke_width=5, stroke_linejoin="round")}>{text(town)}</text>'
+                   f'<text {attrs(x=x, y=y + 48, font_size=21, font_weight="bold", text_anchor="middle", fill="none", stroke="#f4ecd8", stroke_width=5, stroke_linejoin="round", aria_hidden="true")}>{text(town)}</text>'
                    f'<text {attrs(x=x, y=y + 48, font_size=21, font_weight="bold", text_anchor="middle", fill="#3e2723")}>{text(town)}</text>'
-                   f'<title>{text(town)}</title></g>')
+                   f'<title>town {text(town)}</title></g>')
     return out
 
 

@@ -14,6 +14,7 @@ let view = null;
 let names = [];
 let busy = false;
 let picked = [];            // the places clicked so far, while more than one move names them all
+let offeredAt = null;       // [kind, id] of the place whose moves the choice list offers
 // Each legal move's label and its warning (what it costs that its player may not expect).
 let labelOf = new Map();
 let warningOf = new Map();
@@ -21,6 +22,11 @@ let warningOf = new Map();
 const widgets = config.has_widgets ? import("/web/game/moves.js").catch(() => null) : Promise.resolve(null);
 
 $("game-id").textContent = id;
+// The board takes the focus back when the place a keyboard user was on goes away (a redraw);
+// the panels that scroll are reached by the keyboard too.
+$("board").tabIndex = -1;
+$("moves-title").tabIndex = -1;
+for (const panel of ["summary", "log"]) $(panel).tabIndex = 0;
 $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
 
 function scoreOf(v, seat) {
@@ -76,6 +82,8 @@ async function showMoves(labels) {
   if (legal.version === shownVersion && view.status !== "finished") return;
   shownVersion = legal.version;
   const box = $("moves");
+  // A keyboard user who just played from the list stays by it: on its heading, not at the page's top.
+  const hadFocus = box.contains(document.activeElement) || $("widgets").contains(document.activeElement);
   if (!legal.moves.length) {
     box.replaceChildren(Object.assign(document.createElement("p"), {
       textContent: !token ? "Open your seat's link to play." : view && view.status === "finished" ? "The game is over." : "None now: waiting for the others." }));
@@ -85,6 +93,7 @@ async function showMoves(labels) {
   const module = await widgets;
   const extra = module && token && view ? module.widgets({ view, legal, play }) : [];
   $("widgets").replaceChildren(...extra);
+  if (hadFocus && !box.contains(document.activeElement)) $("moves-title").focus();
 }
 
 /** Does a move's field hold a place's attribute?  A plain value equals it, a list holds it, and
@@ -137,6 +146,7 @@ async function placeClicked(place) {
   picked.forEach((p) => p.classList.add("picked"));
   $("choice-list").replaceChildren(...matching.slice(0, 40).map((m, i) => moveButton(m, labels[i])));
   $("choice").hidden = false;
+  offeredAt = [kind, placeId];
   $("choice-list").querySelector("button").focus();
 }
 
@@ -305,19 +315,36 @@ async function refresh() {
         warningOf = new Map(words.moves.length ? moves.moves.map((m, i) => [m, words.warnings[i] || null]) : []);
         show(v, words.summary, words.scores);
         await showMoves(labels);
+        // A keyboard user's place on the board survives the redraw (the same place, else the first
+        // playable one, else the board itself), so Tab never starts over from the top after a move.
+        const focused = $("board").contains(document.activeElement) ? document.activeElement : null;
+        const was = focused && focused.getAttribute("data-kind")
+          ? [focused.getAttribute("data-kind"), focused.getAttribute("data-id")] : null;
         const drawn = showBoard($("board"), svg);
         if (drawn) {
+          // Its places are controls now: a group of buttons, no longer one picture.
+          drawn.setAttribute("role", "group");
           const playable = new Set();
           for (const place of drawn.querySelectorAll("[data-kind][data-id]")) {
             const live = legal.moves.some((m) => names_(m, place));
-            // The Tab key visits only the places a move can be made at (an Elastium board has hundreds).
-            place.setAttribute("tabindex", live ? "0" : "-1");
+            if (!live) continue;
+            // The Tab key visits only the places a move can be made at (an Elastium board has hundreds);
+            // the picture's own title names the place ("road 13: ..."), else its kind and id.
+            const title = place.querySelector(":scope > title");
+            place.setAttribute("tabindex", "0");
             place.setAttribute("role", "button");
-            place.setAttribute("aria-disabled", String(!live));
-            place.setAttribute("aria-label", `${place.getAttribute("data-kind")} ${place.getAttribute("data-id")}`);
-            if (live) { place.classList.add("playable"); playable.add(place); }
+            place.setAttribute("aria-label", title && title.textContent.trim()
+              ? title.textContent.trim() : `${place.getAttribute("data-kind")} ${place.getAttribute("data-id")}`);
+            place.classList.add("playable");
+            playable.add(place);
           }
           drawn.classList.toggle("has-playable", playable.size > 0);
+          if (focused) {
+            const same = was && [...playable].find((p) => p.getAttribute("data-kind") === was[0] && p.getAttribute("data-id") === was[1]);
+            (same || playable.values().next().value || $("board")).focus();
+          }
+        } else if (focused) {
+          $("board").focus();
         }
       } catch (err) {
         message.textContent = err.message;
@@ -336,6 +363,17 @@ $("board").addEventListener("keydown", (ev) => {
   const place = ev.target.closest && ev.target.closest("[data-kind][data-id]");
   if (place && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); placeClicked(place); }
   if (ev.key === "Escape") { picked = []; $("choice").hidden = true; }
+});
+// Escape in the list of moves a place offers closes it and goes back to the place (the same
+// place of a board drawn again meanwhile).
+$("choice").addEventListener("keydown", (ev) => {
+  if (ev.key !== "Escape") return;
+  picked = [];
+  $("choice").hidden = true;
+  for (const p of $("board").querySelectorAll(".picked")) p.classList.remove("picked");
+  const back = offeredAt && [...$("board").querySelectorAll(".playable")].find(
+    (p) => p.getAttribute("data-kind") === offeredAt[0] && p.getAttribute("data-id") === offeredAt[1]);
+  (back || $("board")).focus();
 });
 
 // The log in words: events come one by one from the feed; their words in batches, in order.

@@ -23,6 +23,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ROOT, Stack, wait_until
+from tests.e2e.test_browser_a11y import serious_violations
 from tests.e2e.test_browser_lobby import fill_options
 from tests.shared.variants import VARIANTS
 
@@ -481,6 +482,7 @@ def test_every_edition_is_created_in_the_lobby_played_by_a_click_and_replayed(
     wait_finished(end_base, end_id)
     page.goto(f"{end_base}/replay/{end_id}")
     page.get_by_text("Audit passed").wait_for()
+    assert not serious_violations(page)          # a whole game's replay, at a phone's width
     shot(page, f"{name}-end")
 
 
@@ -544,6 +546,7 @@ def test_catan_played_by_clicking_then_to_its_end_and_audited_in_the_browser(sta
     page.goto(f"{base}/replay/{game_id}")
     page.get_by_text("Audit passed").wait_for()
     assert int(page.locator("#last").inner_text()) == final["version"]
+    assert not serious_violations(page)
     shot(page, "catan-end")
 
 
