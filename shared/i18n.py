@@ -24,7 +24,7 @@ import io
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -77,10 +77,11 @@ def pick(*wishes: str | None) -> str:
     return DEFAULT
 
 
-def from_environment() -> str:
+def from_environment(env: Mapping[str, str] | None = None) -> str:
     """The terminal's language, as gettext reads it (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)."""
+    env = os.environ if env is None else env
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(name)
+        value = env.get(name)
         if value:
             return pick(value)
     return DEFAULT

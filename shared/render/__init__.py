@@ -18,14 +18,15 @@ import importlib
 import logging
 import re
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 from shared.i18n import _
 from shared.render.common import (Context, compact, describe_event_generic, describe_generic, generic_state,
                                   terminal_safe)
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
-           "describe_event", "event_words", "move_warning", "seat_scores", "generic_state", "game_terms"]
+           "describe_event", "event_words", "move_warning", "seat_scores", "generic_state", "game_terms",
+           "game_translator", "option_words"]
 
 log = logging.getLogger("render")
 _GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}")
@@ -155,15 +156,32 @@ def event_words(game: str | None, event: Any, names: list[str]) -> str:
     return describe_event_generic(event, names, getattr(module, "_", None))
 
 
+def game_translator(game: str | None) -> Callable[[str], str]:
+    """The game's ``_`` (its renderer's: its own catalog, then the platform's), else the platform's."""
+    translate = getattr(_module(game), "_", None)
+    return translate if callable(translate) else _
+
+
 def game_terms(game: str | None) -> dict[str, str]:
     """The game's words for its data (``TERMS`` in its renderer: move types, field names,
     resources) in the language in use, for the pages' forms; only those its catalog translates."""
-    module = _module(game)
-    translate = getattr(module, "_", None)
-    if module is None or not callable(translate):
-        return {}
-    found = {str(word): str(translate(word)) for word in getattr(module, "TERMS", ())}
+    translate = game_translator(game)
+    found = {str(word): str(translate(word)) for word in getattr(_module(game), "TERMS", ())}
     return {word: text for word, text in found.items() if text != word}
+
+
+def option_words(game: str | None, fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lobby's option fields (shared.options_form) with their words in the language in use."""
+    translate = game_translator(game)
+    out = []
+    for field in fields:
+        field = {**field, "label": translate(field["label"])}
+        if field.get("hint"):
+            field["hint"] = translate(field["hint"])
+        if field.get("choices"):
+            field["choices"] = [{**c, "label": translate(c["label"])} for c in field["choices"]]
+        out.append(field)
+    return out
 
 
 def describe_event(event: dict[str, Any], game: str | None = None, ctx: Context | None = None) -> str:

@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from shared.i18n import _
+from shared.i18n import N_, _
 
 # Translates one word of a game's data (a resource, a move's type): the game's own domain's ``_``.
 Term = Callable[[str], str]
@@ -57,7 +57,7 @@ class Context:
         if player and player.get("name"):
             extras.append(terminal_safe(str(player["name"]), keep_newlines=False))
         if player and player.get("bot"):
-            extras.append(f"bot:{player['bot']}")
+            extras.append(_("bot:{name}").format(name=player["bot"]))
         if seat == self.you and _("you") not in extras:
             extras.append(_("you"))
         return label + (f" ({', '.join(extras)})" if extras else "")
@@ -174,6 +174,13 @@ def event_actor(event: Any, names: Any) -> str:
     if isinstance(cause, dict) and cause.get("kind") == "move" and isinstance(cause.get("seat"), int):
         return seat_name(names, cause["seat"])
     return ""
+
+
+# The platform's events (shared/platform_events.py) and their data, in the generic words below.
+PLATFORM_TERMS = (N_("seat_joined"), N_("seat_left"), N_("game_started"), N_("game_cancelled"), N_("seat_resigned"),
+                  N_("rematch"), N_("seed_revealed"), N_("game_abandoned"), N_("name"), N_("bot"), N_("game_id"),
+                  N_("seed"), N_("salt"), N_("status"), N_("result"), N_("last_move_at"), N_("idle_seconds"),
+                  N_("abandoned"))
 
 
 def describe_event_generic(event: Any, names: Any, term: Term | None = None) -> str:

@@ -22,7 +22,8 @@ from shared.http import json_response, read_json_body
 from shared.i18n import LANGUAGES, pick, use_language, web_words
 from shared.options_form import option_fields
 from shared.problems import Problem
-from shared.render import Context, describe_move, event_words, game_terms, move_warning, render_state, seat_scores
+from shared.render import (Context, describe_move, event_words, game_terms, move_warning, option_words, render_state,
+                           seat_scores)
 from shared.routes.context import Service
 from shared.search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MIN_BUDGET_MS
 
@@ -47,8 +48,10 @@ def fill(template: str, title: str, config: dict[str, Any], lang: str, game: str
     words = web_words(lang)
     with use_language(lang):
         terms = game_terms(game)
+        options = option_words(game, config["options"])
     # "</" could end the script element early; JSON allows "<\/" for it.
-    config_json = json.dumps({**config, "lang": lang, "words": words, "terms": terms}).replace("</", "<\\/")
+    config_json = json.dumps({**config, "options": options, "lang": lang, "words": words, "terms": terms}) \
+        .replace("</", "<\\/")
     text = TEMPLATE_WORD.sub(lambda m: html.escape(words.get(m.group(1), m.group(1))), template)
     return (text.replace("{{lang}}", lang).replace("{{title}}", html.escape(title))
             .replace("{{config}}", config_json))

@@ -103,6 +103,7 @@ def test_the_pages_speak_the_language_asked_for(settings: Any) -> None:
     config = json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', french, re.S)[1])
     assert config["lang"] == "fr" and config["words"]["Your moves"] == "Vos coups"
     assert config["terms"]["brick"] == "argile" and config["terms"]["build_settlement"] == "construire une colonie"
+    assert config["options"][0]["label"] == "Plateau"         # the lobby's form, in the game's catalog
     english = client.get("/table/x", headers={"Accept-Language": "de, en;q=0.5"}).get_data(as_text=True)
     assert '<html lang="en">' in english and "Your moves" in english
     assert client.get("/replay/x", headers={"Accept-Language": "en"}).headers["Vary"] == "Accept-Language, Cookie"
