@@ -1,6 +1,6 @@
 // A table: the board, players and scores, whose turn, one's hand, the log in words, and one's legal
 // moves (clicked on the board, or from a list or a small form), live from the event feed.
-import { api, boardSvg, config, follow, gameId, gameWords, newKey, seatNames, showBoard, t, tokenFromFragment } from "./common.js";
+import { api, boardSvg, config, follow, gameId, gameWords, newKey, seatNames, showBoard, t, term, tokenFromFragment } from "./common.js";
 import { renderMoves } from "./moveforms.js";
 
 const id = gameId();
@@ -128,7 +128,7 @@ async function placeClicked(place) {
     matching = legal.moves.filter((m) => names_(m, place));
   }
   if (!matching.length) {
-    message.textContent = t("No move of yours names {kind} {id} now.", { kind, id: placeId });
+    message.textContent = t("No move of yours names {kind} {id} now.", { kind: term(kind), id: placeId });
     return;
   }
   picked.push(place);

@@ -70,3 +70,19 @@ def test_catan_in_french_then_switched_to_english(stacks: Any, french: Any) -> N
     # And back to French.
     page.locator("#lang-switch").click()
     page.get_by_role("heading", name="Nouvelle partie").wait_for()
+
+
+def test_elfenland_lobby_options_table_and_log_in_french(stacks: Any, french: Any) -> None:
+    base = stacks("elfenland")
+    page = french
+    page.goto(base + "/")
+    # The options form in the game's own French words; its choices too.
+    page.get_by_label("Édition").wait_for()
+    page.locator("#option-edition").select_option("elfengold")
+    assert page.locator("#option-edition-meaning").inner_text() == "6 manches avec or, enchères, sorts et monstres marins"
+    game_id, token = human_and_bots(base, "random", 3, {"edition": "elfengold"})
+    page.goto(f"{base}/table/{game_id}#token={token}")
+    page.get_by_role("heading", name="Vos coups").wait_for()
+    page.locator("#log > li", has_text="une partie d’Elfengold à 3 joueurs").wait_for()
+    assert "Elfes :" in page.locator("#summary").inner_text()
+    shot(page, "i18n-elfengold-table-fr")
