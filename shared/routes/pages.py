@@ -5,6 +5,9 @@ The pages know no game: they show what the API gives (the view, the legal moves,
 board picture) and post moves as the API takes them.  A seat's token stays in the page (the URL
 fragment, never a query string), so it reaches the server only in an Authorization header.
 This is a plain Flask blueprint, not a flask-smorest one: the pages are not part of the API document.
+
+Each page comes in English or French (shared/i18n.py): its template's ``[[words]]`` filled from the
+pages' catalog, the catalog itself and the game's terms in its config for the scripts.
 """
 from __future__ import annotations
 
@@ -110,8 +113,8 @@ def blueprint(service: Service) -> Blueprint:
 
     @pages.post("/web/words")
     def words() -> Response:
-        """The game's own words for what a page already holds: ``{"names", "events", "moves", "view"}``
-        in, ``{"events": [line...], "moves": [label...], "warnings": [text | null per move], "summary": text,
+        """The game's own words for what a page already holds: ``{"lang", "names", "events", "moves", "view"}``
+        in (``lang``: the page's language, else Accept-Language's), ``{"events": [line...], "moves": [label...], "warnings": [text | null per move], "summary": text,
         "scores": [text per seat] | null}`` out (a warning: what the move costs the view's seat that it
         may not expect, for the table to confirm first).
 

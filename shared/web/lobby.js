@@ -251,14 +251,14 @@ function seatItem(game, p) {
   if (p.open && p.reserved) {
     li.append(t("Seat {n}: kept for {name}", { n: p.seat, name: p.name }));
   } else if (p.open) {
-    li.append(`Seat ${p.seat}: open `);
+    li.append(t("Seat {n}: open", { n: p.seat }) + " ");
     if (game.status === "waiting") {
       const button = el("button", { type: "button", textContent: t("Join seat {n}", { n: p.seat }) });
       button.addEventListener("click", () => join(game, p.seat));
       li.append(button);
     }
   } else {
-    li.append(`Seat ${p.seat}: ${p.name}`);
+    li.append(t("Seat {n}: {name}", { n: p.seat, name: p.name }));
     if (p.resigned) li.append(el("span", { className: "lobby-tag", textContent: t("resigned, {bot} plays", { bot: p.bot }) }));
     else if (p.bot) li.append(el("span", { className: "lobby-tag", textContent: t("bot: {bot}", { bot: p.bot }) }));
   }
