@@ -19,7 +19,8 @@ TERMS = (N_("jungle-temples"), N_("volcano"), N_("archipelago"), N_("engraved-pl
          N_("excavation-site"), N_("own-chain-crossed"), N_("bands-exhausted"), N_("chains-blocked"),
          N_("images-completed"), N_("score-reached"),
          N_("take_cards"), N_("place_band"), N_("buy_action"), N_("end_turn"), N_("take_bonus_card"),
-         N_("market"), N_("pegs"), N_("payment"), N_("peg"), N_("cards"), N_("energy"), N_("card"), N_("to"))
+         N_("market"), N_("pegs"), N_("payment"), N_("peg"), N_("cards"), N_("energy"), N_("card"), N_("to"),
+         N_("line"), N_("segment"))
 
 
 def words(name: Any) -> str:

@@ -19,7 +19,7 @@ TERMS = (N_("worker_hut_small"), N_("worker_hut_large"), N_("house"), N_("worksh
          N_("move_permit"), N_("move_pirates"), N_("move_ship"), N_("place_permit"), N_("place_permit_anywhere"),
          N_("rebuild_hut"), N_("special_gold"), N_("take_gold"), N_("upgrade_permit"),
          N_("col"), N_("row"), N_("value"), N_("building"), N_("pay_colour"), N_("space"), N_("tower"), N_("tile"),
-         N_("colours"), N_("from"), N_("to"), N_("direction"), N_("cards"))
+         N_("colours"), N_("from"), N_("to"), N_("direction"), N_("cards"), N_("plot"), N_("wall"))
 
 
 def _counts(value: Any, empty: str | None = None) -> str:
