@@ -100,6 +100,7 @@ def test_the_pages_speak_the_language_asked_for(settings: Any) -> None:
     shown = re.sub(r"<script.*?</script>", "", french, flags=re.S)
     assert '<html lang="fr">' in shown and "Nouvelle partie" in shown and "New game" not in shown
     assert "[[" not in shown
+    assert 'id="join-name" value="moi"' in shown                 # an attribute's word too
     config = json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', french, re.S)[1])
     assert config["lang"] == "fr" and config["words"]["Your moves"] == "Vos coups"
     assert config["terms"]["brick"] == "argile" and config["terms"]["build_settlement"] == "construire une colonie"
