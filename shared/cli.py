@@ -36,6 +36,7 @@ import requests
 
 from shared import verify
 from shared.client import GameClient, ProblemError
+from shared.i18n import from_environment, use_language
 from shared.render import Context, describe_event, describe_move, render_replay, render_view
 from shared.render.common import terminal_safe
 
@@ -557,7 +558,15 @@ def cmd_seat(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
 
 def main(argv: list[str] | None = None, *, stdin: IO[str] | None = None, stdout: IO[str] | None = None,
          env: Mapping[str, str] | None = None) -> int:
-    """Run one command; returns the exit status (0 ok, 1 refused or failed audit, 2 usage or network)."""
+    """Run one command; returns the exit status (0 ok, 1 refused or failed audit, 2 usage or network).
+    The games' words are in the terminal's language (LANGUAGE, LC_ALL, LC_MESSAGES or LANG: French
+    for ``fr_FR.UTF-8``, else English)."""
+    with use_language(from_environment(os.environ if env is None else env)):
+        return _main(argv, stdin=stdin, stdout=stdout, env=env)
+
+
+def _main(argv: list[str] | None, *, stdin: IO[str] | None, stdout: IO[str] | None,
+          env: Mapping[str, str] | None) -> int:
     term = Terminal(stdin or sys.stdin, stdout or sys.stdout)
     env = os.environ if env is None else env
     parser = build_parser(term.stdout)

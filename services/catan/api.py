@@ -17,6 +17,7 @@ from services.catan.rules import ENGINES
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
 from services.catan.rules.state import RESOURCES_PER_TYPE
 from services.catan.schemas import EVENT_SCHEMAS, Result, View
+from shared.i18n import N_
 from shared.plugin import GamePlugin
 from shared.schemas import strict_int
 
@@ -35,20 +36,20 @@ class OptionsSchema(Schema):
                                  "beginner board. `variable`: random hexes, number tokens laid "
                                  "along the A-R spiral skipping the desert, redrawn until no 6 or 8 "
                                  "touch.",
-                                 "label": "Board", "choices": {
-                                     "beginner": "Beginner board: the printed starting layout",
-                                     "variable": "Variable board: shuffled land and numbers, no two 6s or 8s "
-                                                 "side by side"}})
+                                 "label": N_("Board"), "choices": {
+                                     "beginner": N_("Beginner board: the printed starting layout"),
+                                     "variable": N_("Variable board: shuffled land and numbers, no two 6s or 8s "
+                                                    "side by side")}})
     bank_shortage = fields.Str(load_default="nobody",
                                validate=validate.OneOf(["nobody", "single-gets-rest"]),
                                metadata={"description": "When the bank cannot pay everybody a "
                                          "resource: `nobody` (default, the rule text) gets it; "
                                          "`single-gets-rest`: if only one player is owed it, "
                                          "they take what is left.",
-                                         "label": "When the bank runs short of a resource", "choices": {
-                                             "nobody": "Nobody gets it (the rule book)",
-                                             "single-gets-rest": "If only one player is owed it, they take "
-                                                                 "what is left"}})
+                                         "label": N_("When the bank runs short of a resource"), "choices": {
+                                             "nobody": N_("Nobody gets it (the rule book)"),
+                                             "single-gets-rest": N_("If only one player is owed it, they take "
+                                                                    "what is left")}})
     combined_trade_build = fields.Bool(
         load_default=False,
         metadata={"description": "Default false (the rule text: \"après qu'il ait terminé tous "
@@ -56,8 +57,8 @@ class OptionsSchema(Schema):
                   "settlement, city or development card bought ends the turn's trading "
                   "(domestic and maritime; playing a development card does not). true: the "
                   "later editions' rule, trade and build in any order.",
-                  "label": "Trade and build in any order",
-                  "hint": "The later editions' rule. Otherwise your first build ends your trading for the turn."})
+                  "label": N_("Trade and build in any order"),
+                  "hint": N_("The later editions' rule. Otherwise your first build ends your trading for the turn.")})
 
 
 class NoFields(Schema):

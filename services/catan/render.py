@@ -3,13 +3,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.i18n import N_, translator
 from shared.render.common import Context, counts, describe_generic, describe_with, seat_name
 
+# Catan's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
+_ = translator(__file__)
+
 ROWS = (3, 4, 5, 4, 3)
-SHORT = {"hills": "Hil", "forest": "For", "pasture": "Pas", "fields": "Fie", "mountains": "Mou",
-         "desert": "Des", "sea": "Sea"}
+SHORT = {"hills": N_("Hil"), "forest": N_("For"), "pasture": N_("Pas"), "fields": N_("Fie"), "mountains": N_("Mou"),
+         "desert": N_("Des"), "sea": N_("Sea")}
+# The phases of a turn (services/catan/rules/state.py), as the text view names them.
+PHASES = (N_("setup"), N_("roll"), N_("discard"), N_("robber"), N_("main"), N_("road_building"), N_("trade"),
+          N_("over"))
 PRODUCES = {"hills": "brick", "forest": "lumber", "pasture": "wool", "fields": "grain", "mountains": "ore"}
 LEVEL = {1: "settlement", 2: "city"}
+# The words of Catan's data the pages show in their forms (shared.render.game_terms).
+TERMS = (N_("brick"), N_("lumber"), N_("wool"), N_("grain"), N_("ore"),
+         N_("hills"), N_("forest"), N_("pasture"), N_("fields"), N_("mountains"), N_("desert"), N_("sea"),
+         N_("knight"), N_("monopoly"), N_("road_building"), N_("year_of_plenty"), N_("victory_point"),
+         N_("offer_trade"), N_("bank_trade"), N_("counter_trade"), N_("discard"), N_("play_monopoly"),
+         N_("play_year_of_plenty"), N_("give"), N_("get"), N_("resources"), N_("resource"), N_("node"),
+         N_("edge"), N_("hex"), N_("victim"), N_("accept"), N_("seat"), N_("build_settlement"), N_("build_road"),
+         N_("build_city"), N_("move_robber"), N_("answer_trade"), N_("confirm_trade"), N_("cancel_trade"),
+         N_("play_knight"), N_("play_road_building"), N_("buy_dev_card"), N_("end_turn"), N_("roll"))
+
+
+def _counts(value: Any, empty: str | None = None) -> str:
+    """Counts of Catan's cards in the language in use: ``"2 argile, 1 laine"``."""
+    return counts(value, empty, term=_)
 
 
 def _topology() -> tuple[list[list[int]], list[tuple[int, int]]]:
@@ -28,7 +49,7 @@ def hex_label(board: dict[str, Any], hex_id: int) -> str:
     terrains, numbers = board.get("terrains") or [], board.get("numbers") or []
     terrain = terrains[hex_id] if hex_id < len(terrains) else "?"
     number = numbers[hex_id] if hex_id < len(numbers) else None
-    return f"{terrain}" + (f" {number}" if number else "")
+    return f"{_(str(terrain))}" + (f" {number}" if number else "")
 
 
 def node_hexes(board: dict[str, Any], node: int) -> str:
@@ -39,22 +60,25 @@ def node_hexes(board: dict[str, Any], node: int) -> str:
 def render_board(board: dict[str, Any], robber: Any) -> list[str]:
     terrains, numbers = board.get("terrains") or [], board.get("numbers") or []
     if len(terrains) != sum(ROWS):
-        return ["Board: " + ", ".join(f"{i}:{t}" for i, t in enumerate(terrains))] if terrains else []
-    lines, hex_id, cell = ["Board (hex: terrain number, R = robber):"], 0, 12
+        return [_("Board: {hexes}").format(hexes=", ".join(f"{i}:{_(t)}" for i, t in enumerate(terrains)))] \
+            if terrains else []
+    lines, hex_id, cell = [_("Board (hex: terrain number, R = robber):")], 0, 12
     for length in ROWS:
         cells = []
-        for _ in range(length):
+        for _column in range(length):
             number = numbers[hex_id] if hex_id < len(numbers) else None
-            mark = "R" if hex_id == robber else " "
-            text = f"{hex_id:>2}:{SHORT.get(terrains[hex_id], str(terrains[hex_id])[:3])} {number or '':>2}{mark}"
+            mark = _("R") if hex_id == robber else " "
+            short = SHORT.get(terrains[hex_id], str(terrains[hex_id])[:3])
+            text = f"{hex_id:>2}:{_(short)} {number or '':>2}{mark}"
             cells.append(text.ljust(cell))
             hex_id += 1
         lines.append("  " + " " * ((5 - length) * cell // 2) + "".join(cells).rstrip())
     harbours = board.get("harbours") or []
     if harbours:
-        lines.append("Harbours: " + "; ".join(
-            f"{h.get('kind')}{'' if h.get('kind') == '3:1' else ' 2:1'} at nodes "
-            + "-".join(str(n) for n in h.get("nodes", [])) for h in harbours if isinstance(h, dict)))
+        lines.append(_("Harbours: {harbours}").format(harbours="; ".join(
+            _("{kind} at nodes {nodes}").format(
+                kind=_(str(h.get("kind"))) + ("" if h.get("kind") == "3:1" else " 2:1"),
+                nodes="-".join(str(n) for n in h.get("nodes", []))) for h in harbours if isinstance(h, dict))))
     return lines
 
 
@@ -72,42 +96,52 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
     you = ctx.you if ctx.you is not None else state.get("you")
     lines = []
     dice = state.get("dice")
-    dice_text = f", dice {dice[0]}+{dice[1]}={dice[0] + dice[1]}" if isinstance(dice, list) and len(dice) == 2 else ""
-    lines.append(f"Catan: turn {state.get('turn', '?')}, phase {state.get('phase', '?')}{dice_text}"
-                 + (f", current {ctx.name(state['current'])}" if isinstance(state.get("current"), int) else ""))
+    dice_text = _(", dice {a}+{b}={sum}").format(a=dice[0], b=dice[1], sum=dice[0] + dice[1]) \
+        if isinstance(dice, list) and len(dice) == 2 else ""
+    lines.append(_("Catan: turn {turn}, phase {phase}").format(turn=state.get("turn", "?"),
+                                                              phase=_(str(state.get("phase", "?")))) + dice_text
+                 + (_(", current {name}").format(name=ctx.name(state["current"]))
+                    if isinstance(state.get("current"), int) else ""))
     board = state.get("board") or {}
     if ctx.board:
         lines += render_board(board, board.get("robber"))
     if state.get("bank") is not None:
-        lines.append(f"Bank: {counts(state.get('bank'))}; development cards left: {state.get('dev_deck_size', '?')}")
+        lines.append(_("Bank: {cards}; development cards left: {left}").format(
+            cards=_counts(state.get("bank")), left=state.get("dev_deck_size", "?")))
     awards = []
-    for key, label in (("longest_road", "Longest road"), ("largest_army", "Largest army")):
+    for key, label in (("longest_road", _("Longest road")), ("largest_army", _("Largest army"))):
         if state.get(key) is not None:
             awards.append(f"{label}: {ctx.name(state[key])}")
     if awards:
         lines.append("; ".join(awards))
-    lines.append("Players:")
+    lines.append(_("Players:"))
     for seat_info in state.get("seats") or []:
         if not isinstance(seat_info, dict):
             continue
         seat = seat_info.get("seat")
         points = seat_info.get("points")
-        vp = f"{points} VP" if points is not None else f"{seat_info.get('public_points', '?')} VP shown"
+        vp = _("{n} VP").format(n=points) if points is not None \
+            else _("{n} VP shown").format(n=seat_info.get("public_points", "?"))
         settlements, cities, roads = buildings_of(state, seat) if isinstance(seat, int) else ([], [], 0)
-        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: {vp}, {seat_info.get('resource_count', '?')} cards, "
-                     f"{seat_info.get('dev_card_count', 0)} dev cards, {seat_info.get('knights_played', 0)} knights, "
-                     f"road length {seat_info.get('road_length', 0)}"
-                     + (f", must discard {seat_info['must_discard']}" if seat_info.get("must_discard") else ""))
-        lines.append(f"     settlements at {', '.join(map(str, settlements)) or '-'}; cities at "
-                     f"{', '.join(map(str, cities)) or '-'}; {roads} roads")
+        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: "
+                     + _("{vp}, {cards} cards, {dev} dev cards, {knights} knights, road length {length}").format(
+                         vp=vp, cards=seat_info.get("resource_count", "?"), dev=seat_info.get("dev_card_count", 0),
+                         knights=seat_info.get("knights_played", 0), length=seat_info.get("road_length", 0))
+                     + (_(", must discard {n}").format(n=seat_info["must_discard"])
+                        if seat_info.get("must_discard") else ""))
+        lines.append("     " + _("settlements at {settlements}; cities at {cities}; {roads} roads").format(
+            settlements=", ".join(map(str, settlements)) or "-", cities=", ".join(map(str, cities)) or "-",
+            roads=roads))
         if seat == you:
-            lines.append(f"Your hand: {counts(seat_info.get('resources'), 'empty')}")
+            lines.append(_("Your hand: {cards}").format(cards=_counts(seat_info.get("resources"), _("empty"))))
             dev = seat_info.get("dev_cards") or {}
             new = seat_info.get("dev_cards_new") or {}
-            lines.append(f"Your development cards: {counts(dev)}" + (f" (bought this turn: {counts(new)})" if counts(new, '') else ""))
+            lines.append(_("Your development cards: {cards}").format(cards=_counts(dev))
+                         + (_(" (bought this turn: {cards})").format(cards=_counts(new)) if _counts(new, "") else ""))
             rates = {k: v for k, v in (seat_info.get("trade_rates") or {}).items() if v != 4}
             if rates:
-                lines.append("Your better trade rates: " + ", ".join(f"{k} {v}:1" for k, v in rates.items()))
+                lines.append(_("Your better trade rates: {rates}").format(
+                    rates=", ".join(f"{_(k)} {v}:1" for k, v in rates.items())))
     offer = state.get("offer")
     if isinstance(offer, dict):
         answers, counters = _listed(offer, "answers"), _listed(offer, "counters")
@@ -115,11 +149,13 @@ def render_state(state: dict[str, Any], ctx: Context) -> str:
         def answer(i: int, a: Any) -> str:
             counter = counters[i] if i < len(counters) and isinstance(counters[i], dict) else None
             if counter:     # a counter-offer, from the countering seat's side
-                return f"{ctx.name(i)} counters: gives {counts(counter.get('give'))} for {counts(counter.get('get'))}"
-            return f"{ctx.name(i)} {'accepts' if a else 'declines'}"
+                return _("{name} counters: gives {give} for {get}").format(
+                    name=ctx.name(i), give=_counts(counter.get("give")), get=_counts(counter.get("get")))
+            return (_("{name} accepts") if a else _("{name} declines")).format(name=ctx.name(i))
         said = ", ".join(answer(i, a) for i, a in enumerate(answers) if a is not None and i != offer.get("seat"))
-        lines.append(f"Trade offer from {ctx.name(offer.get('seat'))}: gives {counts(offer.get('give'))} "
-                     f"for {counts(offer.get('get'))}; " + (said or "no answer yet"))
+        lines.append(_("Trade offer from {name}: gives {give} for {get}; ").format(
+            name=ctx.name(offer.get("seat")), give=_counts(offer.get("give")), get=_counts(offer.get("get")))
+            + (said or _("no answer yet")))
     return "\n".join(lines)
 
 
@@ -133,39 +169,43 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
     kind = move.get("type")
     if kind in ("build_settlement", "build_city") and isinstance(move.get("node"), int):
         where = node_hexes(board, move["node"]) if board else ""
-        return f"build a {'city' if kind == 'build_city' else 'settlement'} at node {move['node']}" \
-            + (f" ({where})" if where else "")
+        text = _("build a city at node {node}") if kind == "build_city" else _("build a settlement at node {node}")
+        return text.format(node=move["node"]) + (f" ({where})" if where else "")
     if kind == "build_road" and isinstance(move.get("edge"), int):
         edge = move["edge"]
-        nodes = f" (nodes {EDGE_NODES[edge][0]}-{EDGE_NODES[edge][1]})" if edge < len(EDGE_NODES) else ""
-        return f"build a road on edge {edge}{nodes}"
+        nodes = _(" (nodes {a}-{b})").format(a=EDGE_NODES[edge][0], b=EDGE_NODES[edge][1]) if edge < len(EDGE_NODES) else ""
+        return _("build a road on edge {edge}").format(edge=edge) + nodes
     if kind == "move_robber":
         hex_id = move.get("hex")
         where = f" ({hex_label(board, hex_id)})" if board and isinstance(hex_id, int) else ""
         victim = move.get("victim")
-        return f"move the robber to hex {hex_id}{where}" + (f", steal from seat {victim}" if victim is not None else "")
+        return _("move the robber to hex {hex}").format(hex=hex_id) + where \
+            + (_(", steal from seat {n}").format(n=victim) if victim is not None else "")
     if kind == "answer_trade" and isinstance(move.get("accept"), bool):
         offer = (state or {}).get("offer") if isinstance((state or {}).get("offer"), dict) else {}
-        terms = f" (you give {counts(offer.get('get'))}, get {counts(offer.get('give'))})" if offer else ""
-        return ("accept" if move["accept"] else "decline") + " the trade offer" + terms
+        terms = _(" (you give {give}, get {get})").format(give=_counts(offer.get("get")), get=_counts(offer.get("give"))) \
+            if offer else ""
+        return (_("accept the trade offer") if move["accept"] else _("decline the trade offer")) + terms
     if kind == "confirm_trade" and isinstance(move.get("seat"), int):
         offer = (state or {}).get("offer")
         counters = _listed(offer, "counters") if isinstance(offer, dict) else []
         counter = counters[move["seat"]] if 0 <= move["seat"] < len(counters) else None
         if isinstance(counter, dict):
-            return (f"accept seat {move['seat']}'s counter-offer (you give {counts(counter.get('get'))}, "
-                    f"get {counts(counter.get('give'))})")
-        return f"trade with seat {move['seat']}, who accepted"
+            return _("accept seat {n}'s counter-offer (you give {give}, get {get})").format(
+                n=move["seat"], give=_counts(counter.get("get")), get=_counts(counter.get("give")))
+        return _("trade with seat {n}, who accepted").format(n=move["seat"])
     if kind == "counter_trade":
-        return f"counter-offer: you give {counts(move.get('give'))}, get {counts(move.get('get'))}"
+        return _("counter-offer: you give {give}, get {get}").format(give=_counts(move.get("give")),
+                                                                     get=_counts(move.get("get")))
     if kind == "bank_trade":
-        return f"trade with the bank: give {counts(move.get('give'))}, get {counts(move.get('get'))}"
-    simple = {"roll": "roll the dice", "end_turn": "end your turn", "buy_dev_card": "buy a development card",
-              "play_knight": "play a knight", "play_road_building": "play road building",
-              "cancel_trade": "cancel your trade offer"}
+        return _("trade with the bank: give {give}, get {get}").format(give=_counts(move.get("give")),
+                                                                       get=_counts(move.get("get")))
+    simple = {"roll": N_("roll the dice"), "end_turn": N_("end your turn"), "buy_dev_card": N_("buy a development card"),
+              "play_knight": N_("play a knight"), "play_road_building": N_("play road building"),
+              "cancel_trade": N_("cancel your trade offer")}
     if kind in simple and len(move) == 1:
-        return simple[kind]
-    return describe_generic(move)
+        return _(simple[kind])
+    return describe_generic(move, _)
 
 
 def _dice(d: dict[str, Any]) -> str:
@@ -175,51 +215,67 @@ def _dice(d: dict[str, Any]) -> str:
 
 def _robber(d: dict[str, Any], who: str, names: Any) -> str:
     victim = d.get("victim")
-    return f"{who} moves the robber to hex {d['hex']}" + (f" and robs {seat_name(names, victim)}"
-                                                         if victim is not None else "")
+    return _("{who} moves the robber to hex {hex}").format(who=who, hex=d["hex"]) \
+        + (_(" and robs {name}").format(name=seat_name(names, victim)) if victim is not None else "")
 
 
 def _produced(d: dict[str, Any], who: str, names: Any) -> str:
-    gains = [f"{seat_name(names, seat)} gets {counts(g)}" for seat, g in enumerate(d.get("gains") or [])
-             if counts(g, "")]
-    short = f" (the bank is short of {counts(d['shortages'])})" if d.get("shortages") else ""
-    return ("; ".join(gains) or "nobody produces anything") + short
+    gains = [_("{name} gets {cards}").format(name=seat_name(names, seat), cards=_counts(g))
+             for seat, g in enumerate(d.get("gains") or []) if _counts(g, "")]
+    short = _(" (the bank is short of {cards})").format(cards=_counts(d["shortages"])) if d.get("shortages") else ""
+    return ("; ".join(gains) or _("nobody produces anything")) + short
+
+
+def _free(d: dict[str, Any]) -> str:
+    return _(" (free)") if d.get("free") else ""
+
+
+def _stolen(d: dict[str, Any], who: str, names: Any) -> str:
+    victim = seat_name(names, d["victim"])
+    if d.get("resource"):
+        return _("{who} steals {resource} from {victim}").format(who=who, resource=_(d["resource"]), victim=victim)
+    return _("{who} steals a card from {victim}").format(who=who, victim=victim)
 
 
 # The words for each event in the log (the CLI's event lines and the web table's log).
 EVENTS: dict[str, Any] = {
-    "game_started": lambda d, who, names: f"the game starts with {d['players']} players",
-    "settlement_built": lambda d, who, names: f"{who} builds a settlement at node {d['node']}"
-                                              + (" (free)" if d.get("free") else ""),
-    "city_built": lambda d, who, names: f"{who} builds a city at node {d['node']}",
-    "road_built": lambda d, who, names: f"{who} builds a road on edge {d['edge']}" + (" (free)" if d.get("free") else ""),
-    "starting_resources": lambda d, who, names: f"{who} takes the starting resources {counts(d['resources'])}",
-    "dice_rolled": lambda d, who, names: f"{who} rolls {_dice(d)}",
+    "game_started": lambda d, who, names: _("the game starts with {n} players").format(n=d["players"]),
+    "settlement_built": lambda d, who, names: _("{who} builds a settlement at node {node}").format(who=who, node=d["node"])
+                                              + _free(d),
+    "city_built": lambda d, who, names: _("{who} builds a city at node {node}").format(who=who, node=d["node"]),
+    "road_built": lambda d, who, names: _("{who} builds a road on edge {edge}").format(who=who, edge=d["edge"]) + _free(d),
+    "starting_resources": lambda d, who, names: _("{who} takes the starting resources {cards}").format(
+        who=who, cards=_counts(d["resources"])),
+    "dice_rolled": lambda d, who, names: _("{who} rolls {dice}").format(who=who, dice=_dice(d)),
     "resources_produced": _produced,
-    "turn_ended": lambda d, who, names: f"{who} ends the turn",
+    "turn_ended": lambda d, who, names: _("{who} ends the turn").format(who=who),
     "robber_moved": _robber,
-    "card_stolen": lambda d, who, names: f"{who} steals {d.get('resource') or 'a card'} from "
-                                         f"{seat_name(names, d['victim'])}",
-    "cards_discarded": lambda d, who, names: f"{who} discards {counts(d['resources'])}",
-    "bank_traded": lambda d, who, names: f"{who} trades {d['count']} {d['give']} with the bank for 1 {d['get']}",
-    "dev_card_bought": lambda d, who, names: f"{who} buys a development card"
-                                             + (f" ({d['card'].replace('_', ' ')})" if d.get("card") else ""),
-    "knight_played": lambda d, who, names: f"{who} plays a knight",
-    "monopoly_played": lambda d, who, names: f"{who} plays monopoly on {d['resource']} and takes "
-                                             f"{sum(d.get('taken') or [])}",
-    "road_building_played": lambda d, who, names: f"{who} plays road building",
-    "year_of_plenty_played": lambda d, who, names: f"{who} plays year of plenty for {counts(d['resources'])}",
-    "trade_offered": lambda d, who, names: f"{who} offers {counts(d['give'])} for {counts(d['get'])}",
-    "trade_answered": lambda d, who, names: f"{who} {'accepts' if d['accept'] else 'declines'} the offer",
-    "trade_cancelled": lambda d, who, names: f"{who} withdraws the trade offer",
-    "trade_confirmed": lambda d, who, names: f"{who} trades with {seat_name(names, d['partner'])}",
-    "road_building_ended": lambda d, who, names: f"{who} has built the free roads",
+    "card_stolen": _stolen,
+    "cards_discarded": lambda d, who, names: _("{who} discards {cards}").format(who=who, cards=_counts(d["resources"])),
+    "bank_traded": lambda d, who, names: _("{who} trades {count} {give} with the bank for 1 {get}").format(
+        who=who, count=d["count"], give=_(d["give"]), get=_(d["get"])),
+    "dev_card_bought": lambda d, who, names: _("{who} buys a development card").format(who=who)
+                                             + (f" ({_(d['card']).replace('_', ' ')})" if d.get("card") else ""),
+    "knight_played": lambda d, who, names: _("{who} plays a knight").format(who=who),
+    "monopoly_played": lambda d, who, names: _("{who} plays monopoly on {resource} and takes {n}").format(
+        who=who, resource=_(d["resource"]), n=sum(d.get("taken") or [])),
+    "road_building_played": lambda d, who, names: _("{who} plays road building").format(who=who),
+    "year_of_plenty_played": lambda d, who, names: _("{who} plays year of plenty for {cards}").format(
+        who=who, cards=_counts(d["resources"])),
+    "trade_offered": lambda d, who, names: _("{who} offers {give} for {get}").format(
+        who=who, give=_counts(d["give"]), get=_counts(d["get"])),
+    "trade_answered": lambda d, who, names: (_("{who} accepts the offer") if d["accept"]
+                                             else _("{who} declines the offer")).format(who=who),
+    "trade_cancelled": lambda d, who, names: _("{who} withdraws the trade offer").format(who=who),
+    "trade_confirmed": lambda d, who, names: _("{who} trades with {partner}").format(
+        who=who, partner=seat_name(names, d["partner"])),
+    "road_building_ended": lambda d, who, names: _("{who} has built the free roads").format(who=who),
 }
 
 
 def describe_event(event: dict[str, Any], names: list[str]) -> str:
     """One event in words, e.g. ``"bob rolls 3+4 = 7"``; ``names`` has one name per seat."""
-    return describe_with(EVENTS, event, names)
+    return describe_with(EVENTS, event, names, _)
 
 
 def scores(state: dict[str, Any]) -> list[str]:
@@ -227,7 +283,7 @@ def scores(state: dict[str, Any]) -> list[str]:
     out = []
     for info in state.get("seats") or []:
         points = info.get("points") if info.get("points") is not None else info.get("public_points")
-        out.append(f"{points} VP" if points is not None else "")
+        out.append(_("{n} VP").format(n=points) if points is not None else "")
     return out
 
 
@@ -238,11 +294,12 @@ def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | No
         corners = HEX_NODES[move["hex"]] if 0 <= move.get("hex", -1) < len(HEX_NODES) else []
         owners = state.get("node_owner") or []
         if any(node < len(owners) and owners[node] == you for node in corners):
-            return (f"The robber would block your own building on {hex_label(state.get('board') or {}, move['hex'])}: "
-                    "that hex produces nothing for you while it stays there.")
+            return _("The robber would block your own building on {hex}: "
+                     "that hex produces nothing for you while it stays there.").format(
+                hex=hex_label(state.get("board") or {}, move["hex"]))
     if move.get("type") == "end_turn":
         held = sum((state["seats"][you].get("resources") or {}).values())
         if held > 7:
-            return (f"You end your turn holding {held} resource cards: if anyone rolls a 7 before your next turn, "
-                    f"you discard {held // 2} of them.")
+            return _("You end your turn holding {held} resource cards: if anyone rolls a 7 before your next turn, "
+                     "you discard {half} of them.").format(held=held, half=held // 2)
     return None

@@ -15,6 +15,7 @@ from services.elastium.rules.board import COLOURS, SCENARIOS
 from services.elastium.rules.game import Elastium
 from services.elastium.rules.moves import DEFAULT_MAX_ROUNDS
 from services.elastium.schemas import EVENT_SCHEMAS, Result, View
+from shared.i18n import N_
 from shared.plugin import GamePlugin
 from shared.schemas import strict_int
 
@@ -34,22 +35,22 @@ class OptionsSchema(Schema):
                   "territory, 15 VP), `two-deities` (idols explored alone, majority +6 per type, "
                   "18 VP), `labyrinth` (2-peg chains, -5 for crossing your own chain, artefact "
                   "sets +5, ends when a player has used 18 bands).",
-                  "label": "Scenario", "choices": {
-                      "jungle-temples": "Jungle Temples: a bonus for joining opposite edges, first to 18 points",
-                      "volcano": "Volcano: start in the crater, 6 rounds, keep 7 energy to escape",
-                      "archipelago": "Archipelago: bridges worth 2 energy, no enclosures, first to 18 points",
-                      "engraved-plateau": "Engraved Plateau: complete the images, 3 points lost per empty segment",
-                      "fragile-ruins": "Fragile Ruins: long barriers and excavation sites, 6 rounds",
-                      "cursed-triangle": "Cursed Triangle: a deck of your own, bands of 3 or 4 pegs, first to "
-                                         "15 points",
-                      "two-deities": "Two Deities: idols explored alone, 6 points a majority, first to 18 points",
-                      "labyrinth": "Labyrinth: chains of bands, 5 points lost for crossing your own chain"}})
+                  "label": N_("Scenario"), "choices": {
+                      "jungle-temples": N_("Jungle Temples: a bonus for joining opposite edges, first to 18 points"),
+                      "volcano": N_("Volcano: start in the crater, 6 rounds, keep 7 energy to escape"),
+                      "archipelago": N_("Archipelago: bridges worth 2 energy, no enclosures, first to 18 points"),
+                      "engraved-plateau": N_("Engraved Plateau: complete the images, 3 points lost per empty segment"),
+                      "fragile-ruins": N_("Fragile Ruins: long barriers and excavation sites, 6 rounds"),
+                      "cursed-triangle": N_("Cursed Triangle: a deck of your own, bands of 3 or 4 pegs, first to "
+                                            "15 points"),
+                      "two-deities": N_("Two Deities: idols explored alone, 6 points a majority, first to 18 points"),
+                      "labyrinth": N_("Labyrinth: chains of bands, 5 points lost for crossing your own chain")}})
     max_rounds = strict_int(
         1, 200, load_default=DEFAULT_MAX_ROUNDS,
         metadata={"description": f"Safety cap, not in the printed rules (default {DEFAULT_MAX_ROUNDS}): "
                   "the game ends after this round even if the scenario's end was not reached.",
-                  "label": "Rounds at most",
-                  "hint": "A safety limit: the scenario's own end usually comes first."})
+                  "label": N_("Rounds at most"),
+                  "hint": N_("A safety limit: the scenario's own end usually comes first.")})
 
 
 class NoFields(Schema):

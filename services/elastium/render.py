@@ -4,7 +4,29 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from shared.render.common import Context, counts, describe_generic, describe_with, game_end_words, words
+from shared.i18n import N_, translator
+from shared.render.common import Context, counts, describe_generic, describe_with, game_end_words
+from shared.render.common import words as plain_words
+
+# Elastium's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
+_ = translator(__file__)
+# The words of Elastium's data: scenarios, phases, reasons, move types and fields (also the pages' forms).
+# Its colours are the French rules' own names (gris, bleu...), data in both languages.
+TERMS = (N_("jungle-temples"), N_("volcano"), N_("archipelago"), N_("engraved-plateau"), N_("fragile-ruins"),
+         N_("cursed-triangle"), N_("two-deities"), N_("labyrinth"),
+         N_("actions"), N_("extra"), N_("bonus"), N_("over"),
+         N_("opposite-edge"), N_("final-image-segment"), N_("image-majority"), N_("empty-segment"),
+         N_("excavation-site"), N_("own-chain-crossed"), N_("bands-exhausted"), N_("chains-blocked"),
+         N_("images-completed"), N_("score-reached"),
+         N_("take_cards"), N_("place_band"), N_("buy_action"), N_("end_turn"), N_("take_bonus_card"),
+         N_("market"), N_("pegs"), N_("payment"), N_("peg"), N_("cards"), N_("energy"), N_("card"), N_("to"),
+         N_("line"), N_("segment"))
+
+
+def words(name: Any) -> str:
+    """A scenario's, action's or reason's name in the language in use (``take_cards`` -> ``take cards``)."""
+    translated = _(str(name))
+    return translated if translated != str(name) else plain_words(name)
 
 
 def _at(values: Any, seat: int) -> Any:
@@ -31,8 +53,8 @@ def render_pegs(state: dict[str, Any], columns: int = 8, rows: int = 10) -> list
         return []
     unplayable = set(board.get("unplayable_pegs") or [])
     owners = state["peg_owners"] if isinstance(state.get("peg_owners"), dict) else {}
-    lines = ["Pegs (cXrY; colour g=gris b=bleu v=vert r=rouge j=jaune, then the seats whose bands hold it; "
-             "x = no band):",
+    lines = [_("Pegs (cXrY; colour g=gris b=bleu v=vert r=rouge j=jaune, then the seats whose bands hold it; "
+               "x = no band):"),
              "       " + "".join(f"c{c:<5}" for c in range(columns)).rstrip()]
     for row in reversed(range(rows)):
         cells = []
@@ -49,32 +71,37 @@ def render_pegs(state: dict[str, Any], columns: int = 8, rows: int = 10) -> list
 
 def render_state(state: dict[str, Any], ctx: Context) -> str:
     you = ctx.you if ctx.you is not None else state.get("seat")
-    lines = [f"Elastium ({state.get('scenario', '?')}): round {state.get('round', '?')}/{state.get('max_rounds', '?')}, "
-             f"phase {state.get('phase', '?')}"
-             + (f", {ctx.name(state['turn_seat'])} has {state.get('actions_left', '?')} actions left"
+    lines = [_("Elastium ({scenario}): round {round}/{rounds}, phase {phase}").format(
+        scenario=state.get("scenario", "?"), round=state.get("round", "?"), rounds=state.get("max_rounds", "?"),
+        phase=_(str(state.get("phase", "?"))))
+             + (_(", {name} has {n} actions left").format(name=ctx.name(state["turn_seat"]), n=state.get("actions_left", "?"))
                 if isinstance(state.get("turn_seat"), int) and not (ctx.result or state.get("result")) else "")]
     if state.get("market") is not None:
-        lines.append(f"Market: {counts(state.get('market'), 'empty')}; deck {state.get('deck_count', '?')}, "
-                     f"energy supply {state.get('energy_supply', '?')}")
+        lines.append(_("Market: {cards}; deck {deck}, energy supply {energy}").format(
+            cards=counts(state.get("market"), _("empty")), deck=state.get("deck_count", "?"),
+            energy=state.get("energy_supply", "?")))
     if ctx.board:
         lines += render_pegs(state)
     if state.get("end_triggered") is not None:
-        lines.append(f"End triggered: {state['end_triggered']}")
+        lines.append(_("End triggered: {reason}").format(reason=_(str(state["end_triggered"]))))
     bands = Counter(b.get("seat") for b in state.get("bands") or [] if isinstance(b, dict))
     pegs = Counter(seat for owners in (state.get("peg_owners") or {}).values() if isinstance(owners, list)
                    for seat in owners)
-    lines.append("Players:")
-    players, score = state.get("players"), state.get("score")
-    seats = players if isinstance(players, int) and players > 0 else len(score) if isinstance(score, list) else 0
+    lines.append(_("Players:"))
+    players, score_list = state.get("players"), state.get("score")
+    seats = players if isinstance(players, int) and players > 0 else len(score_list) if isinstance(score_list, list) else 0
     for seat in range(seats):
-        bits = [f"score {_at(state.get('score'), seat)}", f"energy {_at(state.get('energy'), seat)}",
-                f"{_at(state.get('hand_counts'), seat)} cards", f"{bands.get(seat, 0)} bands on the board",
-                f"{pegs.get(seat, 0)} pegs", f"{len(_at(state.get('enclosed'), seat) or [])} segments inside own bands"]
-        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(b for b in bits if "None" not in b))
+        score, energy, hand = _at(state.get("score"), seat), _at(state.get("energy"), seat), _at(state.get("hand_counts"), seat)
+        bits = [_("score {n}").format(n=score) if score is not None else None,
+                _("energy {n}").format(n=energy) if energy is not None else None,
+                _("{n} cards").format(n=hand) if hand is not None else None,
+                _("{n} bands on the board").format(n=bands.get(seat, 0)), _("{n} pegs").format(n=pegs.get(seat, 0)),
+                _("{n} segments inside own bands").format(n=len(_at(state.get("enclosed"), seat) or []))]
+        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(b for b in bits if b is not None))
         if seat == you and state.get("hand") is not None:
-            lines.append(f"Your hand: {counts(state.get('hand'), 'empty')}")
+            lines.append(_("Your hand: {cards}").format(cards=counts(state.get("hand"), _("empty"))))
     if state.get("pending_bonus_cards"):
-        lines.append(f"Bonus cards to take: {state['pending_bonus_cards']}")
+        lines.append(_("Bonus cards to take: {n}").format(n=state["pending_bonus_cards"]))
     return "\n".join(lines)
 
 
@@ -89,75 +116,80 @@ def payment(value: Any) -> str:
             continue
         paid = "+".join(map(str, item.get("cards") or []))
         if item.get("energy"):
-            paid = (paid + "+" if paid else "") + "energy"
-        to = f" to seat {item['to']}" if item.get("to") is not None else ""
-        parts.append(f"{item.get('peg', '?')}: {paid or 'nothing'}{to}")
-    return "; ".join(parts) or "nothing"
+            paid = (paid + "+" if paid else "") + _("energy")
+        to = _(" to seat {n}").format(n=item["to"]) if item.get("to") is not None else ""
+        parts.append(f"{item.get('peg', '?')}: {paid or _('nothing')}{to}")
+    return "; ".join(parts) or _("nothing")
 
 
 def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
     kind = move.get("type")
     if kind == "take_cards":
         market = move.get("market") or []
-        return "take cards: " + (", ".join(map(str, market)) + " from the market" if market else "from the deck")
+        return _("take cards: {cards} from the market").format(cards=", ".join(map(str, market))) if market \
+            else _("take cards: from the deck")
     if kind == "place_band":
-        return f"place a band on {'+'.join(map(str, move.get('pegs') or []))}, pay {payment(move.get('payment'))}"
+        return _("place a band on {pegs}, pay {payment}").format(pegs="+".join(map(str, move.get("pegs") or [])),
+                                                                payment=payment(move.get("payment")))
     if kind in ("buy_action", "end_turn") and len(move) == 1:
-        return {"buy_action": "buy an extra action", "end_turn": "end your turn"}[kind]
-    return describe_generic(move)
+        return _({"buy_action": N_("buy an extra action"), "end_turn": N_("end your turn")}[kind])
+    return describe_generic(move, _)
 
 
 def _hidden(cards: Any) -> str:
     """Cards by colour; hidden ones (another seat's draw) as a count."""
     if isinstance(cards, list):
-        return counts(dict(Counter(map(str, cards)))) if cards and all(cards) else f"{len(cards)} cards"
-    return str(cards) if cards else "a card"
+        return counts(dict(Counter(map(str, cards)))) if cards and all(cards) else _("{n} cards").format(n=len(cards))
+    return str(cards) if cards else _("a card")
 
 
 def _band(d: dict[str, Any], who: str, names: Any) -> str:
     pegs = d.get("pegs") or []
-    bits = [f"{who} stretches a band over {len(pegs)} pegs ({', '.join(map(str, pegs))})"]
+    bits = [_("{who} stretches a band over {n} pegs ({pegs})").format(who=who, n=len(pegs), pegs=", ".join(map(str, pegs)))]
     if d.get("explored"):
-        bits.append(f"exploring {len(d['explored'])}")
+        bits.append(_("exploring {n}").format(n=len(d["explored"])))
     if d.get("enclosed"):
-        bits.append(f"enclosing {len(d['enclosed'])}")
+        bits.append(_("enclosing {n}").format(n=len(d["enclosed"])))
     return ", ".join(bits)
 
 
 # The words for each event in the log (the CLI's event lines and the web table's log).
 EVENTS: dict[str, Any] = {
-    "game_started": lambda d, who, names: f"a game of {words(d['scenario'])} for {d['players']} players, "
-                                          f"at most {d['max_rounds']} rounds",
-    "deck_shuffled": lambda d, who, names: f"the deck of {len(d['deck'])} cards is shuffled" if d.get("deck")
-                                           else "the deck is shuffled",
-    "private_decks_dealt": lambda d, who, names: "each player gets a private deck",
-    "cards_dealt": lambda d, who, names: f"{who} is dealt {_hidden(d.get('cards'))}",
-    "market_card_revealed": lambda d, who, names: f"{d['card']} is turned up in the market",
+    "game_started": lambda d, who, names: _("a game of {scenario} for {n} players, at most {rounds} rounds").format(
+        scenario=words(d["scenario"]), n=d["players"], rounds=d["max_rounds"]),
+    "deck_shuffled": lambda d, who, names: _("the deck of {n} cards is shuffled").format(n=len(d["deck"]))
+                                           if d.get("deck") else _("the deck is shuffled"),
+    "private_decks_dealt": lambda d, who, names: _("each player gets a private deck"),
+    "cards_dealt": lambda d, who, names: _("{who} is dealt {cards}").format(who=who, cards=_hidden(d.get("cards"))),
+    "market_card_revealed": lambda d, who, names: _("{card} is turned up in the market").format(card=d["card"]),
     "action_started": lambda d, who, names: f"{who}: {words(d['action'])}",
-    "market_card_taken": lambda d, who, names: f"{who} takes {d['card']} from the market",
-    "card_drawn": lambda d, who, names: f"{who} draws {_hidden(d.get('card'))}",
+    "market_card_taken": lambda d, who, names: _("{who} takes {card} from the market").format(who=who, card=d["card"]),
+    "card_drawn": lambda d, who, names: _("{who} draws {cards}").format(who=who, cards=_hidden(d.get("card"))),
     "band_placed": _band,
-    "items_collected": lambda d, who, names: f"{who} collects {len(d.get('items') or [])} items"
-                                             + (f" worth {d['treasure']} treasure" if d.get("treasure") else ""),
-    "points_scored": lambda d, who, names: f"{who} scores {d['points']} points ({words(d['reason'])})",
-    "image_completed": lambda d, who, names: f"{who} completes image {d['image']}",
-    "turn_ended": lambda d, who, names: f"{who} ends the turn",
-    "round_ended": lambda d, who, names: f"round {d['round']} ends",
-    "action_bought": lambda d, who, names: f"{who} buys an extra action",
-    "discards_reshuffled": lambda d, who, names: "the discards are reshuffled into the deck",
-    "end_triggered": lambda d, who, names: f"the end is near ({words(d['reason'])}, by {who})",
+    "items_collected": lambda d, who, names: (
+        _("{who} collects {n} items worth {treasure} treasure") if d.get("treasure") else _("{who} collects {n} items"))
+        .format(who=who, n=len(d.get("items") or []), treasure=d.get("treasure")),
+    "points_scored": lambda d, who, names: _("{who} scores {n} points ({reason})").format(
+        who=who, n=d["points"], reason=words(d["reason"])),
+    "image_completed": lambda d, who, names: _("{who} completes image {image}").format(who=who, image=d["image"]),
+    "turn_ended": lambda d, who, names: _("{who} ends the turn").format(who=who),
+    "round_ended": lambda d, who, names: _("round {n} ends").format(n=d["round"]),
+    "action_bought": lambda d, who, names: _("{who} buys an extra action").format(who=who),
+    "discards_reshuffled": lambda d, who, names: _("the discards are reshuffled into the deck"),
+    "end_triggered": lambda d, who, names: _("the end is near ({reason}, by {who})").format(
+        reason=words(d["reason"]), who=who),
     "game_ended": lambda d, who, names: game_end_words(d.get("scores"), d.get("winners"), names),
 }
 
 
 def describe_event(event: dict[str, Any], names: list[str]) -> str:
     """One event in words, e.g. ``"bob stretches a band over 3 pegs (c0r0, c1r0, c0r1)"``."""
-    return describe_with(EVENTS, event, names)
+    return describe_with(EVENTS, event, names, _)
 
 
 def scores(state: dict[str, Any]) -> list[str]:
     """Each seat's score as the table shows it: its points."""
-    return [f"{n} points" for n in state.get("score") or []]
+    return [_("{n} points").format(n=n) for n in state.get("score") or []]
 
 
 def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
@@ -170,6 +202,6 @@ def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | No
         spent = sum(1 for pay in move.get("payment") or [] if pay.get("energy"))
     energy = _at(state.get("energy"), you) or 0
     if spent and energy - spent < 7:
-        return (f"This spends {spent} energy and leaves you {energy - spent}: in the Volcano a player with fewer "
-                "than 7 energy at the end does not escape and loses.")
+        return _("This spends {spent} energy and leaves you {left}: in the Volcano a player with fewer "
+                 "than 7 energy at the end does not escape and loses.").format(spent=spent, left=energy - spent)
     return None

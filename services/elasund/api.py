@@ -15,6 +15,7 @@ from services.elasund.rules import board
 from services.elasund.rules.game import ENGINES, GAME
 from services.elasund.rules.options import OPTIONS
 from services.elasund.schemas import EVENT_SCHEMAS, Result, View
+from shared.i18n import N_
 from shared.plugin import GamePlugin
 from shared.schemas import strict_int
 
@@ -64,26 +65,27 @@ class OptionsSchema(Schema):
     walls_blue_first = _option(
         "walls_blue_first", "Default true (proposed, official portal summary): the 4-gold east wall lane "
         "opens only once every 2-gold lane space is walled. false: any space next to a gate or a wall.",
-        "Wall lanes in order", "The 4-gold east lane opens once every 2-gold space is walled (the official "
-        "summary); otherwise any space next to a gate or a wall.")
+        N_("Wall lanes in order"), N_("The 4-gold east lane opens once every 2-gold space is walled (the official "
+                                      "summary); otherwise any space next to a gate or a wall."))
     trade_track_capacity = _option(
         "trade_track_capacity", "Default true (proposed): the cube boxes beside trade-track spaces "
         "3/5/7/9/11 (4/3/2/2/1 boxes) limit how many cubes go there, first come first served.",
-        "Trade track boxes limit the cubes", "The boxes beside spaces 3, 5, 7, 9 and 11 hold 4, 3, 2, 2 and 1 "
-        "cubes, first come first served.")
+        N_("Trade track boxes limit the cubes"), N_("The boxes beside spaces 3, 5, 7, 9 and 11 hold 4, 3, 2, 2 and 1 "
+                                                    "cubes, first come first served."))
     shortage_payout = _option(
         "shortage_payout", "Card shortage at income. `none` (default, English rules): nobody gets that "
         "card type this roll and everyone discards half of it. `after_discard` (French rules): after "
         "the half-discard refills the bank the income is paid.",
-        "When the bank runs short of a card at income", choices={
-            "none": "Nobody gets that card this roll (English rules)",
-            "after_discard": "Paid once everyone has discarded half of it (French rules)"})
+        N_("When the bank runs short of a card at income"), choices={
+            "none": N_("Nobody gets that card this roll (English rules)"),
+            "after_discard": N_("Paid once everyone has discarded half of it (French rules)")})
     hut_on_own_permit = _option(
         "hut_on_own_permit", "Default false: a displaced starter hut is rebuilt on a square with no "
         "permit at all (French text). true: own permits allowed (English 'other players' permits'); "
         "the permit returns to its owner.",
-        "Huts on their owner's permits", "A displaced starter hut may be rebuilt on its owner's own permit, "
-        "which goes back to its owner (English rules); otherwise only where there is no permit (French rules).")
+        N_("Huts on their owner's permits"), N_("A displaced starter hut may be rebuilt on its owner's own permit, "
+                                                "which goes back to its owner (English rules); otherwise only where "
+                                                "there is no permit (French rules)."))
 
 
 class NoFields(Schema):

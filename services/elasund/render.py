@@ -4,156 +4,194 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from shared.i18n import N_, translator
 from shared.render.common import Context, compact, counts, describe_generic, describe_with, seat_name
+
+# Elasund's words, in French from locale/fr/LC_MESSAGES/messages.po.
+_ = translator(__file__)
+# The words of Elasund's data: buildings, phases, colours, move types and fields (also the pages' forms).
+TERMS = (N_("worker_hut_small"), N_("worker_hut_large"), N_("house"), N_("workshop"), N_("well"), N_("market"),
+         N_("tavern"), N_("shop"), N_("large"), N_("church"),
+         N_("roll"), N_("ship_choice"), N_("pirate_row"), N_("discard"), N_("build"), N_("church_choice"),
+         N_("hut_rebuild"), N_("permit"), N_("special"), N_("over"),
+         N_("red"), N_("blue"), N_("green"), N_("yellow"), N_("gold"), N_("influence"),
+         N_("build_church"), N_("build_wall"), N_("choose_church_tile"), N_("end_building"), N_("end_turn"),
+         N_("move_permit"), N_("move_pirates"), N_("move_ship"), N_("place_permit"), N_("place_permit_anywhere"),
+         N_("rebuild_hut"), N_("special_gold"), N_("take_gold"), N_("upgrade_permit"),
+         N_("col"), N_("row"), N_("value"), N_("building"), N_("pay_colour"), N_("space"), N_("tower"), N_("tile"),
+         N_("colours"), N_("from"), N_("to"), N_("direction"), N_("cards"), N_("plot"), N_("wall"))
+
+
+def _counts(value: Any, empty: str | None = None) -> str:
+    return counts(value, empty, term=_)
 
 
 def render_state(state: dict[str, Any], ctx: Context) -> str:
     you = ctx.you
     dice = state.get("dice")
-    dice_text = f", dice {'+'.join(map(str, dice))}" if isinstance(dice, list) and dice else ""
-    lines = [f"Elasund: turn {state.get('turn', '?')}, phase {state.get('phase', '?')}{dice_text}"
-             + (f", current {ctx.name(state['current'])}" if isinstance(state.get("current"), int) else "")]
+    dice_text = _(", dice {dice}").format(dice="+".join(map(str, dice))) if isinstance(dice, list) and dice else ""
+    lines = [_("Elasund: turn {turn}, phase {phase}").format(turn=state.get("turn", "?"),
+                                                            phase=_(str(state.get("phase", "?")))) + dice_text
+             + (_(", current {name}").format(name=ctx.name(state["current"]))
+                if isinstance(state.get("current"), int) else "")]
     extras = []
     if "ship" in state:
-        extras.append(f"ship at row {state['ship'] if state['ship'] is not None else '-'}")
+        extras.append(_("ship at row {row}").format(row=state["ship"] if state["ship"] is not None else "-"))
     if state.get("pirates"):
-        extras.append("pirates!")
+        extras.append(_("pirates!"))
     if "gold_bank" in state:
-        extras.append(f"gold bank {state['gold_bank']}")
+        extras.append(_("gold bank {n}").format(n=state["gold_bank"]))
     if "influence_deck" in state:
-        extras.append(f"influence deck {state['influence_deck']}")
+        extras.append(_("influence deck {n}").format(n=state["influence_deck"]))
     if extras:
         lines.append(", ".join(extras))
     if isinstance(state.get("stock"), dict):
-        lines.append(f"Building stock: {counts(state['stock'])}")
+        lines.append(_("Building stock: {buildings}").format(buildings=_counts(state["stock"])))
     if isinstance(state.get("church"), dict):
         church = state["church"]
-        lines.append(f"Church: {len(church.get('tiles') or {})} tiles built, {church.get('stack', '?')} left")
+        lines.append(_("Church: {built} tiles built, {left} left").format(built=len(church.get("tiles") or {}),
+                                                                          left=church.get("stack", "?")))
     by_seat: dict[Any, list[str]] = defaultdict(list)
     for b in state.get("buildings") or []:
         if isinstance(b, dict):
-            tp = f" {b['trade_points']}tp" if b.get("trade_points") else ""
-            cubes = f" cubes {b['cubes']}" if b.get("cubes") else ""
-            by_seat[b.get("seat")].append(f"{b.get('kind', '?')}@{b.get('col', '?')},{b.get('row', '?')}{tp}{cubes}")
+            tp = _(" {n}tp").format(n=b["trade_points"]) if b.get("trade_points") else ""
+            cubes = _(" cubes {n}").format(n=b["cubes"]) if b.get("cubes") else ""
+            by_seat[b.get("seat")].append(f"{_(str(b.get('kind', '?')))}@{b.get('col', '?')},{b.get('row', '?')}{tp}{cubes}")
     walls_by: dict[Any, list[str]] = defaultdict(list)
     for space, wall in (state.get("walls") or {}).items():
         if isinstance(wall, dict):
-            walls_by[wall.get("seat")].append(space + ("(tower)" if wall.get("tower") else ""))
+            walls_by[wall.get("seat")].append(space + (_("(tower)") if wall.get("tower") else ""))
     permits_by: dict[Any, list[str]] = defaultdict(list)
     for where, permit in (state.get("permits") or {}).items():
         if isinstance(permit, list) and len(permit) == 2:
             permits_by[permit[0]].append(f"{permit[1]}@{where}")
     hands, supply = state.get("hands") or [], state.get("supply") or []
     trade, on_board = state.get("trade") or [], state.get("cubes_on_board") or []
-    lines.append("Players:")
+    lines.append(_("Players:"))
     players = state.get("players")
     for seat in range(players if isinstance(players, int) and players > 0 else len(hands)):
         info = []
         if seat < len(trade):
-            info.append(f"trade {trade[seat]}")
+            info.append(_("trade {n}").format(n=trade[seat]))
         if seat < len(on_board):
-            info.append(f"{on_board[seat]} cubes on board")
+            info.append(_("{n} cubes on board").format(n=on_board[seat]))
         hand = hands[seat] if seat < len(hands) and isinstance(hands[seat], dict) else {}
         if "cards" in hand:
-            info.append(f"{hand['cards']} cards in hand")
+            info.append(_("{n} cards in hand").format(n=hand["cards"]))
         lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(info))
-        lines.append(f"     buildings: {'; '.join(by_seat.get(seat, [])) or '-'}")
+        lines.append("     " + _("buildings: {buildings}").format(buildings="; ".join(by_seat.get(seat, [])) or "-"))
         if walls_by.get(seat) or permits_by.get(seat):
-            lines.append(f"     walls: {', '.join(walls_by.get(seat, [])) or '-'}; permits on board: "
-                         f"{', '.join(permits_by.get(seat, [])) or '-'}")
+            lines.append("     " + _("walls: {walls}; permits on board: {permits}").format(
+                walls=", ".join(walls_by.get(seat, [])) or "-", permits=", ".join(permits_by.get(seat, [])) or "-"))
         if seat < len(supply) and isinstance(supply[seat], dict):
             s = supply[seat]
-            lines.append(f"     supply: permits {counts(s.get('permits'))}; buildings {counts(s.get('buildings'))}; "
-                         f"walls built {s.get('walls_built', 0)}")
+            lines.append("     " + _("supply: permits {permits}; buildings {buildings}; walls built {walls}").format(
+                permits=_counts(s.get("permits")), buildings=_counts(s.get("buildings")), walls=s.get("walls_built", 0)))
         if seat == you or "gold" in hand:
             if "gold" in hand or "influence" in hand:
-                lines.append(f"Your hand: {hand.get('gold', 0)} gold; influence {counts(hand.get('influence'))}")
+                lines.append(_("Your hand: {gold} gold; influence {influence}").format(
+                    gold=hand.get("gold", 0), influence=_counts(hand.get("influence"))))
     if state.get("pending"):
-        lines.append(f"Pending: {compact(state['pending'])}")
+        lines.append(_("Pending: {what}").format(what=compact(state["pending"])))
     return "\n".join(lines)
 
 
 def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
     kind = move.get("type")
     if kind in ("build", "place_permit", "place_permit_anywhere", "rebuild_hut") and "col" in move:
-        what = move.get("building") or (f"permit {move['value']}" if "value" in move else "worker hut")
-        pay = f", pay with {move['pay_colour']}" if move.get("pay_colour") else ""
-        verb = "build" if kind in ("build", "rebuild_hut") else "place"
-        return f"{verb} {what} at column {move['col']}, row {move['row']}{pay}"
-    simple = {"roll": "roll the dice", "end_turn": "end your turn", "end_building": "stop building",
-              "take_gold": "take gold", "build_church": "build a church tile", "special_gold": "take special gold"}
+        what = _(move["building"]) if move.get("building") else (
+            _("permit {value}").format(value=move["value"]) if "value" in move else _("worker hut"))
+        pay = _(", pay with {colour}").format(colour=_(move["pay_colour"])) if move.get("pay_colour") else ""
+        verb = _("build {what} at column {col}, row {row}") if kind in ("build", "rebuild_hut") \
+            else _("place {what} at column {col}, row {row}")
+        return verb.format(what=what, col=move["col"], row=move["row"]) + pay
+    simple = {"roll": N_("roll the dice"), "end_turn": N_("end your turn"), "end_building": N_("stop building"),
+              "take_gold": N_("take gold"), "build_church": N_("build a church tile"),
+              "special_gold": N_("take special gold")}
     if kind in simple and len(move) == 1:
-        return simple[kind]
-    return describe_generic(move)
+        return _(simple[kind])
+    return describe_generic(move, _)
 
 
 def _cards(d: dict[str, Any]) -> str:
     """Gold and influence cards as words; hidden ones (others' draws) as a count."""
     parts = []
     if d.get("gold"):
-        parts.append(f"{d['gold']} gold")
+        parts.append(_("{n} gold").format(n=d["gold"]))
     influence = d.get("influence")
     if isinstance(influence, list) and influence:
-        parts.append(f"{len(influence)} influence ({', '.join(map(str, influence))})" if all(influence)
-                     else f"{len(influence)} influence")
-    elif isinstance(influence, dict) and counts(influence, ""):
-        parts.append(f"influence {counts(influence)}")
+        parts.append(_("{n} influence ({colours})").format(n=len(influence), colours=", ".join(_(str(c)) for c in influence))
+                     if all(influence) else _("{n} influence").format(n=len(influence)))
+    elif isinstance(influence, dict) and _counts(influence, ""):
+        parts.append(_("influence {cards}").format(cards=_counts(influence)))
     elif isinstance(influence, int) and influence:
-        parts.append(f"{influence} influence")
-    return " and ".join(parts) or "nothing"
+        parts.append(_("{n} influence").format(n=influence))
+    return _(" and ").join(parts) or _("nothing")
 
 
 def _at(d: dict[str, Any]) -> str:
-    return f"column {d['col']}, row {d['row']}"
+    return _("column {col}, row {row}").format(col=d["col"], row=d["row"])
 
 
 # The words for each event in the log (the CLI's event lines and the web table's log).
 EVENTS: dict[str, Any] = {
-    "game_started": lambda d, who, names: f"the game starts with {d['players']} players; "
-                                          f"{seat_name(names, d['first_player'])} begins",
-    "influence_deck_formed": lambda d, who, names: f"the influence deck is formed ({counts(d['counts'])})",
-    "building_built": lambda d, who, names: f"{who} builds a {words_of(d['kind'])} at {_at(d)}",
-    "building_removed": lambda d, who, names: f"{who}'s {words_of(d['kind'])} is removed",
-    "cards_drawn": lambda d, who, names: f"{who} draws {_cards(d)}",
-    "cards_discarded": lambda d, who, names: f"{who} discards {_cards(d)}",
-    "turn_started": lambda d, who, names: f"turn {d['turn']}: {who} to play",
-    "dice_rolled": lambda d, who, names: f"{who} rolls {d['dice'][0]}+{d['dice'][1]} = {d['total']}",
-    "phase_entered": lambda d, who, names: f"{words_of(d['phase'])} phase",
-    "ship_moved": lambda d, who, names: f"the ship moves to row {d['row']}" + (" with the pirates" if d.get("pirates") else ""),
-    "pool_settled": lambda d, who, names: "the pool is paid out",
-    "gold_paid": lambda d, who, names: f"{who} pays {d['amount']} gold"
-                                       + (f" to {seat_name(names, d['to'])}" if d.get("to") is not None else ""),
-    "influence_paid": lambda d, who, names: f"{who} pays influence {counts(d['colours'])}",
-    "wall_built": lambda d, who, names: f"{who} builds a wall{' tower' if d.get('tower') else ''} on {d['space']}",
-    "permit_placed": lambda d, who, names: f"{who} places a permit of value {d['value']} at {_at(d)}",
-    "permit_moved": lambda d, who, names: f"{who} moves a permit from column {d['from'][0]}, row {d['from'][1]} "
-                                          f"to column {d['to'][0]}, row {d['to'][1]}",
-    "permit_upgraded": lambda d, who, names: f"{who} raises the permit at {_at(d)} to {d['value']}",
-    "permits_returned": lambda d, who, names: f"{len(d['squares'])} permits go back to their owners",
-    "trade_moved": lambda d, who, names: f"{who} moves up the trade track to {d['total']}",
-    "hut_lost": lambda d, who, names: f"{who} loses a {words_of(d['kind'])}",
-    "loot_taken": lambda d, who, names: f"{who} takes loot: {_cards(d)}",
-    "influence_reshuffled": lambda d, who, names: "the influence cards are reshuffled",
-    "church_drawn": lambda d, who, names: f"{who} draws church tiles",
-    "church_tile_placed": lambda d, who, names: f"{who} places church tile {d['tile']} at {_at(d)}",
-    "church_tile_bottomed": lambda d, who, names: f"{who} puts a church tile at the bottom",
-    "supply_short": lambda d, who, names: f"the {d['kind']} supply runs short",
-    "game_won": lambda d, who, names: f"{who} wins the game",
+    "game_started": lambda d, who, names: _("the game starts with {n} players; {first} begins").format(
+        n=d["players"], first=seat_name(names, d["first_player"])),
+    "influence_deck_formed": lambda d, who, names: _("the influence deck is formed ({cards})").format(
+        cards=_counts(d["counts"])),
+    "building_built": lambda d, who, names: _("{who} builds a {building} at {at}").format(
+        who=who, building=words_of(d["kind"]), at=_at(d)),
+    "building_removed": lambda d, who, names: _("{who}'s {building} is removed").format(
+        who=who, building=words_of(d["kind"])),
+    "cards_drawn": lambda d, who, names: _("{who} draws {cards}").format(who=who, cards=_cards(d)),
+    "cards_discarded": lambda d, who, names: _("{who} discards {cards}").format(who=who, cards=_cards(d)),
+    "turn_started": lambda d, who, names: _("turn {turn}: {who} to play").format(turn=d["turn"], who=who),
+    "dice_rolled": lambda d, who, names: _("{who} rolls {a}+{b} = {total}").format(
+        who=who, a=d["dice"][0], b=d["dice"][1], total=d["total"]),
+    "phase_entered": lambda d, who, names: _("{phase} phase").format(phase=words_of(d["phase"])),
+    "ship_moved": lambda d, who, names: (_("the ship moves to row {row} with the pirates") if d.get("pirates")
+                                         else _("the ship moves to row {row}")).format(row=d["row"]),
+    "pool_settled": lambda d, who, names: _("the pool is paid out"),
+    "gold_paid": lambda d, who, names: (_("{who} pays {n} gold to {to}") if d.get("to") is not None
+                                        else _("{who} pays {n} gold")).format(
+        who=who, n=d["amount"], to=seat_name(names, d.get("to"))),
+    "influence_paid": lambda d, who, names: _("{who} pays influence {cards}").format(who=who, cards=_counts(d["colours"])),
+    "wall_built": lambda d, who, names: (_("{who} builds a wall tower on {space}") if d.get("tower")
+                                         else _("{who} builds a wall on {space}")).format(who=who, space=d["space"]),
+    "permit_placed": lambda d, who, names: _("{who} places a permit of value {value} at {at}").format(
+        who=who, value=d["value"], at=_at(d)),
+    "permit_moved": lambda d, who, names: _("{who} moves a permit from column {c1}, row {r1} to column {c2}, row {r2}")
+        .format(who=who, c1=d["from"][0], r1=d["from"][1], c2=d["to"][0], r2=d["to"][1]),
+    "permit_upgraded": lambda d, who, names: _("{who} raises the permit at {at} to {value}").format(
+        who=who, at=_at(d), value=d["value"]),
+    "permits_returned": lambda d, who, names: _("{n} permits go back to their owners").format(n=len(d["squares"])),
+    "trade_moved": lambda d, who, names: _("{who} moves up the trade track to {total}").format(who=who, total=d["total"]),
+    "hut_lost": lambda d, who, names: _("{who} loses a {building}").format(who=who, building=words_of(d["kind"])),
+    "loot_taken": lambda d, who, names: _("{who} takes loot: {cards}").format(who=who, cards=_cards(d)),
+    "influence_reshuffled": lambda d, who, names: _("the influence cards are reshuffled"),
+    "church_drawn": lambda d, who, names: _("{who} draws church tiles").format(who=who),
+    "church_tile_placed": lambda d, who, names: _("{who} places church tile {tile} at {at}").format(
+        who=who, tile=d["tile"], at=_at(d)),
+    "church_tile_bottomed": lambda d, who, names: _("{who} puts a church tile at the bottom").format(who=who),
+    "supply_short": lambda d, who, names: _("the {kind} supply runs short").format(kind=_(str(d["kind"]))),
+    "game_won": lambda d, who, names: _("{who} wins the game").format(who=who),
 }
 
 
 def words_of(name: Any) -> str:
-    return str(name).replace("_", " ")
+    """A building's or a phase's name in the language in use (``worker_hut_small`` -> ``worker hut small``)."""
+    translated = _(str(name))
+    return translated if translated != str(name) else str(name).replace("_", " ")
 
 
 def describe_event(event: dict[str, Any], names: list[str]) -> str:
     """One event in words, e.g. ``"bob builds a house at column 2, row 11"``."""
-    return describe_with(EVENTS, event, names)
+    return describe_with(EVENTS, event, names, _)
 
 
 def scores(state: dict[str, Any]) -> list[str]:
     """Each seat's score as the table shows it: its victory cubes on the board."""
-    return [f"{n} cubes" for n in state.get("cubes_on_board") or []]
+    return [_("{n} cubes").format(n=n) for n in state.get("cubes_on_board") or []]
 
 
 def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
@@ -171,11 +209,12 @@ def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | No
         if owner != you and value:
             owed[owner] += value
     if owed:
-        warnings.append(f"This also costs you {sum(owed.values())} gold for the other players' permits there "
-                        f"({', '.join(f'seat {seat}: {gold}' for seat, gold in sorted(owed.items()))}).")
+        warnings.append(_("This also costs you {gold} gold for the other players' permits there ({owed}).").format(
+            gold=sum(owed.values()),
+            owed=", ".join(_("seat {n}: {gold}").format(n=seat, gold=gold) for seat, gold in sorted(owed.items()))))
     for building in state.get("buildings") or []:
         covered = set(footprint(building["kind"], building["col"], building["row"]) or ()) & squares
         if building.get("seat") == you and covered:
-            warnings.append(f"Your {words_of(building['kind'])} at {_at(building)} is removed, with its victory "
-                            "cubes and trade points.")
+            warnings.append(_("Your {building} at {at} is removed, with its victory cubes and trade points.").format(
+                building=words_of(building["kind"]), at=_at(building)))
     return " ".join(warnings) or None

@@ -16,6 +16,7 @@ from services.elfenland.rules import ENGINES
 from services.elfenland.rules.board import ROADS, TOWNS
 from services.elfenland.rules.components import COUNTER_KINDS, EDITIONS, HAND_CARDS, TRANSPORTS
 from services.elfenland.schemas import EVENT_SCHEMAS, Result, View
+from shared.i18n import N_
 from shared.plugin import GamePlugin
 from shared.schemas import strict_int
 
@@ -44,44 +45,44 @@ class OptionsSchema(Schema):
                   "card draft, auctions, gold counters, spells and sea monsters. `elfenroads`: "
                   "Elfenroads on the Elfenland board, Elfengold's procedure with 70 cards (7 "
                   "gold), 42 counters (2 gold, 2 obstacles), no spells, caravans or boatmen.",
-                  "label": "Edition", "choices": {
-                      "elfenland": "Elfenland: 4 rounds of travel cards and transport counters",
-                      "elfengold": "Elfengold: 6 rounds with gold, auctions, spells and sea monsters",
-                      "elfenroads": "Elfenroads: Elfengold's rounds on the Elfenland board, no spells"}})
+                  "label": N_("Edition"), "choices": {
+                      "elfenland": N_("Elfenland: 4 rounds of travel cards and transport counters"),
+                      "elfengold": N_("Elfengold: 6 rounds with gold, auctions, spells and sea monsters"),
+                      "elfenroads": N_("Elfenroads: Elfengold's rounds on the Elfenland board, no spells")}})
     lake_rules = fields.Str(
         load_default="author", validate=validate.OneOf(["author", "german"]),
         metadata={"description": "`author` (default): Mare Nebulae costs 1 raft (or 3 cards "
                   "with the boatmen), Mare Magnum 2 rafts; 8 new cards each Elfenland round. "
                   "`german`: both lakes 2 rafts, no boatmen, hands topped up to 8.",
-                  "label": "Lakes", "choices": {
-                      "author": "The author's: 1 raft across Mare Nebulae, 2 across Mare Magnum",
-                      "german": "The German edition's: 2 rafts across either lake, no boatmen"}})
+                  "label": N_("Lakes"), "choices": {
+                      "author": N_("The author's: 1 raft across Mare Nebulae, 2 across Mare Magnum"),
+                      "german": N_("The German edition's: 2 rafts across either lake, no boatmen")}})
     home_towns = fields.Bool(
         load_default=True,
         metadata={"description": "Home-town cards (default on): the score loses one point per "
                   "road between the elf and its secret home town at the end.",
-                  "label": "Secret home towns",
-                  "hint": "At the end, you lose a point for each road between your elf and its home town."})
+                  "label": N_("Secret home towns"),
+                  "hint": N_("At the end, you lose a point for each road between your elf and its home town.")})
     caravan_cards = strict_int(
         3, 5, validate.OneOf([3, 5]), load_default=3,
         metadata={"description": "Cards a caravan costs: 3 (default) or the translator's "
                   "stricter 5 (one more past an obstacle).",
-                  "label": "A caravan costs", "choices": {
-                      3: "3 travel cards", 5: "5 travel cards (the translator's stricter reading)"},
+                  "label": N_("A caravan costs"), "choices": {
+                      3: N_("3 travel cards"), 5: N_("5 travel cards (the translator's stricter reading)")},
                   "applies_when": {"edition": ["elfenland", "elfengold"]}})
     wizards = fields.Bool(
         load_default=False,
         metadata={"description": "Elfengold only (default off): 6 wizard cards in the deck; a "
                   "wizard passes an obstacle for 1 coin or flies anywhere for 3 coins.",
-                  "label": "Wizards",
-                  "hint": "6 wizard cards: a wizard passes an obstacle for 1 coin or flies anywhere for 3.",
+                  "label": N_("Wizards"),
+                  "hint": N_("6 wizard cards: a wizard passes an obstacle for 1 coin or flies anywhere for 3."),
                   "applies_when": {"edition": ["elfengold"]}})
     random_gold_values = fields.Bool(
         load_default=False,
         metadata={"description": "Elfengold/Elfenroads only (default off): the 20 town-value "
                   "discs are shuffled over the towns.",
-                  "label": "Shuffled gold values",
-                  "hint": "The towns' gold values are shuffled over the board.",
+                  "label": N_("Shuffled gold values"),
+                  "hint": N_("The towns' gold values are shuffled over the board."),
                   "applies_when": {"edition": ["elfengold", "elfenroads"]}})
 
 

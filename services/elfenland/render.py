@@ -3,8 +3,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.i18n import N_, translator
 from shared.render.common import (Context, compact, counts, describe_generic, describe_with, game_end_words,
-                                  seat_name, words)
+                                  seat_name)
+from shared.render.common import words as plain_words
+
+# Elfenland's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
+_ = translator(__file__)
+# The words of Elfenland's data: transports, counters, cards, terrains, phases, move types and fields.
+TERMS = (N_("giant_pig"), N_("elfcycle"), N_("magic_cloud"), N_("unicorn"), N_("troll_wagon"), N_("dragon"),
+         N_("raft"), N_("wizard"), N_("gold"), N_("obstacle"), N_("sea_monster"), N_("double"), N_("exchange"),
+         N_("plain"), N_("forest"), N_("mountain"), N_("desert"), N_("river"), N_("lake"),
+         N_("secret_counter"), N_("draft_counters"), N_("draft_cards"), N_("reveal_counter"), N_("placement"),
+         N_("movement"), N_("auction"), N_("keep"), N_("setup"), N_("round_start"), N_("over"),
+         N_("elfenland"), N_("elfengold"), N_("elfenroads"), N_("pile"), N_("face_up"),
+         N_("place_counter"), N_("travel"), N_("pass"), N_("draw_card"), N_("draw_counter"), N_("take_gold"),
+         N_("bid"), N_("keep_cards"), N_("keep_counters"), N_("fly"), N_("end_travel"), N_("play_exchange"),
+         N_("counter"), N_("road"), N_("cards"), N_("amount"), N_("reveal"), N_("town"), N_("kept"),
+         N_("other_road"), N_("index"), N_("take"), N_("counters"), N_("card"))
+
+
+def words(name: Any) -> str:
+    """A counter's, card's or phase's name in the language in use (``giant_pig`` -> ``giant pig``)."""
+    translated = _(str(name))
+    return translated if translated != str(name) else plain_words(name)
+
+
+def _counts(value: Any, empty: str | None = None) -> str:
+    return counts(value, empty, term=_)
 
 
 def _roads() -> dict[int, Any]:
@@ -23,85 +49,92 @@ def road_label(road: Any) -> str:
     """``"road 0 (Beata-Elvenhold, plain)"``; just ``"road 0"`` when the map is unknown."""
     known = ROADS.get(road) if isinstance(road, int) else ROADS.get(int(road)) if str(road).isdigit() else None
     if known is None:
-        return f"road {road}"
-    return f"road {road} ({known.a}-{known.b}, {known.terrain})"
+        return _("road {road}").format(road=road)
+    return _("road {road} ({a}-{b}, {terrain})").format(road=road, a=known.a, b=known.b, terrain=_(known.terrain))
 
 
 def render_state(state: dict[str, Any], ctx: Context) -> str:
     you = ctx.you if ctx.you is not None else state.get("viewer")
-    lines = [f"Elfenland ({state.get('edition', '?')}): round {state.get('round', '?')}/{state.get('rounds', '?')}, "
-             f"phase {words(state.get('phase', '?'))}, step {state.get('step', '?')}"]
-    extras = [f"{k.replace('_', ' ')} {state[k]}" for k in ("deck_size", "bag_size", "discard_size", "gold_pile")
-              if state.get(k) is not None]
+    lines = [_("Elfenland ({edition}): round {round}/{rounds}, phase {phase}, step {step}").format(
+        edition=state.get("edition", "?"), round=state.get("round", "?"), rounds=state.get("rounds", "?"),
+        phase=words(state.get("phase", "?")), step=state.get("step", "?"))]
+    sizes = {"deck_size": N_("deck size"), "bag_size": N_("bag size"), "discard_size": N_("discard size"),
+             "gold_pile": N_("gold pile")}
+    extras = [f"{_(label)} {state[k]}" for k, label in sizes.items() if state.get(k) is not None]
     if extras:
         lines.append(", ".join(extras))
     if state.get("face_up_counters"):
-        lines.append(f"Face-up counters: {counts(state['face_up_counters'])}")
+        lines.append(_("Face-up counters: {counters}").format(counters=_counts(state["face_up_counters"])))
     if state.get("face_up_cards"):
-        lines.append(f"Face-up cards: {counts(state['face_up_cards'])}")
+        lines.append(_("Face-up cards: {cards}").format(cards=_counts(state["face_up_cards"])))
     if state.get("gold_values"):
         values = state["gold_values"]
-        lines.append("Gold values: " + (", ".join(f"{town} {gold}" for town, gold in values.items())
-                                         if isinstance(values, dict) else compact(values)))
+        lines.append(_("Gold values: {values}").format(values=", ".join(f"{town} {gold}" for town, gold in values.items())
+                                                       if isinstance(values, dict) else compact(values)))
     roads = state.get("board") or {}
     if isinstance(roads, dict) and roads:
         parts = []
         for road, info in sorted(roads.items(), key=lambda kv: int(kv[0]) if str(kv[0]).isdigit() else 0):
             if isinstance(info, dict):
-                marks = "+".join(info.get("transports") or []) or "-"
+                marks = "+".join(_(str(t)) for t in info.get("transports") or []) or "-"
                 if info.get("obstacle"):
-                    marks += f" [{info['obstacle']}]"
+                    marks += f" [{_(str(info['obstacle']))}]"
                 if info.get("gold"):
-                    marks += " (gold)"
+                    marks += _(" (gold)")
                 parts.append(f"  {road_label(road)}: {marks}")
-        lines.append("Roads with counters:")
+        lines.append(_("Roads with counters:"))
         lines += parts
     if state.get("auction"):
-        lines.append(f"Auction: {compact(state['auction'])}")
-    lines.append("Elves:")
+        lines.append(_("Auction: {auction}").format(auction=compact(state["auction"])))
+    lines.append(_("Elves:"))
     for seat, info in enumerate(state.get("seats") or []):
         if not isinstance(info, dict):
             continue
         visited = info.get("visited") or []
-        counters = [c.get("kind") or "hidden" for c in info.get("counters") or [] if isinstance(c, dict)]
-        bits = [f"at {info.get('town', '?')}", f"{len(visited)} towns visited",
-                f"{info.get('hand_size', '?')} cards", f"counters: {', '.join(counters) or '-'}"]
+        counters = [_(str(c["kind"])) if c.get("kind") else _("hidden")
+                    for c in info.get("counters") or [] if isinstance(c, dict)]
+        bits = [_("at {town}").format(town=info.get("town", "?")), _("{n} towns visited").format(n=len(visited)),
+                _("{n} cards").format(n=info.get("hand_size", "?")),
+                _("counters: {counters}").format(counters=", ".join(counters) or "-")]
         if info.get("coins") or (isinstance(info.get("coins"), int) and state.get("edition") != "elfenland"):
-            bits.append(f"{info['coins']} coins")          # Elfengold and Elfenroads: 0 coins is news too
+            bits.append(_("{n} coins").format(n=info["coins"]))   # Elfengold and Elfenroads: 0 coins is news too
         if info.get("home"):
-            bits.append(f"home {info['home']}")
+            bits.append(_("home {town}").format(town=info["home"]))
         lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(bits))
         if seat == you:
-            lines.append(f"Your hand: {counts(info.get('hand'), 'empty')}")
+            lines.append(_("Your hand: {cards}").format(cards=counts(info.get("hand"), _("empty"), term=_)))
             if visited:
-                lines.append(f"You visited: {', '.join(map(str, visited))}")
+                lines.append(_("You visited: {towns}").format(towns=", ".join(map(str, visited))))
     return "\n".join(lines)
 
 
 def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
     kind = move.get("type")
     if kind == "place_counter":
-        return f"place {words(move.get('counter'))} on {road_label(move.get('road'))}"
+        return _("place {counter} on {road}").format(counter=words(move.get("counter")), road=road_label(move.get("road")))
     if kind == "travel":
-        return f"travel along {road_label(move.get('road'))} using {counts(move.get('cards'))}"
+        return _("travel along {road} using {cards}").format(road=road_label(move.get("road")),
+                                                            cards=_counts(move.get("cards")))
     if kind == "secret_counter":
-        return "take the secret counter" + (" and reveal it" if move.get("reveal") else " (keep it hidden)")
+        return _("take the secret counter and reveal it") if move.get("reveal") \
+            else _("take the secret counter (keep it hidden)")
     if kind in ("pass", "draw_card", "draw_counter", "take_gold") and len(move) == 1:
         return words(kind)
     if kind == "reveal_counter":
-        return f"reveal {words(move.get('counter'))} for auction"
+        return _("reveal {counter} for auction").format(counter=words(move.get("counter")))
     if kind == "bid" and isinstance(move.get("amount"), int):
-        return f"bid {move['amount']} gold"
-    return describe_generic(move)
+        return _("bid {n} gold").format(n=move["amount"])
+    return describe_generic(move, _)
 
 
 def _cards(cards: Any, noun: str = "cards") -> str:
     """Cards or counters by name; hidden ones (null in another seat's view) as a count."""
     if isinstance(cards, list):
         if cards and all(isinstance(c, str) for c in cards):
-            return counts(_tally(cards))
-        return f"{len(cards)} hidden {noun}" if cards else "nothing"
-    return words(cards) if cards else "a hidden one"
+            return counts(_tally(cards), term=_)
+        hidden = _("{n} hidden counters") if noun == "counters" else _("{n} hidden cards")
+        return hidden.format(n=len(cards)) if cards else _("nothing")
+    return words(cards) if cards else _("a hidden one")
 
 
 def _tally(cards: list[str]) -> dict[str, int]:
@@ -112,8 +145,9 @@ def _tally(cards: list[str]) -> dict[str, int]:
 
 
 def _travelled(d: dict[str, Any], who: str, names: Any) -> str:
-    paid = f", earning {d['earned']} gold" if d.get("earned") else ""
-    return f"{who} travels to {d['to']} along {road_label(d['road'])} with {_cards(d.get('cards'))}{paid}"
+    paid = _(", earning {n} gold").format(n=d["earned"]) if d.get("earned") else ""
+    return _("{who} travels to {town} along {road} with {cards}").format(
+        who=who, town=d["to"], road=road_label(d["road"]), cards=_cards(d.get("cards"))) + paid
 
 
 def _ended(d: dict[str, Any], who: str, names: Any) -> str:
@@ -123,57 +157,66 @@ def _ended(d: dict[str, Any], who: str, names: Any) -> str:
 
 # The words for each event in the log (the CLI's event lines and the web table's log).
 EVENTS: dict[str, Any] = {
-    "game_set_up": lambda d, who, names: f"a game of {words(d['edition'])} for {d['players']} players",
-    "home_town_dealt": lambda d, who, names: f"{who}'s home town is {d['town']}" if d.get("town")
-                                             else f"{who} is dealt a secret home town",
-    "round_started": lambda d, who, names: f"round {d['round']} begins; {seat_name(names, d['first'])} starts",
-    "cards_dealt": lambda d, who, names: f"{who} is dealt {_cards(d.get('cards'))}",
-    "secret_counter_drawn": lambda d, who, names: f"{who} draws a secret counter ({_cards(d.get('counter'))})",
-    "phase_started": lambda d, who, names: f"phase: {words(d['phase'])}",
-    "secret_counter_chosen": lambda d, who, names: f"{who} " + (f"reveals the secret counter {words(d['counter'])}"
-                                                                if d.get("reveal") else "keeps the secret counter hidden"),
-    "counters_revealed": lambda d, who, names: f"face-up counters: {_cards(d['counters'])}",
-    "counter_taken": lambda d, who, names: f"{who} takes {_cards(d.get('counter'))} from the {d.get('source', 'pile')}",
-    "face_up_counter_added": lambda d, who, names: f"{words(d['counter'])} is turned face up",
-    "counter_placed": lambda d, who, names: f"{who} places {_cards(d.get('counter'))} on {road_label(d['road'])}",
-    "passed": lambda d, who, names: f"{who} passes",
+    "game_set_up": lambda d, who, names: _("a game of {edition} for {n} players").format(
+        edition=words(d["edition"]), n=d["players"]),
+    "home_town_dealt": lambda d, who, names: _("{who}'s home town is {town}").format(who=who, town=d["town"])
+                                             if d.get("town") else _("{who} is dealt a secret home town").format(who=who),
+    "round_started": lambda d, who, names: _("round {round} begins; {first} starts").format(
+        round=d["round"], first=seat_name(names, d["first"])),
+    "cards_dealt": lambda d, who, names: _("{who} is dealt {cards}").format(who=who, cards=_cards(d.get("cards"))),
+    "secret_counter_drawn": lambda d, who, names: _("{who} draws a secret counter ({counter})").format(
+        who=who, counter=_cards(d.get("counter"))),
+    "phase_started": lambda d, who, names: _("phase: {phase}").format(phase=words(d["phase"])),
+    "secret_counter_chosen": lambda d, who, names: (
+        _("{who} reveals the secret counter {counter}").format(who=who, counter=words(d["counter"]))
+        if d.get("reveal") else _("{who} keeps the secret counter hidden").format(who=who)),
+    "counters_revealed": lambda d, who, names: _("face-up counters: {counters}").format(counters=_cards(d["counters"])),
+    "counter_taken": lambda d, who, names: _("{who} takes {counter} from the {source}").format(
+        who=who, counter=_cards(d.get("counter")), source=_(str(d.get("source", "pile")))),
+    "face_up_counter_added": lambda d, who, names: _("{counter} is turned face up").format(counter=words(d["counter"])),
+    "counter_placed": lambda d, who, names: _("{who} places {counter} on {road}").format(
+        who=who, counter=_cards(d.get("counter")), road=road_label(d["road"])),
+    "passed": lambda d, who, names: _("{who} passes").format(who=who),
     "travelled": _travelled,
-    "flew": lambda d, who, names: f"{who} flies to {d.get('to', '?')}",
-    "travel_finished": lambda d, who, names: f"{who} ends the journey" + (f", takes {d['take']}" if d.get("take") else ""),
-    "round_ended": lambda d, who, names: "the round ends",
-    "cards_kept": lambda d, who, names: f"{who} keeps {_cards(d.get('kept'))}",
-    "counters_kept": lambda d, who, names: f"{who} keeps {_cards(d.get('kept'), 'counters')}",
+    "flew": lambda d, who, names: _("{who} flies to {town}").format(who=who, town=d.get("to", "?")),
+    "travel_finished": lambda d, who, names: _("{who} ends the journey").format(who=who)
+                                             + (_(", takes {what}").format(what=_(str(d["take"]))) if d.get("take") else ""),
+    "round_ended": lambda d, who, names: _("the round ends"),
+    "cards_kept": lambda d, who, names: _("{who} keeps {cards}").format(who=who, cards=_cards(d.get("kept"))),
+    "counters_kept": lambda d, who, names: _("{who} keeps {cards}").format(who=who, cards=_cards(d.get("kept"), "counters")),
     "game_ended": _ended,
-    "face_up_card_added": lambda d, who, names: f"{words(d['card'])} is turned face up",
-    "gold_cards_added": lambda d, who, names: f"{d['count']} gold cards are shuffled in",
-    "counters_drawn": lambda d, who, names: f"{who} draws {_cards(d.get('counters'), 'counters')}",
-    "counter_revealed": lambda d, who, names: f"{who} reveals {words(d['counter'])}",
-    "auction_opened": lambda d, who, names: f"the auction opens: {_cards(d['lots'])}",
-    "bid_placed": lambda d, who, names: f"{who} bids {d['amount']} gold",
-    "bid_passed": lambda d, who, names: f"{who} passes on the lot",
-    "lot_overbid": lambda d, who, names: f"{who} bids {d['amount']} gold",
-    "lot_sold": lambda d, who, names: f"{who} buys {words(d['counter'])} for {d['price']} gold",
-    "lot_unsold": lambda d, who, names: f"nobody buys {words(d['counter'])}",
-    "auction_closed": lambda d, who, names: "the auction closes",
-    "exchange_played": lambda d, who, names: f"{who} swaps the counters of {road_label(d['road'])} "
-                                             f"and {road_label(d['other_road'])}",
-    "card_drawn": lambda d, who, names: f"{who} draws {_cards(d.get('card'))}",
-    "card_taken": lambda d, who, names: f"{who} takes {words(d['card'])}",
-    "gold_card_found": lambda d, who, names: "a gold card turns up",
-    "gold_taken": lambda d, who, names: f"{who} takes {d['coins']} gold",
-    "income": lambda d, who, names: f"everyone earns {d['coins']} gold",
-    "deck_reshuffled": lambda d, who, names: "the deck is reshuffled",
+    "face_up_card_added": lambda d, who, names: _("{card} is turned face up").format(card=words(d["card"])),
+    "gold_cards_added": lambda d, who, names: _("{n} gold cards are shuffled in").format(n=d["count"]),
+    "counters_drawn": lambda d, who, names: _("{who} draws {cards}").format(who=who, cards=_cards(d.get("counters"), "counters")),
+    "counter_revealed": lambda d, who, names: _("{who} reveals {counter}").format(who=who, counter=words(d["counter"])),
+    "auction_opened": lambda d, who, names: _("the auction opens: {lots}").format(lots=_cards(d["lots"])),
+    "bid_placed": lambda d, who, names: _("{who} bids {n} gold").format(who=who, n=d["amount"]),
+    "bid_passed": lambda d, who, names: _("{who} passes on the lot").format(who=who),
+    "lot_overbid": lambda d, who, names: _("{who} bids {n} gold").format(who=who, n=d["amount"]),
+    "lot_sold": lambda d, who, names: _("{who} buys {counter} for {n} gold").format(
+        who=who, counter=words(d["counter"]), n=d["price"]),
+    "lot_unsold": lambda d, who, names: _("nobody buys {counter}").format(counter=words(d["counter"])),
+    "auction_closed": lambda d, who, names: _("the auction closes"),
+    "exchange_played": lambda d, who, names: _("{who} swaps the counters of {road} and {other}").format(
+        who=who, road=road_label(d["road"]), other=road_label(d["other_road"])),
+    "card_drawn": lambda d, who, names: _("{who} draws {cards}").format(who=who, cards=_cards(d.get("card"))),
+    "card_taken": lambda d, who, names: _("{who} takes {card}").format(who=who, card=words(d["card"])),
+    "gold_card_found": lambda d, who, names: _("a gold card turns up"),
+    "gold_taken": lambda d, who, names: _("{who} takes {n} gold").format(who=who, n=d["coins"]),
+    "income": lambda d, who, names: _("everyone earns {n} gold").format(n=d["coins"]),
+    "deck_reshuffled": lambda d, who, names: _("the deck is reshuffled"),
 }
 
 
 def describe_event(event: dict[str, Any], names: list[str]) -> str:
     """One event in words, e.g. ``"bob travels to Virst along road 43 (...) with 2 unicorn"``."""
-    return describe_with(EVENTS, event, names)
+    return describe_with(EVENTS, event, names, _)
 
 
 def scores(state: dict[str, Any]) -> list[str]:
     """Each seat's score as the table shows it: the towns its elf has visited."""
-    return [f"{len(info.get('visited') or [])} towns" for info in state.get("seats") or [] if isinstance(info, dict)]
+    return [_("{n} towns").format(n=len(info.get("visited") or []))
+            for info in state.get("seats") or [] if isinstance(info, dict)]
 
 
 def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
@@ -182,6 +225,7 @@ def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | No
     if move.get("type") == "bid":
         coins, amount = state["seats"][you]["coins"], move["amount"]
         if amount > coins:
-            return (f"You have {coins} gold: a bid of {amount} is an over-bid. If it still stands when the lot "
-                    f"closes, you forfeit all {coins} gold, get nothing, and the counter is auctioned again.")
+            return _("You have {coins} gold: a bid of {amount} is an over-bid. If it still stands when the lot "
+                     "closes, you forfeit all {coins} gold, get nothing, and the counter is auctioned again.").format(
+                coins=coins, amount=amount)
     return None

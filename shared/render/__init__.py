@@ -18,14 +18,16 @@ import importlib
 import logging
 import re
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
+from shared.i18n import _
 from shared.render.common import (Context, compact, describe_event_generic, describe_generic, generic_state,
                                   terminal_safe)
 from shared.strict import strict
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
-           "describe_event", "event_words", "move_warning", "seat_scores", "generic_state"]
+           "describe_event", "event_words", "move_warning", "seat_scores", "generic_state", "game_terms",
+           "game_translator", "option_words"]
 
 log = logging.getLogger("render")
 _GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}")
@@ -60,17 +62,17 @@ def _header(title: str, status: Any, to_act: list[int], result: Any, ctx: Contex
     if result:
         winners = result.get("winners") if isinstance(result, dict) else None
         if isinstance(winners, list) and winners:
-            lines.append("Game over. Winner: " + " and ".join(ctx.name(w) for w in winners))
+            lines.append(_("Game over. Winner: {names}").format(names=_(" and ").join(ctx.name(w) for w in winners)))
         else:
-            lines.append("Game over.")
+            lines.append(_("Game over."))
         scores = result.get("scores") if isinstance(result, dict) else None
         if isinstance(scores, list):
-            lines.append("Scores: " + ", ".join(f"{ctx.name(i)} {s}" for i, s in enumerate(scores)))
+            lines.append(_("Scores: {scores}").format(scores=", ".join(f"{ctx.name(i)} {s}" for i, s in enumerate(scores))))
     elif to_act:
-        lines.append("To act: " + ", ".join(ctx.name(s) for s in to_act)
-                     + ("  <- your turn" if ctx.you in to_act else ""))
+        lines.append(_("To act: {names}").format(names=", ".join(ctx.name(s) for s in to_act))
+                     + (_("  <- your turn") if ctx.you in to_act else ""))
     elif status:
-        lines.append(f"Status: {status}")
+        lines.append(_("Status: {status}").format(status=status))
     return lines
 
 
@@ -81,10 +83,11 @@ def render_view(view: dict[str, Any]) -> str:
     to_act = view["to_act"] if isinstance(view.get("to_act"), list) else []
     ctx = Context(players=view.get("players") or [], you=view.get("you"), to_act=to_act,
                   result=view.get("result"))
-    title = f"{view.get('game', 'game')} {view.get('id', '')}  version {view.get('version', '?')}"
+    title = _("{game} {id}  version {version}").format(game=view.get("game", "game"), id=view.get("id", ""),
+                                                        version=view.get("version", "?"))
     lines = _header(title.strip(), view.get("status"), to_act, view.get("result"), ctx)
     if view.get("seeded_by_client"):
-        lines.append("Seeded by its creator: whoever chose the seed can predict every roll and hidden card.")
+        lines.append(_("Seeded by its creator: whoever chose the seed can predict every roll and hidden card."))
     lines.append(render_state(view.get("game"), view.get("state"), ctx))
     return terminal_safe("\n".join(lines))
 
@@ -93,7 +96,8 @@ def render_replay(game: str | None, replay: dict[str, Any], players: list[dict[s
     """A ``GET /games/{id}/replay`` answer (a spectator's state at one version)."""
     to_act = replay["to_act"] if isinstance(replay.get("to_act"), list) else []
     ctx = Context(players=players or [], you=None, to_act=to_act, result=replay.get("result"))
-    lines = _header(f"{game or 'game'} at version {replay.get('version', '?')}", replay.get("status"),
+    lines = _header(_("{game} at version {version}").format(game=game or "game", version=replay.get("version", "?")),
+                    replay.get("status"),
                     to_act, replay.get("result"), ctx)
     lines.append(render_state(game, replay.get("state"), ctx))
     return terminal_safe("\n".join(lines))
@@ -114,7 +118,7 @@ def _describe_move(move: Any, game: str | None, state: Any) -> str:
             if strict():
                 raise
             log.debug("describe_move for %s failed", game, exc_info=True)
-    return describe_generic(move) if isinstance(move, dict) else compact(move)
+    return describe_generic(move, getattr(module, "_", None)) if isinstance(move, dict) else compact(move)
 
 
 def move_warning(move: Any, game: str | None, state: Any, you: Any) -> str | None:
@@ -149,7 +153,8 @@ def seat_scores(game: str | None, state: Any) -> list[str] | None:
 def event_words(game: str | None, event: Any, names: list[str]) -> str:
     """One event in words, from the game's ``describe_event`` (generic words when it has none or
     it fails): the text of a CLI event line and of a line of the web table's log."""
-    describe = getattr(_module(game), "describe_event", None)
+    module = _module(game)
+    describe = getattr(module, "describe_event", None)
     if describe is not None and isinstance(event, dict):
         try:
             return str(describe(event, names))
@@ -157,7 +162,35 @@ def event_words(game: str | None, event: Any, names: list[str]) -> str:
             if strict():
                 raise
             log.debug("describe_event for %s failed", game, exc_info=True)
-    return describe_event_generic(event, names)
+    return describe_event_generic(event, names, getattr(module, "_", None))
+
+
+def game_translator(game: str | None) -> Callable[[str], str]:
+    """The game's ``_`` (its renderer's: its own catalog, then the platform's), else the platform's."""
+    translate = getattr(_module(game), "_", None)
+    return translate if callable(translate) else _
+
+
+def game_terms(game: str | None) -> dict[str, str]:
+    """The game's words for its data (``TERMS`` in its renderer: move types, field names,
+    resources) in the language in use, for the pages' forms; only those its catalog translates."""
+    translate = game_translator(game)
+    found = {str(word): str(translate(word)) for word in getattr(_module(game), "TERMS", ())}
+    return {word: text for word, text in found.items() if text != word}
+
+
+def option_words(game: str | None, fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lobby's option fields (shared.options_form) with their words in the language in use."""
+    translate = game_translator(game)
+    out = []
+    for field in fields:
+        field = {**field, "label": translate(field["label"])}
+        if field.get("hint"):
+            field["hint"] = translate(field["hint"])
+        if field.get("choices"):
+            field["choices"] = [{**c, "label": translate(c["label"])} for c in field["choices"]]
+        out.append(field)
+    return out
 
 
 def describe_event(event: dict[str, Any], game: str | None = None, ctx: Context | None = None) -> str:

@@ -4,7 +4,12 @@ from __future__ import annotations
 import json
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
+
+from shared.i18n import N_, _
+
+# Translates one word of a game's data (a resource, a move's type): the game's own domain's ``_``.
+Term = Callable[[str], str]
 
 WIDTH = 100
 
@@ -46,36 +51,39 @@ class Context:
         """``"seat 1 (greedy)"``, ``"seat 0 (me, you)"``; tolerant of unknown seats."""
         if not isinstance(seat, int):
             return str(seat)
-        label = f"seat {seat}"
+        label = _("seat {n}").format(n=seat)
         player = next((p for p in self.players if isinstance(p, dict) and p.get("seat") == seat), None)
         extras = []
         if player and player.get("name"):
             extras.append(terminal_safe(str(player["name"]), keep_newlines=False))
         if player and player.get("bot"):
-            extras.append(f"bot:{player['bot']}")
-        if seat == self.you and "you" not in extras:
-            extras.append("you")
+            extras.append(_("bot:{name}").format(name=player["bot"]))
+        if seat == self.you and _("you") not in extras:
+            extras.append(_("you"))
         return label + (f" ({', '.join(extras)})" if extras else "")
 
     def names(self) -> list[str]:
         """One plain name per seat (``"seat N"`` for a seat without one), as describe_event takes."""
         known = {p.get("seat"): p.get("name") for p in self.players if isinstance(p, dict)}
         count = max([s + 1 for s in known if isinstance(s, int)], default=0)
-        return [str(known.get(s) or f"seat {s}") for s in range(count)]
+        return [str(known.get(s) or _("seat {n}").format(n=s)) for s in range(count)]
 
     def marker(self, seat: Any) -> str:
         """``>`` for a seat to act, else a blank."""
         return ">" if seat in self.to_act else " "
 
 
-def counts(value: Any, empty: str = "none") -> str:
-    """``{"brick": 2, "ore": 0, "wool": 1}`` -> ``"2 brick, 1 wool"``; lists -> ``"a, b"``."""
+def counts(value: Any, empty: str | None = None, term: Term | None = None) -> str:
+    """``{"brick": 2, "ore": 0, "wool": 1}`` -> ``"2 brick, 1 wool"``; lists -> ``"a, b"``
+    (``term`` translates the names: the game's own ``_``)."""
+    term = term or _
+    empty = _("none") if empty is None else empty
     if isinstance(value, dict):
-        parts = [f"{n} {k}" if isinstance(n, (int, float)) and not isinstance(n, bool) else f"{k}={compact(n)}"
-                 for k, n in value.items() if n not in (0, None, [], {})]
+        parts = [f"{n} {term(str(k))}" if isinstance(n, (int, float)) and not isinstance(n, bool)
+                 else f"{term(str(k))}={compact(n)}" for k, n in value.items() if n not in (0, None, [], {})]
         return ", ".join(parts) or empty
     if isinstance(value, (list, tuple)):
-        return ", ".join(compact(v) for v in value) or empty
+        return ", ".join(compact(term(v)) if isinstance(v, str) else compact(v) for v in value) or empty
     if value is None:
         return empty
     return str(value)
@@ -112,34 +120,43 @@ def words(name: Any) -> str:
     return str(name).replace("_", " ").replace("-", " ")
 
 
-def describe_generic(move: dict[str, Any]) -> str:
+def _words(term: Term | None) -> Term:
+    """A word of a game's data in the language in use: its translation, else the word with spaces."""
+    def say(name: Any) -> str:
+        translated = (term or _)(str(name))
+        return words(name) if translated == str(name) else translated
+    return say
+
+
+def describe_generic(move: dict[str, Any], term: Term | None = None) -> str:
     """``{"type": "bank_trade", "give": "wool", "get": "ore"}`` -> ``"bank trade: give wool, get ore"``."""
     if not isinstance(move, dict):
         return compact(move)
+    say = _words(term)
     args = []
     for key, value in move.items():
         if key == "type":
             continue
         if isinstance(value, bool):
-            text = "yes" if value else "no"
+            text = _("yes") if value else _("no")
         elif isinstance(value, dict):
-            text = counts(value)
+            text = counts(value, term=term)
         elif isinstance(value, list):
-            text = "[" + counts(value, empty="") + "]"
+            text = "[" + counts(value, empty="", term=term) + "]"
         else:
-            text = "-" if value is None else words(value) if isinstance(value, str) else str(value)
-        args.append(f"{words(key)} {text}")
-    head = words(move.get("type", "?"))
+            text = "-" if value is None else say(value) if isinstance(value, str) else str(value)
+        args.append(f"{say(key)} {text}")
+    head = say(move.get("type", "?"))
     return head + (": " + ", ".join(args) if args else "")
 
 
 def seat_name(names: Any, seat: Any) -> str:
     """The name of ``seat`` from ``names`` (one per seat), or ``"seat N"`` when there is none."""
     if isinstance(seat, bool) or not isinstance(seat, int):
-        return "nobody" if seat is None else str(seat)
+        return _("nobody") if seat is None else str(seat)
     if isinstance(names, (list, tuple)) and 0 <= seat < len(names) and str(names[seat]).strip():
         return str(names[seat])
-    return f"seat {seat}"
+    return _("seat {n}").format(n=seat)
 
 
 def event_data(event: Any) -> dict[str, Any]:
@@ -159,10 +176,18 @@ def event_actor(event: Any, names: Any) -> str:
     return ""
 
 
-def describe_event_generic(event: Any, names: Any) -> str:
+# The platform's events (shared/platform_events.py) and their data, in the generic words below.
+PLATFORM_TERMS = (N_("seat_joined"), N_("seat_left"), N_("game_started"), N_("game_cancelled"), N_("seat_resigned"),
+                  N_("rematch"), N_("seed_revealed"), N_("game_abandoned"), N_("name"), N_("bot"), N_("game_id"),
+                  N_("seed"), N_("salt"), N_("status"), N_("result"), N_("last_move_at"), N_("idle_seconds"),
+                  N_("abandoned"))
+
+
+def describe_event_generic(event: Any, names: Any, term: Term | None = None) -> str:
     """``"bob: dice rolled, dice 3, 4"``: who, the type in words, the other data in short."""
     if not isinstance(event, dict):
         return compact(event)
+    say = _words(term)
     who = event_actor(event, names)
     kind = str(event.get("type", "?"))
     if kind.startswith("platform."):
@@ -171,13 +196,14 @@ def describe_event_generic(event: Any, names: Any) -> str:
     for key, value in event_data(event).items():
         if key == "seat" or value in (None, [], {}):
             continue
-        text = counts(value) if isinstance(value, (dict, list)) else ("yes" if value is True else "no"
-                                                                        if value is False else str(value))
-        parts.append(f"{words(key)} {compact(text, 60)}")
-    return (f"{who}: " if who else "") + words(kind) + (", " + "; ".join(parts) if parts else "")
+        text = counts(value, term=term) if isinstance(value, (dict, list)) else (
+            _("yes") if value is True else _("no") if value is False else say(value) if isinstance(value, str)
+            else str(value))
+        parts.append(f"{say(key)} {compact(text, 60)}")
+    return (f"{who}: " if who else "") + say(kind) + (", " + "; ".join(parts) if parts else "")
 
 
-def describe_with(handlers: dict[str, Any], event: Any, names: Any) -> str:
+def describe_with(handlers: dict[str, Any], event: Any, names: Any, term: Term | None = None) -> str:
     """A game's ``describe_event``: its handler for the event's type (given the data and the actor's
     name), else the generic words.  A handler that trips on odd data falls back too."""
     if not isinstance(event, dict):
@@ -185,13 +211,14 @@ def describe_with(handlers: dict[str, Any], event: Any, names: Any) -> str:
     handler = handlers.get(str(event.get("type")))
     if handler is not None:
         try:
-            return str(handler(event_data(event), event_actor(event, names) or "someone", names))
+            return str(handler(event_data(event), event_actor(event, names) or _("someone"), names))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             pass
-    return describe_event_generic(event, names)
+    return describe_event_generic(event, names, term)
 
 
 def game_end_words(scores: Any, winners: Any, names: Any) -> str:
     """``"the game ends: ann 9, bob 23; winner bob"``."""
-    return ("the game ends: " + ", ".join(f"{seat_name(names, s)} {p}" for s, p in enumerate(scores or []))
-            + "; winner " + " and ".join(seat_name(names, s) for s in winners or []))
+    return _("the game ends: {scores}; winner {winners}").format(
+        scores=", ".join(f"{seat_name(names, s)} {p}" for s, p in enumerate(scores or [])),
+        winners=_(" and ").join(seat_name(names, s) for s in winners or []))

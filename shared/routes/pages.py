@@ -5,22 +5,28 @@ The pages know no game: they show what the API gives (the view, the legal moves,
 board picture) and post moves as the API takes them.  A seat's token stays in the page (the URL
 fragment, never a query string), so it reaches the server only in an Authorization header.
 This is a plain Flask blueprint, not a flask-smorest one: the pages are not part of the API document.
+
+Each page comes in English or French (shared/i18n.py): its template's ``[[words]]`` filled from the
+pages' catalog, the catalog itself and the game's terms in its config for the scripts.
 """
 from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 from typing import Any
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response, request, send_from_directory
 
 from shared.clocks import MAX_TURN_SECONDS, default_fallback
 from shared.http import json_response, read_json_body
+from shared.i18n import LANGUAGES, pick, use_language, web_words
 from shared.options_form import option_fields
 from shared.problems import Problem
-from shared.render import Context, describe_move, event_words, move_warning, render_state, seat_scores
+from shared.render import (Context, describe_move, event_words, game_terms, move_warning, option_words, render_state,
+                           seat_scores)
 from shared.routes.context import Service
 from shared.search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MIN_BUDGET_MS
 
@@ -28,6 +34,30 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 PAGES = ("lobby", "table", "replay")
 # What one call to /web/words describes at most: the pages send a long log in pieces.
 MAX_WORDS = 500
+# A word of a page's template to translate: [[English text]] (see shared/i18n.py).
+TEMPLATE_WORD = re.compile(r"\[\[(.+?)\]\]", re.S)
+
+
+def page_language() -> str:
+    """The page's language: ``?lang=`` (a link), else the ``lang`` cookie (the page's switch), else
+    the browser's Accept-Language, else English."""
+    best = request.accept_languages.best_match(LANGUAGES)
+    return pick(request.args.get("lang"), request.cookies.get("lang"), best)
+
+
+def fill(template: str, title: str, config: dict[str, Any], lang: str, game: str) -> str:
+    """A page's template in ``lang``: its words translated, the title and the config put in (with
+    the pages' words and the game's terms in that language, for the scripts)."""
+    words = web_words(lang)
+    with use_language(lang):
+        terms = game_terms(game)
+        options = option_words(game, config["options"])
+    # "</" could end the script element early; JSON allows "<\/" for it.
+    config_json = json.dumps({**config, "options": options, "lang": lang, "words": words, "terms": terms}) \
+        .replace("</", "<\\/")
+    text = TEMPLATE_WORD.sub(lambda m: html.escape(words.get(m.group(1), m.group(1))), template)
+    return (text.replace("{{lang}}", lang).replace("{{title}}", html.escape(title))
+            .replace("{{config}}", config_json))
 
 
 def blueprint(service: Service) -> Blueprint:
@@ -43,16 +73,20 @@ def blueprint(service: Service) -> Blueprint:
               "budget_ms": {"min": MIN_BUDGET_MS, "max": MAX_BUDGET_MS, "default": DEFAULT_BUDGET_MS},
               # Which move fields each kind of place on the board fills (shared.pictures.Place).
               "places": {kind: [way.as_json() for way in ways] for kind, ways in plugin.places.items()}}
-    # "</" could end the script element early; JSON allows "<\/" for it.
-    config_json = json.dumps(config).replace("</", "<\\/")
-    documents = {name: (WEB / f"{name}.html").read_text(encoding="utf-8")
-                 .replace("{{title}}", html.escape(str(config["title"]))).replace("{{config}}", config_json)
-                 for name in PAGES}
+    # Each page in each language, filled once.
+    documents = {(name, lang): fill((WEB / f"{name}.html").read_text(encoding="utf-8"), str(config["title"]),
+                                    config, lang, game.name)
+                 for name in PAGES for lang in LANGUAGES}
     pages = Blueprint("pages", __name__)
 
     def page(name: str) -> Response:
-        response = Response(documents[name], mimetype="text/html")
+        lang = page_language()
+        response = Response(documents[(name, lang)], mimetype="text/html")
         response.headers["Cache-Control"] = "no-cache"
+        response.headers["Vary"] = "Accept-Language, Cookie"
+        if request.args.get("lang") in LANGUAGES:
+            # A link with ?lang= chooses for the pages that follow, as the page's switch does.
+            response.set_cookie("lang", lang, max_age=365 * 86400, samesite="Lax")
         # No third-party anything: scripts, styles and pictures come from this service only, and no
         # other site may frame a page (a hidden table under a decoy would play its clicks).
         response.headers["Content-Security-Policy"] = (
@@ -79,8 +113,8 @@ def blueprint(service: Service) -> Blueprint:
 
     @pages.post("/web/words")
     def words() -> Response:
-        """The game's own words for what a page already holds: ``{"names", "events", "moves", "view"}``
-        in, ``{"events": [line...], "moves": [label...], "warnings": [text | null per move], "summary": text,
+        """The game's own words for what a page already holds: ``{"lang", "names", "events", "moves", "view"}``
+        in (``lang``: the page's language, else Accept-Language's), ``{"events": [line...], "moves": [label...], "warnings": [text | null per move], "summary": text,
         "scores": [text per seat] | null}`` out (a warning: what the move costs the view's seat that it
         may not expect, for the table to confirm first).
 
@@ -90,6 +124,11 @@ def blueprint(service: Service) -> Blueprint:
         body = read_json_body()
         if not isinstance(body, dict):
             raise Problem("validation-error", "Send a JSON object.")
+        with use_language(pick(body.get("lang") if isinstance(body.get("lang"), str) else None,
+                               request.accept_languages.best_match(LANGUAGES))):
+            return json_response(describe(body))
+
+    def describe(body: dict[str, Any]) -> dict[str, Any]:
         events, moves = body.get("events") or [], body.get("moves") or []
         if not isinstance(events, list) or not isinstance(moves, list) or len(events) + len(moves) > MAX_WORDS:
             raise Problem("validation-error", f"events and moves are lists of at most {MAX_WORDS} in all.")
@@ -110,7 +149,7 @@ def blueprint(service: Service) -> Blueprint:
                           board=False)
             answer["summary"] = render_state(game.name, state, ctx)
             answer["scores"] = seat_scores(game.name, state)
-        return json_response(answer)
+        return answer
 
     @pages.get("/web/game/<path:filename>")
     def game_web_file(filename: str) -> Response:

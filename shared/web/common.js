@@ -1,6 +1,61 @@
 // What the three pages share: the service's config, calls to the API, the log in words, the board.
 export const config = JSON.parse(document.getElementById("config").textContent);
 
+// The page's language ("en" or "fr", chosen by the server from ?lang=, the lang cookie or
+// Accept-Language) and its words: English text -> translation (shared/locale/<lang>/web.json).
+export const lang = config.lang || "en";
+const catalog = config.words || {};
+
+/** A word of the page in its language: t('{n} seats', { n: 3 }).  Keys are the English text,
+ * written as plain string literals so tests/shared/test_i18n.py finds every one. */
+export function t(key, params = {}) {
+  const text = catalog[key] || key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** A word of the game's (a move's type, a field's name, a resource) in the page's language, from
+ * the game's own catalog (config.terms); else the word as written, "_" read as a space. */
+export function term(word) {
+  const terms = config.terms || {};
+  return terms[word] || String(word).replaceAll("_", " ");
+}
+
+/** The other language's name in itself: the switch's label. */
+const AUTONYMS = { en: "English", fr: "Français" };
+
+/** The switch between the two languages, in the page's header: kept in a cookie (the server reads
+ * it for the next page) and localStorage, then the page reloads (keeping its #token fragment). */
+function languageSwitch() {
+  const nav = document.querySelector("header nav");
+  if (!nav) return;
+  const other = lang === "fr" ? "en" : "fr";
+  const button = Object.assign(document.createElement("button"), {
+    type: "button", id: "lang-switch", className: "lang-switch", textContent: AUTONYMS[other], lang: other });
+  button.addEventListener("click", () => {
+    document.cookie = `lang=${other}; path=/; max-age=31536000; SameSite=Lax`;
+    try { localStorage.setItem("lang", other); } catch { /* private mode: the cookie still holds it */ }
+    const url = new URL(location.href);
+    if (url.searchParams.has("lang")) {       // a ?lang= link would choose again: drop it
+      url.searchParams.delete("lang");
+      location.replace(url.href);
+    } else {
+      location.reload();
+    }
+  });
+  nav.append(" ", button);
+}
+
+// A choice kept in localStorage outlives a cleared cookie: give it back to the server.
+try {
+  const kept = localStorage.getItem("lang");
+  if (!document.cookie.includes("lang=") && kept && kept !== lang && (kept === "en" || kept === "fr")
+      && !new URLSearchParams(location.search).has("lang")) {
+    document.cookie = `lang=${kept}; path=/; max-age=31536000; SameSite=Lax`;
+    if (document.cookie.includes("lang=")) location.reload();     // never a loop without cookies
+  }
+} catch { /* no storage: the server's choice stands */ }
+languageSwitch();
+
 /** The game id from /table/<id> or /replay/<id>. */
 export function gameId() {
   return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -86,7 +141,7 @@ export function newKey() {
 
 /** One event in words: who (when a seat made it), its type, its data. */
 export function eventLine(e) {
-  const who = e.cause && e.cause.kind === "move" ? `seat ${e.cause.seat}: ` : "";
+  const who = e.cause && e.cause.kind === "move" ? t("seat {n}", { n: e.cause.seat }) + ": " : "";
   const data = e.data && Object.keys(e.data).length
     ? " " + Object.entries(e.data).map(([k, v]) => `${k}=${plain(v)}`).join(", ")
     : "";
@@ -125,7 +180,7 @@ export function showBoard(box, svgText) {
     }
   }
   box.classList.add("no-picture");
-  box.textContent = "No picture of this board.";
+  box.textContent = t("No picture of this board.");
   return null;
 }
 
@@ -185,7 +240,7 @@ export function follow(id, token, onEvent, { onEnd } = {}) {
 
 /** One name per seat, as the game's words take them. */
 export function seatNames(players) {
-  return (players || []).map((p) => p.name || `seat ${p.seat}`);
+  return (players || []).map((p) => p.name || t("seat {n}", { n: p.seat }));
 }
 
 /**
@@ -198,7 +253,7 @@ export async function gameWords({ names = [], events = [], moves = [], view } = 
   const piece = 200;
   try {
     for (let i = 0; i < Math.max(events.length, moves.length, 1); i += piece) {
-      const body = { names, events: events.slice(i, i + piece), moves: moves.slice(i, i + piece) };
+      const body = { lang, names, events: events.slice(i, i + piece), moves: moves.slice(i, i + piece) };
       if (i === 0 && view) body.view = view;
       const got = await api("/web/words", { method: "POST", body });
       out.events.push(...got.events);

@@ -1,7 +1,7 @@
 // The lobby: a quick match; a new game's form (seats, the game's rules as fields built from its
 // options schema, the turn clock, listed or not); the server's games as a table (a status filter,
 // pages, a join button on each open seat); and the games this browser created or joined.
-import { api, config } from "./common.js";
+import { api, config, lang, t } from "./common.js";
 
 const seats = document.getElementById("seats");
 const message = document.getElementById("message");
@@ -9,8 +9,11 @@ const progress = document.getElementById("progress");
 const storeKey = `boardgames:${config.game}:games`;
 const OPEN = "(open)";     // the seat kind "open": no strategy has this name
 const CLOCKS = [30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400];
-const STATUS_WORDS = { waiting: "Waiting for players", active: "Being played", finished: "Finished",
-                       cancelled: "Cancelled" };
+// A bot's level in words (shared/plugin.py's levels).
+const LEVELS = { easy: t("easy"), medium: t("medium"), hard: t("hard") };
+const level = (name) => LEVELS[name] || name;
+const STATUS_WORDS = { waiting: t("Waiting for players"), active: t("Being played"), finished: t("Finished"),
+                       cancelled: t("Cancelled") };
 
 function el(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -25,32 +28,34 @@ function say(text) {
 /** A number of seconds in words: "90" -> "1 minute 30 seconds". */
 export function duration(seconds) {
   const parts = [];
-  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]]) {
+  const units = [[86400, t("{n} day"), t("{n} days")], [3600, t("{n} hour"), t("{n} hours")],
+                 [60, t("{n} minute"), t("{n} minutes")], [1, t("{n} second"), t("{n} seconds")]];
+  for (const [size, one, many] of units) {
     const n = Math.floor(seconds / size);
     seconds -= n * size;
-    if (n) parts.push(`${n} ${unit}${n === 1 ? "" : "s"}`);
+    if (n) parts.push((n === 1 ? one : many).replace("{n}", String(n)));
   }
-  return parts.join(" ") || "0 seconds";
+  return parts.join(" ") || t("{n} seconds").replace("{n}", "0");
 }
 
 function when(ms) {
-  return new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  return new Date(ms).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
 }
 
 // -- seats --------------------------------------------------------------------------------------
 function seatRow(index) {
   const li = el("li", { className: "seat-row" });
-  const name = el("input", { id: `seat-${index}-name`, name: `seat-${index}-name`, value: `player ${index + 1}`,
+  const name = el("input", { id: `seat-${index}-name`, name: `seat-${index}-name`, value: t("player {n}", { n: index + 1 }),
                              required: true, maxLength: 40 });
-  const nameLabel = el("label", { htmlFor: name.id, textContent: `Seat ${index} name` });
+  const nameLabel = el("label", { htmlFor: name.id, textContent: t("Seat {n} name", { n: index }) });
   const kind = el("select", { id: `seat-${index}-kind`, name: `seat-${index}-kind` });
-  kind.append(new Option("human", ""));
-  for (const bot of config.bots) kind.append(new Option(`bot: ${bot.name} (${bot.level})`, bot.name));
-  kind.append(new Option("open: anyone may join", OPEN));
+  kind.append(new Option(t("human"), ""));
+  for (const bot of config.bots) kind.append(new Option(t("bot: {name} ({level})", { name: bot.name, level: level(bot.level) }), bot.name));
+  kind.append(new Option(t("open: anyone may join"), OPEN));
   // Other seats start as the rule-of-thumb bot: a fair opponent that answers at once.
   const medium = config.bots.find((bot) => bot.level === "medium") || config.bots[0];
   if (index > 0 && medium) kind.value = medium.name;
-  const kindLabel = el("label", { htmlFor: kind.id, textContent: "played by" });
+  const kindLabel = el("label", { htmlFor: kind.id, textContent: t("played by") });
   // An open seat is named by whoever takes it.
   const showName = () => { name.disabled = kind.value === OPEN; };
   kind.addEventListener("change", showName);
@@ -93,8 +98,9 @@ function optionField(field) {
     wrapper.classList.add("lobby-check");
     wrapper.append(control, el("label", { htmlFor: id, textContent: field.label }));
   } else {
-    const bounds = field.min !== null && field.max !== null ? ` (${field.min} to ${field.max})`
-      : field.min !== null ? ` (at least ${field.min})` : field.max !== null ? ` (at most ${field.max})` : "";
+    const bounds = field.min !== null && field.max !== null ? " " + t("({min} to {max})", { min: field.min, max: field.max })
+      : field.min !== null ? " " + t("(at least {min})", { min: field.min })
+        : field.max !== null ? " " + t("(at most {max})", { max: field.max }) : "";
     control = el("input", { id, type: "number", required: true, step: field.integer ? "1" : "any",
                             value: field.default ?? "" });
     if (field.min !== null) control.min = field.min;
@@ -147,7 +153,7 @@ function rulesInWords(options) {
   for (const field of config.options) {
     const value = options?.[field.name];
     if (value === undefined || value === field.default) continue;
-    if (field.kind === "bool") words.push(`${field.label}: ${value ? "yes" : "no"}`);
+    if (field.kind === "bool") words.push(`${field.label}: ${value ? t("yes") : t("no")}`);
     else if (field.kind === "number") words.push(`${field.label}: ${value}`);
     else {
       const choice = field.choices.find((c) => c.value === value);
@@ -160,14 +166,14 @@ function rulesInWords(options) {
 // -- time: the turn clock, its bot, the hard bots' thinking time ---------------------------------
 function fillTimeFields() {
   const clock = document.getElementById("turn-clock");
-  clock.append(new Option("No limit", ""));
+  clock.append(new Option(t("No limit"), ""));
   for (const seconds of CLOCKS.filter((s) => s <= config.clock.max_seconds)) {
     clock.append(new Option(duration(seconds), String(seconds)));
   }
   const fallback = document.getElementById("fallback-bot");
   for (const bot of config.bots) {
-    const usual = bot.name === config.clock.fallback_bot ? ", the usual one" : "";
-    fallback.append(new Option(`${bot.name} (${bot.level}${usual})`, bot.name));
+    const usual = bot.name === config.clock.fallback_bot ? t(", the usual one") : "";
+    fallback.append(new Option(`${bot.name} (${level(bot.level)}${usual})`, bot.name));
   }
   fallback.value = config.clock.fallback_bot;
   clock.addEventListener("change", () => {
@@ -177,7 +183,7 @@ function fillTimeFields() {
   const { min, max, default: usual } = config.budget_ms;
   Object.assign(budget, { min, max, placeholder: String(usual) });
   document.getElementById("bot-budget-label").textContent =
-    `Hard bots think for this many milliseconds a move (${min} to ${max}; ${usual} if left empty)`;
+    t("Hard bots think for this many milliseconds a move ({min} to {max}; {usual} if left empty)", { min, max, usual });
 }
 
 // -- the games of this browser ------------------------------------------------------------------
@@ -202,10 +208,10 @@ function linksFor(game) {
   let host = game.host_token ? `&host=${encodeURIComponent(game.host_token)}` : "";
   for (const p of game.players) {
     if (!p.token) continue;
-    items.push([`/table/${game.id}#token=${encodeURIComponent(p.token)}${host}`, `Seat ${p.seat} (${p.name}): your table`]);
+    items.push([`/table/${game.id}#token=${encodeURIComponent(p.token)}${host}`, t("Seat {n} ({name}): your table", { n: p.seat, name: p.name })]);
     host = "";
   }
-  items.push([`/table/${game.id}`, "Watch"], [`/replay/${game.id}`, "Replay"]);
+  items.push([`/table/${game.id}`, t("Watch")], [`/replay/${game.id}`, t("Replay")]);
   return items;
 }
 
@@ -213,11 +219,11 @@ function showMyGames() {
   const list = document.getElementById("my-games");
   list.replaceChildren();
   for (const game of myGames()) {
-    const li = el("li", {}, `Game ${game.id}, ${when(game.created)}: `);
+    const li = el("li", {}, t("Game {id}, {when}: ", { id: game.id, when: when(game.created) }));
     for (const [href, text] of linksFor(game)) li.append(link(href, text), " ");
     list.append(li);
   }
-  if (!list.children.length) list.append(el("li", { textContent: "None yet." }));
+  if (!list.children.length) list.append(el("li", { textContent: t("None yet.") }));
 }
 
 function openTable(gameId, seat, name, token) {
@@ -229,7 +235,7 @@ function joinName() {
   const input = document.getElementById("join-name");
   const name = input.value.trim();
   if (!name) {
-    say("Write the name to show at the table first.");
+    say(t("Write the name to show at the table first."));
     input.focus();
   }
   return name;
@@ -243,18 +249,18 @@ const list = { cursors: [null], page: 0, next: null, asked: 0 };
 function seatItem(game, p) {
   const li = el("li", { className: "lobby-seat" });
   if (p.open && p.reserved) {
-    li.append(`Seat ${p.seat}: kept for ${p.name}`);
+    li.append(t("Seat {n}: kept for {name}", { n: p.seat, name: p.name }));
   } else if (p.open) {
-    li.append(`Seat ${p.seat}: open `);
+    li.append(t("Seat {n}: open", { n: p.seat }) + " ");
     if (game.status === "waiting") {
-      const button = el("button", { type: "button", textContent: `Join seat ${p.seat}` });
+      const button = el("button", { type: "button", textContent: t("Join seat {n}", { n: p.seat }) });
       button.addEventListener("click", () => join(game, p.seat));
       li.append(button);
     }
   } else {
-    li.append(`Seat ${p.seat}: ${p.name}`);
-    if (p.resigned) li.append(el("span", { className: "lobby-tag", textContent: `resigned, ${p.bot} plays` }));
-    else if (p.bot) li.append(el("span", { className: "lobby-tag", textContent: `bot: ${p.bot}` }));
+    li.append(t("Seat {n}: {name}", { n: p.seat, name: p.name }));
+    if (p.resigned) li.append(el("span", { className: "lobby-tag", textContent: t("resigned, {bot} plays", { bot: p.bot }) }));
+    else if (p.bot) li.append(el("span", { className: "lobby-tag", textContent: t("bot: {bot}", { bot: p.bot }) }));
   }
   return li;
 }
@@ -270,34 +276,35 @@ function listedRow(game) {
   const tr = el("tr", { className: "listed-game" });
   tr.dataset.id = game.id;
   tr.dataset.status = game.status;
-  const created = cell("Created", when(game.created_at));
+  const created = cell(t("Created"), when(game.created_at));
   if (game.seeded_by_client) {
     // Its creator chose the seed, so they can foresee every roll and hidden card: say so before anyone joins.
-    created.append(" ", el("strong", { className: "seeded", textContent: "seeded by its creator (predictable)",
-                                       title: "Whoever chose the seed can predict every roll and hidden card." }));
+    created.append(" ", el("strong", { className: "seeded", textContent: t("seeded by its creator (predictable)"),
+                                       title: t("Whoever chose the seed can predict every roll and hidden card.") }));
   }
   let status = STATUS_WORDS[game.status] || game.status;
   if (game.status === "active" && game.to_act.length) {
-    status += `: ${game.to_act.map((s) => game.players.find((p) => p.seat === s)?.name ?? `seat ${s}`).join(", ")} to play`;
+    status += t(": {names} to play", {
+      names: game.to_act.map((s) => game.players.find((p) => p.seat === s)?.name ?? t("seat {n}", { n: s })).join(", ") });
   }
   const rules = rulesInWords(game.options);
-  const links = [link(`/table/${game.id}`, "Watch"), " ", link(`/replay/${game.id}`, "Replay")];
+  const links = [link(`/table/${game.id}`, t("Watch")), " ", link(`/replay/${game.id}`, t("Replay"))];
   const hosted = game.status === "waiting" && myGames().find((g) => g.id === game.id && g.host_token);
   if (hosted) {
-    const button = el("button", { type: "button", className: "lobby-cancel", textContent: "Cancel this game" });
+    const button = el("button", { type: "button", className: "lobby-cancel", textContent: t("Cancel this game") });
     button.addEventListener("click", () => cancel(hosted));
     links.push(" ", button);
   }
   const rulesCell = rules.length ? el("ul", { className: "lobby-rules" }, ...rules.map((w) => el("li", { textContent: w })))
-    : "Usual rules";
+    : t("Usual rules");
   tr.append(
     created,
-    cell("Status", status),
-    cell("Rules", rulesCell),
-    cell("Time for each turn", game.turn_seconds ? duration(game.turn_seconds) : "No limit"),
-    cell("Seats", el("ul", { className: "lobby-seats" }, ...game.players.map((p) => seatItem(game, p)))),
-    cell("Last move", game.moved_at ? when(game.moved_at) : "None yet"),
-    cell("Links", ...links));
+    cell(t("Status"), status),
+    cell(t("Rules"), rulesCell),
+    cell(t("Time for each turn"), game.turn_seconds ? duration(game.turn_seconds) : t("No limit")),
+    cell(t("Seats"), el("ul", { className: "lobby-seats" }, ...game.players.map((p) => seatItem(game, p)))),
+    cell(t("Last move"), game.moved_at ? when(game.moved_at) : t("None yet")),
+    cell(t("Links"), ...links));
   return tr;
 }
 
@@ -322,9 +329,9 @@ async function showPage(page) {
     list.cursors.length = page + 2;
     gameList.replaceChildren(...found.games.map(listedRow));
     if (!found.games.length) {
-      gameList.append(el("tr", {}, el("td", { colSpan: 7, textContent: "No games here." })));
+      gameList.append(el("tr", {}, el("td", { colSpan: 7, textContent: t("No games here.") })));
     }
-    document.getElementById("list-page").textContent = `Page ${page + 1}`;
+    document.getElementById("list-page").textContent = t("Page {n}", { n: page + 1 });
     document.getElementById("list-newer").disabled = page === 0;
     document.getElementById("list-older").disabled = !found.next;
   } catch (err) {
@@ -354,7 +361,7 @@ async function join(game, seat) {
 
 async function cancel(game) {
   say("");
-  if (!window.confirm("Cancel this game? Whoever took a seat loses it, and the game leaves the list.")) return;
+  if (!window.confirm(t("Cancel this game? Whoever took a seat loses it, and the game leaves the list."))) return;
   try {
     await api(`/games/${game.id}/cancel`, { method: "POST", token: game.host_token });
   } catch (err) {
@@ -397,19 +404,19 @@ async function quickMatch() {
   if (!name) return;
   const button = document.getElementById("quick-match");
   button.disabled = true;
-  progress.textContent = "Looking for an open seat…";
+  progress.textContent = t("Looking for an open seat…");
   try {
     for (const { game, seat } of await openSeats()) {
       try {
         const taken = await api(`/games/${game.id}/seats/${seat}`, { method: "POST", body: { name } });
-        progress.textContent = "Found one: opening the table…";
+        progress.textContent = t("Found one: opening the table…");
         openTable(game.id, seat, taken.name, taken.token);
         return;
       } catch (err) {
         if (!GONE.has(err.problem?.reason)) throw err;
       }
     }
-    progress.textContent = "No open seat: starting a game that waits for players…";
+    progress.textContent = t("No open seat: starting a game that waits for players…");
     const players = [{ name }];
     while (players.length < config.min_players) players.push({ open: true });
     const created = await api("/games", { method: "POST", body: { players } });

@@ -1,6 +1,8 @@
 // The legal moves as buttons, or as a small form when a move type has many: one control per field
 // of the move, built from the values the legal moves hold (a choice, counts per name, a multiset).
 
+import { t, term } from "./common.js";
+
 const FORM_FROM = 7;          // a type with more legal moves than this gets a form, not a row of buttons
 const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
@@ -10,11 +12,12 @@ const el = (tag, props = {}, ...children) => {
 const key = (v) => JSON.stringify(v);
 const isCounts = (v) => v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((n) => Number.isInteger(n));
 const isMultiset = (v) => Array.isArray(v) && v.every((x) => typeof x === "string" || typeof x === "number");
-const words = (s) => String(s).replaceAll("_", " ");
+// A move's type, a field's name or a value in the game's words (its catalog's terms), else as written.
+const words = (s) => term(String(s));
 /** A field's value in short words: lists joined, objects as "key value" without the empty parts. */
 function short(v) {
-  if (v === null || v === undefined) return "none";
-  if (Array.isArray(v)) return v.length ? v.map(short).join(v.some((x) => x && typeof x === "object") ? "; " : ", ") : "none";
+  if (v === null || v === undefined) return t("none");
+  if (Array.isArray(v)) return v.length ? v.map(short).join(v.some((x) => x && typeof x === "object") ? "; " : ", ") : t("none");
   if (typeof v === "object") {
     return Object.entries(v).filter(([, x]) => x !== null && x !== false && !(Array.isArray(x) && !x.length))
       .map(([k, x]) => (x === true ? words(k) : `${words(k)} ${short(x)}`)).join(", ");
@@ -74,7 +77,7 @@ const countOf = (input) => (input.type === "checkbox" ? Number(input.checked) : 
 function moveForm(type, moves, play) {
   const prefix = `form-${type}`;
   const form = el("form", { className: "move-form", id: prefix });
-  form.append(el("h3", { textContent: `${words(type)} (${moves.length} choices)` }));
+  form.append(el("h3", { textContent: t("{move} ({n} choices)", { move: words(type), n: moves.length }) }));
   const fields = fieldsOf(moves);
   const controls = fields.map((f) => {
     if (f.kind === "choice") {

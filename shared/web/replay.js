@@ -1,5 +1,5 @@
 // A replay: step through every version; the board and the log up to it; and an audit mark.
-import { api, boardSvg, canonical, config, gameId, gameWords, seatNames, showBoard } from "./common.js";
+import { api, boardSvg, canonical, config, gameId, gameWords, seatNames, showBoard, t } from "./common.js";
 
 const id = gameId();
 const $ = (name) => document.getElementById(name);
@@ -47,19 +47,23 @@ async function audit(status) {
     const server = await api(`${path}/audit`);
     if (status !== "finished") {
       mark.className = `audit ${server.ok ? "ok" : "bad"}`;
-      mark.textContent = `The game is running: the server's audit says ${server.ok ? "OK" : "NOT OK"} at version ${server.version}.`;
+      mark.textContent = server.ok
+        ? t("The game is running: the server's audit says OK at version {version}.", { version: server.version })
+        : t("The game is running: the server's audit says NOT OK at version {version}.", { version: server.version });
       return;
     }
     const mine = await chainHead(events);
     const ok = mine.ok && server.head_hash === mine.head && events.length === server.version;
     mark.className = `audit ${ok ? "ok" : "bad"}`;
     mark.textContent = ok
-      ? `✔ Audit passed: this browser recomputed the hash chain of all ${events.length} events and it ends at the server's head ${server.head_hash.slice(0, 12)}…`
-      : mine.ok ? `✘ Audit failed: the recomputed head ${mine.head.slice(0, 12)}… is not the server's ${String(server.head_hash).slice(0, 12)}…`
-                : `✘ Audit failed: event ${mine.seq}'s hash does not match its content.`;
+      ? t("✔ Audit passed: this browser recomputed the hash chain of all {n} events and it ends at the server's head {head}…",
+        { n: events.length, head: server.head_hash.slice(0, 12) })
+      : mine.ok ? t("✘ Audit failed: the recomputed head {mine}… is not the server's {theirs}…",
+        { mine: mine.head.slice(0, 12), theirs: String(server.head_hash).slice(0, 12) })
+        : t("✘ Audit failed: event {seq}'s hash does not match its content.", { seq: mine.seq });
   } catch (err) {
     mark.className = "audit bad";
-    mark.textContent = `No audit: ${err.message}`;
+    mark.textContent = t("No audit: {reason}", { reason: err.message });
   }
 }
 
@@ -74,7 +78,7 @@ async function go(version) {
     return li;
   }));
   $("version-link").href = `?version=${at}`;
-  $("version-link").textContent = `Link to version ${at}`;
+  $("version-link").textContent = t("Link to version {n}", { n: at });
   history.replaceState(null, "", `?version=${at}`);
   $("log").scrollTop = $("log").scrollHeight;
   const wanted = at;

@@ -1,6 +1,6 @@
 // A table: the board, players and scores, whose turn, one's hand, the log in words, and one's legal
 // moves (clicked on the board, or from a list or a small form), live from the event feed.
-import { api, boardSvg, config, follow, gameId, gameWords, newKey, seatNames, showBoard, tokenFromFragment } from "./common.js";
+import { api, boardSvg, config, follow, gameId, gameWords, newKey, seatNames, showBoard, t, term, tokenFromFragment } from "./common.js";
 import { renderMoves } from "./moveforms.js";
 
 const id = gameId();
@@ -42,14 +42,17 @@ function scoreOf(v, seat) {
 
 function show(v, summary, scores) {
   const seat = v.you;
-  $("who").textContent = seat === null ? "You are watching (spectator)." : `You are seat ${seat} (${v.players[seat].name}).`;
+  $("who").textContent = seat === null ? t("You are watching (spectator).")
+    : t("You are seat {seat} ({name}).", { seat, name: v.players[seat].name });
   if (v.status === "finished") {
     const winners = (v.result && v.result.winners) || [];
-    $("turn").textContent = `The game is over. Winner: ${winners.map((s) => v.players[s].name).join(", ") || "none"}.`;
+    $("turn").textContent = t("The game is over. Winner: {names}.",
+      { names: winners.map((s) => v.players[s].name).join(", ") || t("none") });
   } else {
-    const acting = v.to_act.map((s) => (s === seat ? "you" : v.players[s].name));
-    $("turn").textContent = v.to_act.includes(seat) ? `Your turn${acting.length > 1 ? ` (with ${acting.filter((n) => n !== "you").join(", ")})` : ""}.`
-      : `Waiting for ${acting.join(", ") || "nobody"}.`;
+    const others = v.to_act.filter((s) => s !== seat).map((s) => v.players[s].name);
+    $("turn").textContent = v.to_act.includes(seat)
+      ? (others.length ? t("Your turn (with {names}).", { names: others.join(", ") }) : t("Your turn."))
+      : t("Waiting for {names}.", { names: others.join(", ") || t("nobody") });
   }
   $("turn").classList.toggle("yours", v.to_act.includes(seat) && v.status !== "finished");
   $("seeded").hidden = !v.seeded_by_client;
@@ -59,7 +62,7 @@ function show(v, summary, scores) {
     const li = document.createElement("li");
     li.className = `seat-${p.seat}` + (v.to_act.includes(p.seat) ? " current" : "");
     li.append(Object.assign(document.createElement("span"), { className: "swatch", ariaHidden: "true" }),
-      `${p.open ? "open seat" : p.name}${p.seat === seat ? " (you)" : ""}${p.resigned ? " · resigned" : ""}${p.bot ? ` · bot ${p.bot}` : ""}`);
+      `${p.open ? t("open seat") : p.name}${p.seat === seat ? " " + t("(you)") : ""}${p.resigned ? " · " + t("resigned") : ""}${p.bot ? " · " + t("bot {level}", { level: p.bot }) : ""}`);
     const deadline = (v.deadlines || {})[String(p.seat)];
     if (deadline) {
       const clock = Object.assign(document.createElement("span"), { className: "clock" });
@@ -86,7 +89,8 @@ async function showMoves(labels) {
   const hadFocus = box.contains(document.activeElement) || $("widgets").contains(document.activeElement);
   if (!legal.moves.length) {
     box.replaceChildren(Object.assign(document.createElement("p"), {
-      textContent: !token ? "Open your seat's link to play." : view && view.status === "finished" ? "The game is over." : "None now: waiting for the others." }));
+      textContent: !token ? t("Open your seat's link to play.") : view && view.status === "finished" ? t("The game is over.")
+        : t("None now: waiting for the others.") }));
   } else {
     box.replaceChildren(...renderMoves(legal.moves, labels, play));
   }
@@ -133,7 +137,7 @@ async function placeClicked(place) {
     matching = legal.moves.filter((m) => names_(m, place));
   }
   if (!matching.length) {
-    message.textContent = `No move of yours names ${kind} ${placeId} now.`;
+    message.textContent = t("No move of yours names {kind} {id} now.", { kind: term(kind), id: placeId });
     return;
   }
   picked.push(place);
@@ -141,8 +145,9 @@ async function placeClicked(place) {
   if (matching.length === 1) { picked = []; return play(matching[0]); }
   const labels = (await gameWords({ names, moves: matching.slice(0, 40), view })).moves;
   $("choice").querySelector("p").textContent = matching.length > 40
-    ? `${matching.length} moves name ${picked.map((p) => p.getAttribute("data-id")).join(" + ")}: click another place to narrow them, or choose:`
-    : "Which move?";
+    ? t("{n} moves name {places}: click another place to narrow them, or choose:",
+      { n: matching.length, places: picked.map((p) => p.getAttribute("data-id")).join(" + ") })
+    : t("Which move?");
   picked.forEach((p) => p.classList.add("picked"));
   $("choice-list").replaceChildren(...matching.slice(0, 40).map((m, i) => moveButton(m, labels[i])));
   $("choice").hidden = false;
@@ -190,16 +195,16 @@ async function control(action) {
 }
 
 const CONTROLS = {
-  leave: ["Leave this seat", "Leave this seat?", "The seat opens again for anyone to take, and this link stops playing it.",
+  leave: [t("Leave this seat"), t("Leave this seat?"), t("The seat opens again for anyone to take, and this link stops playing it."),
     async () => {
       await api(`${gamePath}/seats/${view.you}`, { method: "DELETE", token });
       location.assign(`/table/${encodeURIComponent(id)}`);      // a spectator's table now
     }],
-  cancel: ["Cancel the game", "Cancel the game?", "Nobody can join or play it afterwards.",
+  cancel: [t("Cancel the game"), t("Cancel the game?"), t("Nobody can join or play it afterwards."),
     () => api(`${gamePath}/cancel`, { method: "POST", token: host })],
-  resign: ["Resign", "Resign?", "The game's bot plays your seat to the end, and this link then only watches.",
+  resign: [t("Resign"), t("Resign?"), t("The game's bot plays your seat to the end, and this link then only watches."),
     () => api(`${gamePath}/resign`, { method: "POST", token })],
-  rematch: ["Rematch", null, null, async () => {
+  rematch: [t("Rematch"), null, null, async () => {
     const next = await api(`${gamePath}/rematch`, { method: "POST", token });
     // Take one's seat in the next game with this game's token; whoever asked first may cancel it.
     const seat = await api(`/games/${encodeURIComponent(next.id)}/seats/${view.you}`, { method: "POST", token });
@@ -211,7 +216,7 @@ const CONTROLS = {
 function controlButton(name, v) {
   const [label, title, text, action] = CONTROLS[name];
   const button = Object.assign(document.createElement("button"), {
-    type: "button", textContent: name === "rematch" && v.rematch ? "Join the rematch" : label });
+    type: "button", textContent: name === "rematch" && v.rematch ? t("Join the rematch") : label });
   button.dataset.control = name;
   button.addEventListener("click", async () => {
     if (title && !(await ask(title, text))) return;
@@ -239,16 +244,16 @@ function tick() {
   const now = Date.now();
   for (const clock of $("players").querySelectorAll(".clock[data-deadline]")) {
     const left = Math.max(0, Math.ceil((Date.parse(clock.dataset.deadline) - now) / 1000));
-    clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
-    clock.setAttribute("aria-label", `${left} seconds left`);
+    clock.textContent = t("{time} left", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+    clock.setAttribute("aria-label", t("{n} seconds left", { n: left }));
   }
   const mine = view && view.you !== null && view.status === "active" && (view.deadlines || {})[String(view.you)];
   const left = mine ? (Date.parse(mine) - now) / 1000 : Infinity;
   const warn = $("clock-warning");
   warn.hidden = !(token && left <= warnFrom());
   if (!warn.hidden) {
-    warn.textContent = left > 0 ? `Hurry: in ${Math.ceil(left)} s your turn clock runs out and a bot plays for you.`
-      : "Your turn clock ran out: a bot plays for you.";
+    warn.textContent = left > 0 ? t("Hurry: in {n} s your turn clock runs out and a bot plays for you.", { n: Math.ceil(left) })
+      : t("Your turn clock ran out: a bot plays for you.");
   }
 }
 setInterval(tick, 1000);

@@ -105,6 +105,12 @@ def test_watch_live_then_replay_and_audit_a_bots_only_game(catan: str) -> None:
     code, out = run(["replay", "catan", gid, "--quiet", "--from", str(final["version"] - 5)], env={"CATAN_URL": catan})
     assert code == 0, out
     assert "Game over. Winner: seat" in out and out.count("Board (hex") == 1
+    # The games' words in the terminal's language.
+    code, out = run(["replay", "catan", gid, "--quiet", "--from", str(final["version"] - 5)],
+                    env={"CATAN_URL": catan, "LANG": "fr_FR.UTF-8"})
+    assert code == 0, out
+    assert "Partie terminée. Vainqueur : place" in out and out.count("Plateau (hexagone") == 1
+    assert "Game over" not in out
 
     code, out = run(["watch", "catan", gid, "--url", catan])
     assert code == 0 and "Game over. Winner" in out and "Following" not in out

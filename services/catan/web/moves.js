@@ -1,5 +1,7 @@
 // Catan's own move widget for the web table: a domestic trade offer, whose counts are open (the
 // legal moves cannot list every offer).  The table imports this module and calls widgets().
+import { t, term } from "/web/common.js";
+
 const RESOURCES = ["brick", "lumber", "wool", "grain", "ore"];
 
 const el = (tag, props = {}, ...children) => {
@@ -12,7 +14,7 @@ function side(prefix, title, max) {
   const box = el("fieldset", { className: "counts" }, el("legend", { textContent: title }));
   for (const r of RESOURCES) {
     const input = el("input", { type: "number", min: "0", max: String(max(r)), value: "0", id: `${prefix}-${r}`, name: r });
-    box.append(el("label", { htmlFor: input.id, textContent: r }), input);
+    box.append(el("label", { htmlFor: input.id, textContent: term(r) }), input);
   }
   return box;
 }
@@ -38,7 +40,7 @@ function declineSetting(view, legal, play) {
     const no = box.checked && botOfferAnswer(view, legal);
     if (no) play(no);
   });
-  return el("p", { className: "setting" }, el("label", { htmlFor: box.id }, box, " Decline the bots' trade offers without asking"));
+  return el("p", { className: "setting" }, el("label", { htmlFor: box.id }, box, " " + t("Decline the bots' trade offers without asking")));
 }
 
 /** The widgets for this seat now: the setting that declines the bots' offers (answering the one
@@ -51,11 +53,11 @@ export function widgets({ view, legal, play }) {
   if (!mayTrade) return out;
   const me = (view.state.seats || [])[view.you] || {};
   const hand = me.resources || {};
-  const give = side("offer-give", "You give", (r) => hand[r] || 0);
-  const get = side("offer-get", "You get", () => 19);
+  const give = side("offer-give", t("You give"), (r) => hand[r] || 0);
+  const get = side("offer-get", t("You get"), () => 19);
   const form = el("form", { className: "move-form", id: "form-offer_trade" },
-    el("h3", { textContent: "Offer a trade to the other players" }), give, get,
-    el("button", { type: "submit", textContent: "offer trade" }));
+    el("h3", { textContent: t("Offer a trade to the other players") }), give, get,
+    el("button", { type: "submit", textContent: t("offer trade") }));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     play({ type: "offer_trade", give: read(give), get: read(get) });

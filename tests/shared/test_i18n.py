@@ -1,0 +1,167 @@
+"""Two languages: every message the code says has its French, with the same placeholders, and the
+catalogs hold nothing no code says (English is the source language: a message is its English text).
+
+The messages are extracted as a maintainer's ``python -m shared.i18n update`` does: Babel's
+extractor over each domain's Python sources (``_`` and ``N_``), a plain one over the pages
+(``t("...")`` in the scripts, ``[[...]]`` in the templates)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+
+from shared import i18n
+from shared.render import describe_move, event_words
+
+DOMAINS = i18n.domains()
+
+
+def catalog(domain: str) -> dict[str, tuple[str, bool]]:
+    """A domain's French catalog: msgid -> (msgstr, fuzzy); empty when it has none yet."""
+    path = i18n.catalog_path(i18n.locale_dir(domain), "fr")
+    if not path.is_file():
+        return {}
+    with path.open("rb") as po:
+        return {m.id: (m.string, m.fuzzy) for m in read_po(po, locale="fr") if m.id and isinstance(m.id, str)}
+
+
+def check(said: dict[str, list[str]], french: dict[str, tuple[str, bool]]) -> list[str]:
+    problems = []
+    for message, where in sorted(said.items()):
+        if not message.strip():
+            problems.append(f"{where[0]}: an empty English message")
+        text, fuzzy = french.get(message, ("", False))
+        if not text or fuzzy:
+            problems.append(f"{where[0]}: no French for {message!r}")
+        elif i18n.placeholders(text) != i18n.placeholders(message):
+            problems.append(f"{where[0]}: placeholders differ: {message!r} -> {text!r}")
+    problems += [f"stale (no code says it): {m!r}" for m in sorted(set(french) - set(said))]
+    return problems
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_every_python_message_has_its_french(domain: str) -> None:
+    assert check(i18n.python_messages(DOMAINS[domain]), catalog(domain)) == []
+
+
+def test_every_word_of_the_pages_has_its_french() -> None:
+    said = i18n.web_messages()
+    assert len(said) > 100          # the extractor finds the pages' words at all
+    web = json.loads((i18n.SHARED_LOCALE / "fr" / "web.json").read_text(encoding="utf-8"))
+    assert check(said, {k: (v, False) for k, v in web.items()}) == []
+
+
+def test_the_checker_catches_a_missing_translation_and_a_wrong_placeholder() -> None:
+    said = {"Waiting for {names}.": ["x.js:1"], "Your turn.": ["x.js:2"]}
+    assert check(said, {"Waiting for {names}.": ("On attend {noms}.", False)}) == [
+        "x.js:1: placeholders differ: 'Waiting for {names}.' -> 'On attend {noms}.'",
+        "x.js:2: no French for 'Your turn.'"]
+    assert check({}, {"gone": ("parti", False)}) == ["stale (no code says it): 'gone'"]
+
+
+def test_the_language_follows_the_context_and_english_stays_the_source() -> None:
+    move = {"type": "build_city", "node": 12}
+    assert describe_move(move, "catan") == "build a city at node 12"
+    with i18n.use_language("fr"):
+        assert describe_move(move, "catan") == "construire une ville à l’intersection 12"
+    assert describe_move(move, "catan") == "build a city at node 12"
+
+
+def test_catan_events_in_french_use_the_rules_terms() -> None:
+    event = {"type": "starting_resources", "data": {"seat": 1, "resources": {"brick": 1, "wool": 2, "ore": 0}}}
+    with i18n.use_language("fr"):
+        assert event_words("catan", event, ["ann", "bob"]) == "bob reçoit les ressources de départ 1 argile, 2 laine"
+
+
+def test_pick_reads_accept_language_and_locale_names() -> None:
+    assert i18n.pick("fr-CA") == "fr"
+    assert i18n.pick(None, "de", "fr_FR.UTF-8") == "fr"
+    assert i18n.pick("de-DE") == "en"
+    assert i18n.pick("") == "en"
+
+
+def test_no_binary_catalog_is_checked_in() -> None:
+    root = Path(i18n.ROOT)
+    assert not [p for p in root.glob("shared/locale/**/*.mo")] + [p for p in root.glob("services/*/locale/**/*.mo")]
+
+
+def test_the_pages_speak_the_language_asked_for(settings: Any) -> None:
+    """Accept-Language chooses, ?lang= and the lang cookie choose over it; <html lang> says which;
+    the page's config carries its words and the game's terms; /web/words answers in the page's language."""
+    from services.catan.api import PLUGIN as CATAN
+    from shared.service import create_app
+
+    client = create_app(CATAN, settings).test_client()
+    french = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}).get_data(as_text=True)
+    shown = re.sub(r"<script.*?</script>", "", french, flags=re.S)
+    assert '<html lang="fr">' in shown and "Nouvelle partie" in shown and "New game" not in shown
+    assert "[[" not in shown
+    assert 'id="join-name" value="moi"' in shown                 # an attribute's word too
+    config = json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', french, re.S)[1])
+    assert config["lang"] == "fr" and config["words"]["Your moves"] == "Vos coups"
+    assert config["terms"]["brick"] == "argile" and config["terms"]["build_settlement"] == "construire une colonie"
+    assert config["options"][0]["label"] == "Plateau"         # the lobby's form, in the game's catalog
+    english = client.get("/table/x", headers={"Accept-Language": "de, en;q=0.5"}).get_data(as_text=True)
+    assert '<html lang="en">' in english and "Your moves" in english
+    assert client.get("/replay/x", headers={"Accept-Language": "en"}).headers["Vary"] == "Accept-Language, Cookie"
+
+    chosen = client.get("/?lang=fr", headers={"Accept-Language": "en"})
+    assert '<html lang="fr">' in chosen.get_data(as_text=True) and "lang=fr" in chosen.headers["Set-Cookie"]
+    # The cookie (set by that link, or by the page's switch) holds for the pages that follow.
+    assert '<html lang="fr">' in client.get("/table/x", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    client.set_cookie("lang", "en")
+    assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+
+    body = {"names": ["ann", "bob"], "events": [{"seq": 3, "type": "dice_rolled", "data": {"seat": 1, "dice": [2, 6]}}],
+            "moves": [{"type": "build_settlement", "node": 4}, {"type": "bank_trade", "give": {"wool": 4}, "get": {"ore": 1}}]}
+    words = client.post("/web/words", json={**body, "lang": "fr"}).get_json()
+    assert words["events"] == ["bob lance les dés : 2+6 = 8"]
+    assert words["moves"] == ["construire une colonie à l’intersection 4",
+                              "échanger avec la banque : donner 4 laine, recevoir 1 minerai"]
+    assert client.post("/web/words", json=body, headers={"Accept-Language": "fr"}).get_json()["events"] == \
+        ["bob lance les dés : 2+6 = 8"]
+    assert client.post("/web/words", json={**body, "lang": "en"}).get_json()["events"] == ["bob rolls 2+6 = 8"]
+
+
+TRANSLATED = [domain for domain in DOMAINS if domain != "shared" and catalog(domain)]
+
+
+@pytest.mark.parametrize("name", TRANSLATED)
+def test_a_random_game_reads_in_french_without_falling_back(name: str) -> None:
+    """Every event of a random game through the game's own French words (a handler that trips
+    would silently fall back to the generic words: here it fails), and its views and moves too."""
+    import importlib
+    import random
+
+    from shared.engine import random_strategy
+    from shared.render import Context, render_state
+
+    game = importlib.import_module(f"services.{name}.api").PLUGIN.game
+    module = importlib.import_module(f"services.{name}.render")
+    rng = random.Random(5)
+    state = game.replay(game.setup(3, game.default_options(), rng))
+    names, seen = ["ann", "bob", "cy"], set()
+    with i18n.use_language("fr"):
+        for step in range(1500):
+            if game.result(state) is not None:
+                break
+            seat = game.to_act(state)[0]
+            if step % 40 == 0:
+                view = game.view(state, seat)
+                text = render_state(name, view, Context(you=seat, to_act=[seat]))
+                assert text.lower().startswith(name) and "Players:" not in text, text
+                for move in game.legal_moves(state, seat)[:20]:
+                    assert describe_move(move, name, view)
+            for event in game.decide(state, seat, random_strategy(game, state, seat, rng), rng):
+                handler = module.EVENTS.get(event["type"])
+                if handler is not None:
+                    data = event.get("data") or {}
+                    who = names[data["seat"]] if isinstance(data.get("seat"), int) else "ann"
+                    assert handler(data, who, names)
+                    seen.add(event["type"])
+                state = game.evolve(state, event)
+    assert len(seen) >= 5, seen
