@@ -18,6 +18,7 @@ def test_bots_only_game_finishes_and_audits(game: str, make_stack: Any) -> None:
     stack = make_stack(game)
     base = stack.start_web()
     stack.start_worker()
+    stack.start_thinker()          # a search bot's turns go to a queue of their own
     strong = sorted(s for s in plugin.strategies if s != "random")
     bots = [strong[0] if strong and i % 2 == 0 else "random" for i in range(plugin.game.min_players)]
     created = requests.post(f"{base}/games", json={"seed": 21, "players": [
