@@ -38,7 +38,8 @@ def blueprint(service: Service) -> Blueprint:
             probe.ping()
         except redis.RedisError as exc:
             raise Problem("not-ready", f"The event store does not answer: {type(exc).__name__}.") from None
-        pool = service.store.redis.connection_pool
+        # A Redis Cluster client keeps a pool per node, and no single one to report.
+        pool = getattr(service.store.redis, "connection_pool", None)
         if isinstance(pool, MeteredPool):
             return {"status": "ready", "pool": pool.usage()}
         return {"status": "ready"}

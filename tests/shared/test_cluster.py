@@ -65,3 +65,25 @@ def test_games_play_replay_and_audit_on_a_cluster(cluster: RedisCluster) -> None
     from_log: Any = GameRuntime(game, store, cache=StateCache()).load(game_id)
     assert cold.state == from_log.state == played.state
     assert audit_log(game, store.read(game_id)).ok
+
+
+def test_the_service_answers_its_probes_moves_and_audits_on_a_cluster(cluster: RedisCluster, settings: Any) -> None:
+    """The whole app on a Cluster event store: readiness (no single pool to report there), a move,
+    the feed and the audit (its cache reads the log stream by key)."""
+    import dataclasses
+
+    from shared.service import create_app
+    from tests.shared.conftest import auth, new_game
+    from tests.shared.toygame import PLUGIN
+    node = cluster.get_default_node()
+    client = create_app(PLUGIN, dataclasses.replace(
+        settings, redis_url=f"redis://{node.host}:{node.port}/0", redis_cluster=True)).test_client()
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.get_json()["status"] == "ready", ready.get_json()
+    game = new_game(client)
+    token = game["players"][0]["token"]
+    move = client.get(f"/games/{game['id']}/legal-moves", headers=auth(token)).get_json()["moves"][0]
+    assert client.post(f"/games/{game['id']}/moves", json=move, headers=auth(token)).status_code == 201
+    assert len(client.get(f"/games/{game['id']}/events").get_json()["events"]) >= 2
+    audit = client.get(f"/games/{game['id']}/audit").get_json()
+    assert audit["ok"] and audit["version"] >= 2, audit

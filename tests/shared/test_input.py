@@ -6,6 +6,7 @@ client-chosen seed is either refused or told to everyone.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -175,8 +176,10 @@ def test_a_client_seed_is_told_to_every_seat_and_spectator(client: FlaskClient) 
         for headers in viewers:
             assert client.get(f"/games/{gid}", headers=headers).get_json()["seeded_by_client"] is expected
             first = client.get(f"/games/{gid}/events", headers=headers).get_json()["events"][0]
-            assert first["cause"] == {"kind": "setup", "players": 2, "options": {"target": 10},
-                                      "seeded_by_client": expected}     # and still no seed while it runs
+            cause = dict(first["cause"])
+            assert re.fullmatch(r"[0-9a-f]{64}", cause.pop("seed_commitment"))     # the seed committed to
+            assert cause == {"kind": "setup", "players": 2, "options": {"target": 10},
+                             "seeded_by_client": expected}     # and still no seed while it runs
         assert client.get(f"/games/{gid}/audit").get_json()["ok"]
     # And to whoever picks a game from the list, before joining it.
     listed = {g["id"]: g["seeded_by_client"] for g in client.get("/games").get_json()["games"]}
