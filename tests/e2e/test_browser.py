@@ -9,12 +9,9 @@ serve the whole module."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,74 +19,33 @@ import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ROOT, Stack, wait_until
+from tests.e2e.browsing import PHONE, game_stacks, launch, shot, watched_page
+from tests.e2e.conftest import wait_until
 from tests.e2e.test_browser_a11y import serious_violations
 from tests.e2e.test_browser_lobby import fill_options
 from tests.shared.variants import VARIANTS
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SCREENSHOTS = ROOT / ".screenshots"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing: CI must run the browser tests (apt-get install chromium)")
-        pytest.skip("chromium is not installed (make test installs it)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launch()
 
 
 @pytest.fixture(scope="module")
 def stacks(redis_url: str) -> Iterator[Any]:
-    """One gunicorn and two bot workers per game (one for its search bots), started on first use, shared by the module.
-
-    The module's games never need an empty database, so no test here flushes it (no redis_client)."""
-    env = {**os.environ, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "ACCESS_LOG": "",
-           "WEB_CONCURRENCY": "1", "BOT_STUCK_SECONDS": "3", "CREATE_RATE_LIMIT": "",
-           "GAME_SERVICES_EXTRA": "race=tests.shared.toygame"}
-    started: dict[str, Stack] = {}
-
-    def stack(game: str) -> str:
-        if game not in started:
-            started[game] = Stack(game, dict(env))
-            started[game].start_web()
-            started[game].start_worker()
-            started[game].start_thinker()
-        return started[game].base_url
-
-    yield stack
-    for one in started.values():
-        one.stop()
+    """One gunicorn and two bot workers per game (one for its search bots), started on first use,
+    shared by the module."""
+    with game_stacks(redis_url, thinkers=True, GAME_SERVICES_EXTRA="race=tests.shared.toygame") as stack:
+        yield stack
 
 
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
     """A phone's width (every test also checks that the pages work there), under the pages' own
     Content-Security-Policy: a test fails if the page breaks it, misses a file or throws."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    broken: list[str] = []
-    page.on("console", lambda message: broken.append(message.text) if message.type == "error" and (
-        "Content Security Policy" in message.text or "status of 404" in message.text) else None)
-    page.on("pageerror", lambda error: broken.append(f"uncaught: {error}"))
-    yield page
-    context.close()
-    assert not broken, broken
-
-
-def shot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    with watched_page(browser, viewport=PHONE) as page:
+        yield page
 
 
 def create_in_lobby(page: Any, base: str, bots: list[str], options: str | None = None,
@@ -427,13 +383,18 @@ def test_elastium_pegs_lines_and_segments_each_name_their_own_bands(stacks: Any,
     bands = {" ".join(sorted(m["pegs"])) for m in moves if m["type"] == "place_band"}
     page.goto(f"{base}/table/{game_id}#token={token}")
     page.locator("#board .playable").first.wait_for(state="attached")
-    # Exactly the lines and segments whose pegs are a legal band glow.
-    for kind in ("line", "segment"):
+    # Exactly the lines and segments whose pegs are a legal band glow: a line for a band on two
+    # pegs, a segment for one on three (the game's deal decides whether any is legal now).
+    for kind, size in (("line", 2), ("segment", 3)):
         glowing = page.locator(f'#board [data-kind="{kind}"].playable')
         pegs = {" ".join(sorted(str(glowing.nth(i).get_attribute("data-pegs")).split()))
                 for i in range(glowing.count())}
-        assert pegs and pegs <= bands, (kind, pegs, bands)
+        drawn = {" ".join(sorted(str(pegs_of).split())) for pegs_of in page.locator(
+            f'#board [data-kind="{kind}"]').evaluate_all("places => places.map(p => p.getAttribute('data-pegs'))")}
+        printed = {band for band in bands if len(band.split()) == size} & drawn
+        assert pegs <= bands and pegs == printed, (kind, pegs, bands)
         misclick(page, base, game_id, kind)
+    assert page.locator('#board [data-kind="line"].playable').count(), bands
     kind = "segment" if page.locator('#board [data-kind="segment"].playable').count() else "line"
     pegs = sorted(str(page.locator(f'#board [data-kind="{kind}"].playable').first.get_attribute("data-pegs")).split())
     _, events = click_a_glowing(page, base, game_id, kind)

@@ -21,14 +21,11 @@ from typing import Any
 import pytest
 import requests
 
-from tests.e2e.conftest import Stack, wait_until
+from tests.e2e.browsing import PHONE, WIDE, game_stacks, launch, watched_page
+from tests.e2e.conftest import wait_until
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-WIDE, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
 GAMES = ["catan", "elasund", "elfenland", "elastium"]
 PLAYERS = {"catan": 3, "elasund": 2, "elfenland": 2, "elastium": 2}
 # Outside the repository, kept between runs: the first run on a machine installs it.
@@ -54,49 +51,21 @@ def axe_source() -> str:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing: CI must run the browser tests (apt-get install chromium)")
-        pytest.skip("chromium is not installed (make test installs it)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launch()
 
 
 @pytest.fixture(scope="module")
 def stacks(redis_url: str) -> Iterator[Any]:
     """One gunicorn and one bot worker per game, started on first use (the bots here never search)."""
-    env = {**os.environ, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "ACCESS_LOG": "",
-           "WEB_CONCURRENCY": "1", "BOT_STUCK_SECONDS": "3", "CREATE_RATE_LIMIT": ""}
-    started: dict[str, Stack] = {}
-
-    def stack(game: str) -> str:
-        if game not in started:
-            started[game] = Stack(game, dict(env))
-            started[game].start_web()
-            started[game].start_worker()
-        return started[game].base_url
-
-    yield stack
-    for one in started.values():
-        one.stop()
+    with game_stacks(redis_url) as stack:
+        yield stack
 
 
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
     """A fresh profile under the pages' CSP: a test fails if the page breaks its policy or throws."""
-    context = browser.new_context(viewport=WIDE)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    broken: list[str] = []
-    page.on("console", lambda message: broken.append(message.text) if message.type == "error" and (
-        "Content Security Policy" in message.text or "status of 404" in message.text) else None)
-    page.on("pageerror", lambda error: broken.append(f"uncaught: {error}"))
-    yield page
-    context.close()
-    assert not broken, broken
+    with watched_page(browser, viewport=WIDE) as page:
+        yield page
 
 
 def serious_violations(page: Any) -> list[str]:

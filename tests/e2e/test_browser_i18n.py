@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from tests.e2e import test_browser
-from tests.e2e.test_browser import human_and_bots, shot
+from tests.e2e.browsing import shot, watched_page
+from tests.e2e.test_browser import human_and_bots
 
 pytestmark = pytest.mark.e2e
 # The browser and the games' stacks, as the other browser tests have them (one of each for this module).
@@ -20,16 +21,8 @@ stacks = test_browser.stacks
 @pytest.fixture()
 def french(browser: Any) -> Iterator[Any]:
     """A page whose browser speaks French first (its Accept-Language says fr-FR, fr, then en)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR")
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    broken: list[str] = []
-    page.on("console", lambda message: broken.append(message.text) if message.type == "error" and (
-        "Content Security Policy" in message.text or "status of 404" in message.text) else None)
-    page.on("pageerror", lambda error: broken.append(f"uncaught: {error}"))
-    yield page
-    context.close()
-    assert not broken, broken
+    with watched_page(browser, viewport={"width": 1280, "height": 900}, locale="fr-FR") as page:
+        yield page
 
 
 def test_catan_in_french_then_switched_to_english(stacks: Any, french: Any) -> None:

@@ -7,73 +7,36 @@ seat that waited longest, or starts a game that waits for players.
 One browser and one gunicorn per game serve the module (no bot worker: no test here needs a bot to move)."""
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
 
 from shared.registry import plugin
-from tests.e2e.conftest import ROOT, Stack
+from tests.e2e.browsing import PHONE, WIDE, game_stacks, launch, shot, watched_page
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SCREENSHOTS = ROOT / ".screenshots"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-WIDE, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing: CI must run the browser tests (apt-get install chromium)")
-        pytest.skip("chromium is not installed (make test installs it)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launch()
 
 
 @pytest.fixture(scope="module")
 def stacks(redis_url: str) -> Iterator[Any]:
     """One gunicorn per game, started on first use.  Seeds allowed: quick match must pass over a
     seeded game, whose creator can foresee it."""
-    env = {**os.environ, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "ACCESS_LOG": "",
-           "WEB_CONCURRENCY": "1", "CREATE_RATE_LIMIT": "", "ALLOW_CLIENT_SEED": "1"}
-    started: dict[str, Stack] = {}
-
-    def stack(game: str) -> str:
-        if game not in started:
-            started[game] = Stack(game, dict(env))
-            started[game].start_web()
-        return started[game].base_url
-
-    yield stack
-    for one in started.values():
-        one.stop()
+    with game_stacks(redis_url, workers=False, ALLOW_CLIENT_SEED="1") as stack:
+        yield stack
 
 
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
     """A fresh browser profile at a laptop's size, the pages' CSP in force (no bypass_csp)."""
-    context = browser.new_context(viewport=WIDE)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    yield page
-    context.close()
-
-
-def shot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    with watched_page(browser, viewport=WIDE) as page:
+        yield page
 
 
 def shots(page: Any, name: str) -> None:
