@@ -121,15 +121,15 @@ class Feed:
     def _joined(self, game_id: str, waiter: Waiter, seen: News, patience: float = 0.0) -> News:
         """The game's news once ``waiter`` is registered (an append between the request's read of
         the meta and now woke nobody), read only when the subscriber does not know it and will
-        not bring it.  With ``patience``, a waiter whose subscription is being made waits that
-        long for the news its confirmation brings (the game's last events included)."""
-        if waiter.known is not None:
-            # Otherwise its announcement is on its way, and wakes the waiter.
-            return waiter.known if waiter.known.version >= seen.version else seen
-        if waiter.pending:
-            _, news = waiter.wait(patience)
-            return news if news is not None and news.version >= seen.version else seen
-        return self._status(game_id)
+        not bring it.  When it will (the subscription's confirmation, or an announcement being
+        delivered), a waiter with ``patience`` waits that long for it: it brings the game's last
+        events, which the waiter would otherwise read for itself."""
+        if waiter.known is not None and waiter.known.version >= seen.version:
+            return waiter.known
+        if waiter.known is None and not waiter.pending:
+            return self._status(game_id)
+        _, news = waiter.wait(patience)
+        return news if news is not None and news.version >= seen.version else seen
 
     # -- long-poll --------------------------------------------------------------------------------
     def page(self, game_id: str, meta: dict[str, str], seat: int | None, after: int, limit: int,

@@ -323,26 +323,21 @@ class LogNews:
             found = self._read_status(game_id)
             if found is None:
                 return None
-            with self._lock:
-                watchers = list(self._waiters.get(game_id, ()))
-            return self._with_records(game_id, None, News(*found), watchers)
+            return self._with_records(game_id, None, News(*found))
         except redis.RedisError as exc:
             log.warning("reading the news of %s failed: %s", game_id, exc)
             return None
 
-    def _with_records(self, game_id: str, kept: News | None, news: News, watchers: list[Waiter]) -> News:
-        """``news`` with the game's last events: those ``kept`` from its previous news, and the
-        ones after them read once (from where the furthest-behind waiter is, if none are kept),
-        at most ``TAIL``."""
+    def _with_records(self, game_id: str, kept: News | None, news: News) -> News:
+        """``news`` with the game's last events, at most ``TAIL``: those ``kept`` from its previous
+        news and the ones after them, read once (the last ``TAIL`` if none are kept: waiters who
+        join later, spectators arriving at the game's start, catch up from them)."""
         if self._read_log is None:
             return news
         records = kept.records if kept is not None else ()
         if records and not 0 <= news.version - records[-1]["seq"] <= TAIL:
             records = ()                         # too far behind to go on from: start again
-        if records:
-            start = records[-1]["seq"]
-        else:
-            start = max(min((w.after for w in watchers), default=news.version), news.version - TAIL, 0)
+        start = records[-1]["seq"] if records else max(news.version - TAIL, 0)
         if start < news.version:
             records += tuple(self._read_log(game_id, start, news.version - start))
         return News(news.version, news.status, records[-TAIL:])
@@ -379,15 +374,14 @@ class LogNews:
 
     def _deliver(self, game_id: str, news: News) -> None:
         """One read of the game's new events for every waiter of this game; each is handed the
-        game's last events (one that needs older ones reads them itself)."""
+        game's last events (one that needs older ones reads them itself).  Read even when nobody
+        waits right now: a long-poll that answered is usually back soon, and finds them kept."""
         with self._lock:
             kept = self._known.get(game_id)
-            watchers = list(self._waiters.get(game_id, ()))
-        if watchers:
-            try:
-                news = self._with_records(game_id, kept, news, watchers)
-            except redis.RedisError as exc:
-                log.warning("reading the news of %s failed: %s", game_id, exc)
+        try:
+            news = self._with_records(game_id, kept, news)
+        except redis.RedisError as exc:
+            log.warning("reading the news of %s failed: %s", game_id, exc)
         with self._lock:
             # Known from here on, and every waiter registered before is woken: a waiter that
             # registered during the read is woken too, and one that comes next starts from this.
