@@ -196,10 +196,8 @@ class Feed:
                     if not records:              # the log is shorter than its meta said
                         news = yield from _patiently(lambda: self._status(game_id))
                         continue
-                    finished = news.status == "finished"
                     # Every event the client lacks in one write: a busy process sends fewer, larger ones.
-                    yield b"".join(_message(record["seq"], self.served.bytes(game_id, record, seat, finished, rules))
-                                   for record in records)
+                    yield self.served.messages(game_id, records, seat, news.status == "finished", rules)
                     last = waiter.after = records[-1]["seq"]
                     continue
                 if news.status in ENDED:
@@ -223,6 +221,7 @@ class Feed:
 
 
 SERVED_KEPT = 4096      # served records this process keeps (every audience of the recent events)
+MESSAGES_KEPT = 256     # streams' writes this process keeps (a delivery's, for each audience and start)
 
 
 class ServedRecords:
@@ -238,7 +237,24 @@ class ServedRecords:
         self.size = size
         self._lock = threading.Lock()
         self._served: OrderedDict[tuple[str, int, int | str | None], bytes] = OrderedDict()
+        self._messages: OrderedDict[tuple[str, int, int, int | str | None], bytes] = OrderedDict()
         self._counted = metrics.FEED_SERIALIZATIONS.labels(game.name)
+
+    def messages(self, game_id: str, records: list[dict[str, Any]], seat: int | None, finished: bool,
+                 rules: Game) -> bytes:
+        """The SSE messages of ``records`` (in order, one after the other) for ``seat``'s audience,
+        made once: the streams a delivery wakes that were at the same point write the same bytes."""
+        key = (game_id, records[0]["seq"], records[-1]["seq"], "all" if finished else seat)
+        with self._lock:
+            found = self._messages.get(key)
+        if found is not None:
+            return found
+        made = b"".join(_message(r["seq"], self.bytes(game_id, r, seat, finished, rules)) for r in records)
+        with self._lock:
+            self._messages[key] = made
+            if len(self._messages) > MESSAGES_KEPT:
+                self._messages.popitem(last=False)
+        return made
 
     def bytes(self, game_id: str, record: dict[str, Any], seat: int | None, finished: bool, rules: Game) -> bytes:
         """``record`` as ``seat`` may see it, redacted by ``rules`` (the engine version the game keeps)."""
