@@ -63,6 +63,8 @@ PAGE = 200                 # events read from the log per round trip while strea
 SEND_TIMEOUT_SECONDS = 30  # a client that reads nothing for this long is dropped
 RETRY_SECONDS = (0.05, 0.1, 0.2, 0.5, 1.0)   # a stream's pauses between tries on an exhausted pool
 CONFIRMATION_SECONDS = 1.0  # how long a new stream waits for its subscription's news before reading
+RECENT_META_SECONDS = 1.0   # how long a game's meta serves the streams and long-polls that come back
+RECENT_META_KEPT = 4096     # games whose recent meta is kept (all forgotten at once past this)
 # The last message of a stream whose process is stopping: reconnect now (the balancer sends the
 # reconnection to another instance, and Last-Event-ID resumes after the last event delivered).
 DRAINING_HINT = b"retry: 100\n: this instance is stopping; reconnect now (Last-Event-ID resumes)\n\n"
@@ -99,16 +101,33 @@ class Feed:
         self.max_wait_seconds = max_wait_seconds
         self._meta = game_meta          # the game's meta, or the game-not-found problem
         self._meta_reads: SharedReads[str, dict[str, str]] = SharedReads()
+        self._recent_meta: dict[str, tuple[float, dict[str, str]]] = {}   # game -> (read when, meta)
         self._log_reads: SharedReads[tuple[str, int, int], list[dict[str, Any]]] = SharedReads()
         self.served = ServedRecords(game)
 
-    def meta(self, game_id: str) -> dict[str, str]:
+    def meta(self, game_id: str, recent: bool = False) -> dict[str, str]:
         """The game's meta for a feed request: requests for one game that arrive together share
         one read (a burst of clients joining a game's feed would queue a read each for the
         process's few pooled connections).  Shared reads are no staler than the feed allows:
         a waiter then learns the game's latest version from the subscriber, and a token that
-        does not match this meta is checked against a fresh one (``Service.authenticate``)."""
-        return self._meta_reads.get(game_id, lambda: self._meta(game_id))
+        does not match this meta is checked against a fresh one (``Service.authenticate``).
+
+        ``recent`` (a stream, a waiting long-poll): the meta read here in the last
+        ``RECENT_META_SECONDS`` will do while the subscriber knows of no later version, so
+        clients of a watched game that come back (a long-poll that answered, the spectators of
+        a table's next game) cost no read each."""
+        if recent:
+            kept = self._recent_meta.get(game_id)
+            latest = self.news.latest(game_id)
+            if kept is not None and time.monotonic() - kept[0] < RECENT_META_SECONDS \
+                    and latest is not None and latest.version <= int(kept[1]["version"]):
+                return kept[1]
+        read_at = time.monotonic()
+        meta = self._meta_reads.get(game_id, lambda: self._meta(game_id))
+        if len(self._recent_meta) >= RECENT_META_KEPT:
+            self._recent_meta.clear()
+        self._recent_meta[game_id] = (read_at, meta)
+        return meta
 
     def _status(self, game_id: str) -> News:
         return News(*_status(self.meta(game_id)))
@@ -137,10 +156,13 @@ class Feed:
         """One page of the log after ``after`` (JSON); with ``wait``, held until there is one (or
         time's up).  Written around each event's served bytes, shared with the page's audience."""
         news = News(*_status(meta))
-        if wait > 0 and news.version <= after and news.status not in ENDED:
+        if wait > 0 and news.status not in ENDED:
             deadline = time.monotonic() + min(wait, self.max_wait_seconds)
             with self.news.watch(game_id, after) as waiter:
-                news = self._joined(game_id, waiter, news)
+                # Even with events to answer at once: the subscriber has them, or brings them
+                # within a moment (a fast game's news goes out a few times a second), which costs
+                # less than a read of the log for each waiting client that comes back.
+                news = self._joined(game_id, waiter, news, min(wait, CONFIRMATION_SECONDS))
                 while news.version <= after and news.status not in ENDED:
                     left = deadline - time.monotonic()
                     if left <= 0 or draining():

@@ -199,6 +199,11 @@ class LogNews:
                         del self._waiters[game_id]
                         self._unwatched_since[game_id] = time.monotonic()
 
+    def latest(self, game_id: str) -> News | None:
+        """The game's latest news as delivered here, while it is subscribed; None if unknown."""
+        with self._lock:
+            return self._known.get(game_id)
+
     def _nudge(self) -> None:
         """Tell the subscriber thread there are games to subscribe (it may be parked in a read)."""
         try:
