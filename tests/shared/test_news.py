@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from shared.eventstore import EventStore
-from shared.news import LogNews, channel
+from shared.news import LogNews, News, channel
 from shared.runtime import GameRuntime
 from tests.shared.toygame import RaceGame
 
@@ -163,7 +163,7 @@ def test_a_fast_games_news_goes_out_together_with_one_read(redis_client: Any) ->
             pass
         reads.clear()
         versions = [one_move(runtime, game_id) for _ in range(4)]
-        deliveries = []
+        deliveries: list[News] = []
         while not deliveries or deliveries[-1].version < versions[-1]:
             woken, brought = waiter.wait(5)
             assert woken
