@@ -47,6 +47,7 @@ log = logging.getLogger("news")
 
 RECONNECT_BACKOFF_SECONDS = (0.1, 0.5, 1.0, 2.0)
 TAIL = 256                  # the last events of each watched game the subscriber keeps for its waiters
+WAKE_SLICE = 64             # waiters woken in a row before the subscriber lets others run
 FLUSH_SECONDS = 0.1         # a game's news goes out at most this often (what comes meanwhile, together)
 
 _instances: "weakref.WeakSet[LogNews]" = weakref.WeakSet()
@@ -393,8 +394,13 @@ class LogNews:
             if game_id in self._confirmed:
                 self._known[game_id] = news
             watchers = list(self._waiters.get(game_id, ()))
-        for waiter in watchers:
+        for count, waiter in enumerate(watchers, 1):
             waiter.wake(news)
+            if count % WAKE_SLICE == 0:
+                # Under gevent each woken waiter runs before whatever becomes ready after it: a
+                # thousand spectators woken at once would hold up every request waiting on Redis
+                # for the whole round.  A pause between slices lets those run in between.
+                time.sleep(0)
 
     def _wake_all(self) -> None:
         with self._lock:
