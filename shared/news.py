@@ -16,11 +16,17 @@ new events, by the subscriber, handed to every waiter of the game: a lost messag
 read per game, never a missed event.
 
 Waiting costs no Redis connection, and joining the wait costs no read either: while a game is
-subscribed the subscriber knows its latest version (the confirmation's read, then every
-announcement), and a new waiter starts from that (:attr:`Waiter.known`).  A burst of a thousand
-clients joining the feed of a few games therefore does not queue a thousand reads for the
-process's bounded pool of connections (shared.redis_clients); only a waiter whose game's
-subscriber could not read (Redis failed meanwhile) reads for itself.
+subscribed the subscriber knows its latest version and keeps its last ``TAIL`` events (the
+confirmation's read, then one read per delivery, of the new events only), and a new waiter
+starts from those (:attr:`Waiter.known`).  A burst of a thousand clients joining the feed of a
+few games therefore does not queue a thousand reads for the process's bounded pool of
+connections (shared.redis_clients); only a waiter further behind than the events kept, or whose
+game's subscriber could not read (Redis failed meanwhile), reads for itself.
+
+A game that moves fast has its news delivered at most every ``flush_seconds``: the first
+announcement goes out at once, those that follow within that time go out together, with one
+read.  A thousand spectators of a game that logs hundreds of events a second are woken a few
+times a second each, not hundreds, and each wake-up carries every event since the last.
 """
 from __future__ import annotations
 
@@ -40,6 +46,9 @@ import redis
 log = logging.getLogger("news")
 
 RECONNECT_BACKOFF_SECONDS = (0.1, 0.5, 1.0, 2.0)
+TAIL = 256                  # the last events of each watched game the subscriber keeps for its waiters
+WAKE_SLICE = 64             # waiters woken in a row before the subscriber lets others run
+FLUSH_SECONDS = 0.1         # a game's news goes out at most this often (what comes meanwhile, together)
 
 _instances: "weakref.WeakSet[LogNews]" = weakref.WeakSet()
 _draining = threading.Event()
@@ -69,7 +78,8 @@ ReadStatus = Callable[[str], "tuple[int, str] | None"]       # game id -> (versi
 
 @dataclass(frozen=True)
 class News:
-    """What the subscriber learnt of a game: its version and status, and the events it read."""
+    """What the subscriber learnt of a game: its version and status, and its last events (in
+    order, one after the other, up to ``version``; none when it could not read them)."""
 
     version: int
     status: str
@@ -77,12 +87,14 @@ class News:
 
     def after(self, seq: int) -> list[dict[str, Any]] | None:
         """The events after ``seq`` when these hold every one of them up to ``version``, else None."""
-        wanted = [r for r in self.records if r["seq"] > seq]
         if seq >= self.version:
             return []
-        if wanted and wanted[0]["seq"] == seq + 1 and wanted[-1]["seq"] == self.version:
-            return wanted
-        return None
+        if not self.records or self.records[-1]["seq"] != self.version:
+            return None
+        first = self.records[0]["seq"]
+        if seq + 1 < first:
+            return None
+        return list(self.records[seq + 1 - first:])
 
 
 class Waiter:
@@ -131,7 +143,8 @@ class LogNews:
 
     def __init__(self, client: "redis.Redis[bytes]", game_name: str, read_log: ReadLog | None = None,
                  page: int = 200, publisher: "redis.Redis[bytes] | None" = None,
-                 idle_seconds: float = 30.0, read_status: ReadStatus | None = None) -> None:
+                 idle_seconds: float = 30.0, read_status: ReadStatus | None = None,
+                 flush_seconds: float = FLUSH_SECONDS) -> None:
         self._client = client
         self._publisher = publisher or client       # sends the wake-ups (a client with timeouts)
         self._read_log = read_log
@@ -139,6 +152,7 @@ class LogNews:
         self._page = page
         self._game_name = game_name
         self._idle_seconds = idle_seconds
+        self._flush_seconds = flush_seconds
         self._lock = threading.Lock()
         self._waiters: dict[str, set[Waiter]] = {}
         # Shared with the subscriber thread, under the lock:
@@ -146,7 +160,11 @@ class LogNews:
         self._requested: set[str] = set()           # games a waiter asked for, not yet sent
         self._sent: set[str] = set()                # SUBSCRIBE sent, not yet confirmed
         self._unwatched_since: dict[str, float] = {}  # subscribed games nobody waits on, since when
-        self._known: dict[str, News] = {}           # confirmed games' latest version and status
+        self._known: dict[str, News] = {}           # confirmed games' latest news, as delivered
+        # Used by the subscriber thread only:
+        self._announced: dict[str, tuple[int, str]] = {}   # news not delivered yet: version, status
+        self._due: dict[str, float] = {}            # when each game's announced news goes out
+        self._delivered_at: dict[str, float] = {}   # when each game's news last went out
         self._wake_channel = ""
         self._pid = 0
         self.announcements_read = 0                 # games' announcements received (tests, diagnostics)
@@ -182,6 +200,11 @@ class LogNews:
                         del self._waiters[game_id]
                         self._unwatched_since[game_id] = time.monotonic()
 
+    def latest(self, game_id: str) -> News | None:
+        """The game's latest news as delivered here, while it is subscribed; None if unknown."""
+        with self._lock:
+            return self._known.get(game_id)
+
     def _nudge(self) -> None:
         """Tell the subscriber thread there are games to subscribe (it may be parked in a read)."""
         try:
@@ -215,6 +238,8 @@ class LogNews:
                     self._known.clear()
                     self._sent.clear()
                     self._requested = set(self._waiters)
+                self._announced.clear()
+                self._due.clear()
                 pubsub.subscribe(self._wake_channel)
                 failures = 0
                 last_tidy = time.monotonic()
@@ -222,9 +247,10 @@ class LogNews:
                     self._send_requests(pubsub)
                     # A one-second poll, not listen(): the client's health checks (a PING when
                     # the line has been quiet) run in get_message, and find a dead connection.
-                    message = pubsub.get_message(timeout=1.0)
+                    message = pubsub.get_message(timeout=self._until_due())
                     if message is not None:
                         self._handle(message)
+                    self._deliver_due()
                     if time.monotonic() - last_tidy >= min(1.0, self._idle_seconds):
                         last_tidy = time.monotonic()
                         self._drop_unwatched(pubsub)
@@ -261,6 +287,10 @@ class LogNews:
                 self._confirmed.discard(game_id)
                 self._known.pop(game_id, None)
                 self._sent.discard(game_id)
+        for game_id in idle:
+            self._announced.pop(game_id, None)
+            self._due.pop(game_id, None)
+            self._delivered_at.pop(game_id, None)
         if idle:
             pubsub.unsubscribe(*(channel(self._game_name, game_id) for game_id in idle))
 
@@ -269,7 +299,7 @@ class LogNews:
         if kind == "message":
             if message.get("channel") != self._wake_channel.encode():
                 self.announcements_read += 1
-                self._deliver(message["data"])
+                self._announce(message["data"])
         elif kind == "subscribe":
             name = message["channel"].decode()
             if name == self._wake_channel:
@@ -283,55 +313,94 @@ class LogNews:
                     self._sent.discard(game_id)
                     self._confirmed.add(game_id)
                     if news is not None:
-                        self._known[game_id] = News(news.version, news.status)
+                        self._known[game_id] = news
                 watchers = list(self._waiters.get(game_id, ()))
+            if news is not None and self._announced.get(game_id, (news.version + 1,))[0] <= news.version:
+                del self._announced[game_id]     # announcements the read above has covered
+                self._due.pop(game_id, None)
             for waiter in watchers:
                 waiter.wake(news)                # without news (the read failed): read yourselves
 
     def _read_news(self, game_id: str) -> News | None:
-        """The game's version and status, and the events its waiters lack; None if that failed."""
+        """The game's version and status, and its last events; None if that failed."""
         if self._read_status is None:
             return None
         try:
             found = self._read_status(game_id)
             if found is None:
                 return None
-            news = News(*found)
-            with self._lock:
-                watchers = list(self._waiters.get(game_id, ()))
-            return self._with_records(game_id, news, watchers)
+            return self._with_records(game_id, None, News(*found))
         except redis.RedisError as exc:
             log.warning("reading the news of %s failed: %s", game_id, exc)
             return None
 
-    def _with_records(self, game_id: str, news: News, watchers: list[Waiter]) -> News:
-        """``news`` with the events after the one the furthest-behind waiter has, read once."""
-        behind = min((w.after for w in watchers), default=news.version)
-        if self._read_log is None or behind >= news.version:
+    def _with_records(self, game_id: str, kept: News | None, news: News) -> News:
+        """``news`` with the game's last events, at most ``TAIL``: those ``kept`` from its previous
+        news and the ones after them, read once (the last ``TAIL`` if none are kept: waiters who
+        join later, spectators arriving at the game's start, catch up from them)."""
+        if self._read_log is None:
             return news
-        return News(news.version, news.status, tuple(self._read_log(game_id, behind, self._page)))
+        records = kept.records if kept is not None else ()
+        if records and not 0 <= news.version - records[-1]["seq"] <= TAIL:
+            records = ()                         # too far behind to go on from: start again
+        start = records[-1]["seq"] if records else max(news.version - TAIL, 0)
+        if start < news.version:
+            records += tuple(self._read_log(game_id, start, news.version - start))
+        return News(news.version, news.status, records[-TAIL:])
 
-    def _deliver(self, data: Any) -> None:
+    def _announce(self, data: Any) -> None:
+        """Note a game's announcement; its news goes out at once, or with the next ones if the
+        game's news went out less than ``flush_seconds`` ago."""
         text = data.decode() if isinstance(data, bytes) else str(data)
         game_id, _, rest = text.partition(" ")
         version_text, _, status = rest.partition(" ")
+        version = int(version_text)
         with self._lock:
-            # Known from here on: a waiter that registers while the events are read below
-            # starts from this version (and reads them for itself).
             known = self._known.get(game_id)
-            if known is not None and int(version_text) >= known.version:
-                self._known[game_id] = News(int(version_text), status or "active")
-            watchers = list(self._waiters.get(game_id, ()))
-        if not watchers:
+        if known is not None and version <= known.version:
+            return                               # the confirmation's read had it already
+        if self._announced.get(game_id, (version - 1,))[0] >= version:
             return
-        news = News(int(version_text), status or "active")
+        self._announced[game_id] = (version, status or "active")
+        if game_id not in self._due:
+            self._due[game_id] = self._delivered_at.get(game_id, -self._flush_seconds) + self._flush_seconds
+
+    def _until_due(self) -> float:
+        """How long the subscriber may wait for a message: until the next news is due, at most 1 s."""
+        if not self._due:
+            return 1.0
+        return min(1.0, max(0.0, min(self._due.values()) - time.monotonic()))
+
+    def _deliver_due(self) -> None:
+        now = time.monotonic()
+        for game_id in [g for g, due in self._due.items() if due <= now]:
+            del self._due[game_id]
+            self._delivered_at[game_id] = now
+            self._deliver(game_id, News(*self._announced.pop(game_id)))
+
+    def _deliver(self, game_id: str, news: News) -> None:
+        """One read of the game's new events for every waiter of this game; each is handed the
+        game's last events (one that needs older ones reads them itself).  Read even when nobody
+        waits right now: a long-poll that answered is usually back soon, and finds them kept."""
+        with self._lock:
+            kept = self._known.get(game_id)
         try:
-            # One read for every waiter of this game; one that needs more reads for itself.
-            news = self._with_records(game_id, news, watchers)
+            news = self._with_records(game_id, kept, news)
         except redis.RedisError as exc:
             log.warning("reading the news of %s failed: %s", game_id, exc)
-        for waiter in watchers:
+        with self._lock:
+            # Known from here on, and every waiter registered before is woken: a waiter that
+            # registered during the read is woken too, and one that comes next starts from this.
+            if game_id in self._confirmed:
+                self._known[game_id] = news
+            watchers = list(self._waiters.get(game_id, ()))
+        for count, waiter in enumerate(watchers, 1):
             waiter.wake(news)
+            if count % WAKE_SLICE == 0:
+                # Under gevent each woken waiter runs before whatever becomes ready after it: a
+                # thousand spectators woken at once would hold up every request waiting on Redis
+                # for the whole round.  A pause between slices lets those run in between.
+                time.sleep(0)
 
     def _wake_all(self) -> None:
         with self._lock:

@@ -45,7 +45,7 @@ def blueprint(service: Service) -> Blueprint:
         # Counted first, before any read: a client over its cap costs this process nothing more.
         give_back = service.guard.feed_slots.take(request.remote_addr or "unknown") if stream or wait > 0 else None
         try:
-            meta = feed.meta(game_id)
+            meta = feed.meta(game_id, recent=stream or wait > 0)
             seat = service.authenticate(game_id, meta, required=False)
             start = resume_point(after)        # Last-Event-ID, checked whatever the client accepts
             if stream:

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from shared.eventstore import EventStore
-from shared.news import LogNews, channel
+from shared.news import LogNews, News, channel
 from shared.runtime import GameRuntime
 from tests.shared.toygame import RaceGame
 
@@ -57,7 +57,7 @@ def test_only_the_watched_games_announcements_reach_the_process(redis_client: An
         while woken and brought is None:            # the subscription's confirmation came first
             woken, brought = waiter.wait(5)
     assert brought is not None and brought.version == version
-    assert [r["seq"] for r in brought.records] == [version]      # the new event, read once for all
+    assert [r["seq"] for r in brought.after(version - 1) or []] == [version]   # read once for all
     assert news.announcements_read == 1             # the 40 moves of the other game never came here
     assert subscribers(redis_client, runtime.game, busy) == 0
 
@@ -129,7 +129,7 @@ def test_waiters_joining_a_subscribed_game_start_from_what_the_subscriber_knows(
     while woken and (brought is None or brought.version < version):
         woken, brought = waiter.wait(5)
     assert brought is not None and brought.version == version
-    assert [r["seq"] for r in brought.records] == list(range(before + 1, version + 1))
+    assert [r["seq"] for r in brought.after(before) or []] == list(range(before + 1, version + 1))
     joined = [news.watch(game_id, version) for _ in range(50)]
     waiters = [w.__enter__() for w in joined]
     assert all(w.known is not None and w.known.version == version and not w.pending for w in waiters)
@@ -142,3 +142,34 @@ def test_waiters_joining_a_subscribed_game_start_from_what_the_subscriber_knows(
     assert reads == [game_id]                            # one read, at the confirmation
     for w in joined + [first]:
         w.__exit__(None, None, None)
+
+
+def test_a_fast_games_news_goes_out_together_with_one_read(redis_client: Any) -> None:
+    """Announcements that follow one another within ``flush_seconds`` are delivered together: one
+    read of the new events, one wake-up, carrying every event since the last delivery."""
+    runtime, news, (game_id, _, _) = setup(redis_client)
+    reads: list[tuple[int, int]] = []
+
+    def read_log(g: str, after: int, limit: int) -> list[dict[str, Any]]:
+        reads.append((after, limit))
+        return runtime.store.read(g, after=after, limit=limit)
+
+    news._read_log = read_log
+    news._flush_seconds = 0.5
+    before = runtime.store.version(game_id)
+    with news.watch(game_id, before) as waiter:
+        assert until(lambda: subscribers(redis_client, runtime.game, game_id) == 1)
+        while waiter.wait(0.2)[0]:                   # the confirmation (and its read), whenever it came
+            pass
+        reads.clear()
+        versions = [one_move(runtime, game_id) for _ in range(4)]
+        deliveries: list[News] = []
+        while not deliveries or deliveries[-1].version < versions[-1]:
+            woken, brought = waiter.wait(5)
+            assert woken
+            if brought is not None:
+                deliveries.append(brought)
+    assert len(deliveries) <= 2                      # the first at once, perhaps; the rest together
+    assert [r["seq"] for r in deliveries[-1].after(before) or []] == list(range(before + 1, versions[-1] + 1))
+    assert len(reads) == len(deliveries)             # one read a delivery, of the new events only
+    assert reads[-1][1] <= versions[-1] - before
