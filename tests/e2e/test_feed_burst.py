@@ -106,9 +106,11 @@ def test_a_burst_of_waiting_clients_on_a_small_pool_gets_no_503(make_stack: Any,
         reads.__exit__()
         refused = [s for s in statuses if s[1] != 200]
         assert not refused, f"{len(refused)} of {len(statuses)} waiting clients refused: {refused[:5]}"
-        # Joining and waiting cost no read per client: clients of one game arriving together share
-        # one, and the subscriber reads each game once for all its waiters.
-        assert reads.count < len(held) // 2, f"{reads.count} reads of the games for {len(held)} clients"
+        # Joining and waiting cost less than a read per client: clients of one game arriving together
+        # share one, and the subscriber reads each game once for all its waiters.  (Reading for each
+        # client, two or three reads apiece, made twice as many as there are clients.)  How many
+        # route reads share a flight depends on the machine's load, hence the margin.
+        assert reads.count < len(held), f"{reads.count} reads of the games for {len(held)} clients"
         # The bot games moved on meanwhile (their worker appends through the same Redis).
         wait_until(lambda: all(requests.get(f"{base}/games/{gid}", timeout=5).json()["version"] > 20
                                for gid in bots), "the bot games to move")
