@@ -585,7 +585,7 @@ class GameRuntime:
                 # The game ends with this append: its seed commitment is opened in the same one.
                 reveal = proofs.reveal_event(loaded.seed, loaded.meta["seed_salt"])
                 records += self._records([reveal], records[-1]["seq"], records[-1]["hash"],
-                                         {"kind": "platform", "seat": None})
+                                         {"kind": "platform", "seat": None}, at=records[-1]["at"])
             bots = self._bots_to_notify(rules, state, loaded.bot_seats)
             if bots and self.before_bot_turn is not None:
                 self._best_effort(self.before_bot_turn, game_id)
@@ -741,8 +741,10 @@ class GameRuntime:
 
     # -- helpers --------------------------------------------------------------------------------
     def _records(self, events: list[Event], version: int, head: str,
-                 cause: dict[str, Any]) -> list[dict[str, Any]]:
-        now = int(time.time() * 1000)
+                 cause: dict[str, Any], at: int | None = None) -> list[dict[str, Any]]:
+        """``events`` as log records after ``version`` (chained from ``head``), stamped ``at`` (ms;
+        now unless given: records that go into one append with others share their time)."""
+        now = int(time.time() * 1000) if at is None else at
         salts = _salts.take(len(events))
         records = []
         for i, e in enumerate(events):
