@@ -4,14 +4,13 @@ for want of a pooled connection."""
 from __future__ import annotations
 
 import socket
-import threading
 from typing import Any
 
 import pytest
-import redis
 import requests
 
 from tests.e2e.conftest import Stack, wait_until
+from tests.e2e.redis_reads import GAME_READS, Reads
 from tests.e2e.test_feed import create_race, play_one
 
 pytestmark = pytest.mark.e2e
@@ -39,37 +38,6 @@ def _status(sock: socket.socket) -> int:
     return int(head.split(b" ", 2)[1])
 
 
-class GameReads:
-    """Counts the commands that read the given games' keys, from Redis's MONITOR."""
-
-    def __init__(self, url: str, game_ids: list[str]) -> None:
-        self.url = url
-        self.tags = tuple("{g:%s}" % gid for gid in game_ids)
-        self.count = 0
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-
-    def __enter__(self) -> "GameReads":
-        self._thread.start()
-        self._ready.wait(5)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        redis.Redis.from_url(self.url).ping()        # a command, so the monitor returns and sees the stop
-        self._thread.join(10)
-
-    def _watch(self) -> None:
-        with redis.Redis.from_url(self.url).monitor() as monitor:
-            self._ready.set()
-            while not self._stop.is_set():
-                command = monitor.next_command()["command"]
-                verb, _, rest = command.partition(" ")
-                if verb.upper() in ("HGETALL", "HGET", "HMGET", "XRANGE") and rest.startswith(self.tags):
-                    self.count += 1
-
-
 def test_a_burst_of_waiting_clients_on_a_small_pool_gets_no_503(make_stack: Any, redis_url: str) -> None:
     stack: Stack = make_stack("race")
     # Two pooled connections and one second's wait for one: what a thousand waiters on a busy
@@ -84,7 +52,7 @@ def test_a_burst_of_waiting_clients_on_a_small_pool_gets_no_503(make_stack: Any,
         "options": {"target": 100}}).json()["id"] for _ in range(2)]
     games = [create_race(base) for _ in range(GAMES)]
     held: list[tuple[str, socket.socket]] = []
-    reads = GameReads(redis_url, [game["id"] for game in games])
+    reads = Reads(redis_url, [game["id"] for game in games], GAME_READS)
     try:
         reads.__enter__()
         for i in range(LONG_POLLS + STREAMS):

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-import redis
 import requests
 
 from shared.redis_server import free_port
 from tests.e2e.conftest import Stack, feed_subscribers, wait_until
+from tests.e2e.redis_reads import LOG_READS, Reads
 from tests.e2e.test_feed import create_race, play_one, sse_messages
 
 pytestmark = pytest.mark.e2e
@@ -25,36 +25,6 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 FOLLOWERS = 100
 MOVES = 5
-
-
-class LogReads:
-    """Counts the reads of a game's log (XRANGE on its key), from Redis's MONITOR."""
-
-    def __init__(self, url: str, game_id: str) -> None:
-        self.url = url
-        self.tag = "{g:%s}" % game_id
-        self.count = 0
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-
-    def __enter__(self) -> "LogReads":
-        self._thread.start()
-        assert self._ready.wait(5)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        redis.Redis.from_url(self.url).ping()        # a command, so the monitor returns and sees the stop
-        self._thread.join(10)
-
-    def _watch(self) -> None:
-        with redis.Redis.from_url(self.url).monitor() as monitor:
-            self._ready.set()
-            while not self._stop.is_set():
-                verb, _, rest = monitor.next_command()["command"].partition(" ")
-                if verb.upper() == "XRANGE" and rest.startswith(self.tag):
-                    self.count += 1
 
 
 def _follow(port: int, game_id: str, after: int) -> socket.socket:
@@ -97,11 +67,11 @@ def test_followers_of_a_game_cost_one_read_per_event_not_one_each(make_stack: An
     wait_until(lambda: feed_subscribers(redis_url, "race", gid) > 0, "the feed to subscribe the game")
     streams: dict[socket.socket, bytearray] = {}
     try:
-        with LogReads(redis_url, gid) as alone:          # what moves cost with one follower
+        with Reads(redis_url, [gid], LOG_READS) as alone:          # what moves cost with one follower
             for _ in range(MOVES):
                 version = play_one(base, game)
                 _read_until(first, version)
-        with LogReads(redis_url, gid) as crowded:
+        with Reads(redis_url, [gid], LOG_READS) as crowded:
             # Spectators arriving at the game's start (as at a table's next game) and following it.
             for _ in range(FOLLOWERS):
                 streams[_follow(port, gid, start)] = bytearray()
