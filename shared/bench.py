@@ -26,6 +26,7 @@ import http.client
 import json
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -229,22 +230,55 @@ def scripted_game(plugin: Any, players: int, seed: int, moves: int) -> list[tupl
     return script
 
 
-def post_many(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]]) -> tuple[float, list[float]]:
-    """Each job list runs in its own thread over one keep-alive connection; returns (seconds, latencies)."""
+def post_many(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]],
+              failures: dict[str, int] | None = None, attempts: int = 5) -> tuple[float, list[float]]:
+    """Each job list runs in its own thread over one keep-alive connection; returns (seconds, latencies).
+
+    A request that meets a lost connection, a timeout or a 5xx is sent again (on a new connection,
+    with the same Idempotency-Key, so a move is never played twice), up to ``attempts`` times; its
+    latency counts from the first try.  A request refused for good is counted in ``failures`` (by
+    "status reason") and ends only its own job list when that list is a scripted game (its later
+    moves were worked out for a game that did not reach them); the other lists go on, and so does a
+    list of independent requests (the bare endpoint's)."""
     latencies: list[float] = []
     lock = threading.Lock()
+    failed = failures if failures is not None else {}
+
+    def count(why: str) -> None:
+        with lock:
+            failed[why] = failed.get(why, 0) + 1
 
     def run(requests_: list[tuple[str, dict[str, str], bytes]]) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         mine = []
+        scripted = bool(requests_) and requests_[0][0].startswith("/games/")
         for path, headers, body in requests_:
+            sent = {**headers, "Idempotency-Key": f"bench-{os.urandom(8).hex()}"} if scripted else headers
             start = time.perf_counter()
-            conn.request("POST", path, body=body, headers=headers)
-            resp = conn.getresponse()
-            answer = resp.read()
+            why = ""
+            for _ in range(attempts):
+                try:
+                    conn.request("POST", path, body=body, headers=sent)
+                    resp = conn.getresponse()
+                    answer = resp.read()
+                except (OSError, http.client.HTTPException) as exc:
+                    conn.close()                 # the next try opens a new connection
+                    why = type(exc).__name__
+                    continue
+                if resp.status == 201:
+                    why = ""
+                    break
+                found = re.search(rb'"reason": ?"([^"]+)"', answer)
+                why = f"{resp.status} {found.group(1).decode() if found else ''}".strip()
+                if resp.status < 500 and why != "409 request-in-progress":
+                    break
+                time.sleep(0.1)
+            if why:
+                count(why)
+                if scripted:
+                    break
+                continue
             mine.append(time.perf_counter() - start)
-            if resp.status != 201:
-                raise RuntimeError(f"{path}: {resp.status} {answer[:300]!r}")
         with lock:
             latencies.extend(mine)
 
@@ -254,6 +288,8 @@ def post_many(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]]) ->
         t.start()
     for t in threads:
         t.join()
+    if failed and failures is None:
+        print(f"post_many: requests that failed: {failed}", file=sys.stderr)
     return time.perf_counter() - start, latencies
 
 
@@ -280,11 +316,13 @@ def bench_http(url: str, clients: int = 16, rounds: int = 9, moves_per_round: in
         rates: dict[str, list[float]] = {name: [] for name in servers}
         cpu: dict[str, list[float]] = {name: [] for name in servers}
         latencies: dict[str, list[float]] = {name: [] for name in servers}
+        failures: dict[str, dict[str, int]] = {name: {} for name in servers}
         for r in range(rounds):
             chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]
             for name, target in servers.items():
                 cpu_before = target.cpu_seconds()
-                seconds, lat = post_many(target.port, chunk if name == "moves" else bare_round)
+                seconds, lat = post_many(target.port, chunk if name == "moves" else bare_round,
+                                         failures[name])
                 rates[name].append(len(lat) / seconds)
                 cpu[name].append((target.cpu_seconds() - cpu_before) / len(lat))
                 latencies[name].extend(lat)
@@ -295,7 +333,8 @@ def bench_http(url: str, clients: int = 16, rounds: int = 9, moves_per_round: in
                     "p99_ms": round(percentile(latencies[name], 0.99) * 1000, 2),
                     "vs_bare": round(statistics.median(ratios), 2),
                     "vs_bare_by_round": [round(x, 2) for x in ratios],
-                    "server_cpu_ms_per_request": round(statistics.median(cpu[name]) * 1000, 3)}
+                    "server_cpu_ms_per_request": round(statistics.median(cpu[name]) * 1000, 3),
+                    "requests_failed": failures[name]}
 
         emit({"bench": "http-bare-flask", "clients": clients,
               "requests_per_second": round(statistics.median(rates["bare"])),
@@ -412,17 +451,18 @@ def bench_feed(url: str, connections: int = 1000, clients: int = 16, rounds: int
         rates: dict[str, list[float]] = {"bare": [], "crowd": []}
         cpu: dict[str, list[float]] = {"bare": [], "crowd": []}
         move_latencies: list[float] = []
+        failures: dict[str, dict[str, int]] = {"bare": {}, "crowd": {}}
         prober = threading.Thread(target=probe)
         prober.start()
         for r in range(rounds):
             chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]
             cpu_before = servers["moves"].cpu_seconds()
-            seconds, lat = post_many(port, chunk)
+            seconds, lat = post_many(port, chunk, failures["crowd"])
             cpu["crowd"].append((servers["moves"].cpu_seconds() - cpu_before) / len(lat))
             rates["crowd"].append(len(lat) / seconds)
             move_latencies.extend(lat)
             cpu_before = servers["bare"].cpu_seconds()
-            seconds, lat = post_many(servers["bare"].port, bare_round)
+            seconds, lat = post_many(servers["bare"].port, bare_round, failures["bare"])
             cpu["bare"].append((servers["bare"].cpu_seconds() - cpu_before) / len(lat))
             rates["bare"].append(len(lat) / seconds)
         probing.set()
@@ -437,6 +477,7 @@ def bench_feed(url: str, connections: int = 1000, clients: int = 16, rounds: int
               "vs_bare": round(statistics.median([m / b for m, b in zip(rates["crowd"], rates["bare"])]), 2),
               "server_cpu_ms_per_move": round(statistics.median(cpu["crowd"]) * 1000, 3),
               "bare_server_cpu_ms_per_request": round(statistics.median(cpu["bare"]) * 1000, 3),
+              "moves_failed": failures["crowd"], "bare_requests_failed": failures["bare"],
               **({} if watch_the_moves else
                  {"targets": {"healthz_p99_ms": 100, "moves_p99_ms": 100, "vs_bare": 0.55}})})
     finally:

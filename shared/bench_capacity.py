@@ -474,6 +474,7 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
                       for _ in range(clients)]
         rates: dict[str, list[float]] = {"bare": [], "moves": []}
         played = Played()
+        bare_failures: dict[str, int] = {}
         stop_at = time.monotonic() + max_play_seconds
         for r in range(rounds):
             if time.monotonic() > stop_at:
@@ -486,7 +487,7 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
             for mine, theirs in ((played.retries, this_round.retries), (played.failures, this_round.failures)):
                 for why, n in theirs.items():
                     mine[why] = mine.get(why, 0) + n
-            seconds, lat = post_many(servers["bare"].port, bare_round)
+            seconds, lat = post_many(servers["bare"].port, bare_round, bare_failures)
             rates["bare"].append(len(lat) / seconds)
         third = sample()
         healthz = prober.stop()
@@ -528,6 +529,7 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
             "moves_p99_ms": round(percentile(played.latencies, 0.99) * 1000, 1) if played.latencies else None,
             "moves_per_second": round(statistics.median(rates["moves"])),
             "bare_requests_per_second": round(statistics.median(rates["bare"])),
+            "bare_requests_failed": bare_failures,
             "vs_bare": round(statistics.median([m / b for m, b in zip(rates["moves"], rates["bare"])]), 2),
             "healthz_p99_ms": round(percentile(healthz, 0.99) * 1000, 1), "healthz_samples": len(healthz),
             "all_caught_up": caught_up, "catch_up_seconds": round(fourth["at"] - third["at"], 1),
@@ -580,25 +582,27 @@ def bench_moves_cpu(url: str, clients: int = 16, rounds: int = 5, moves_per_roun
         costs: dict[str, list[float]] = {"web": [], "redis": [], "redis_commands": [], "load_generator": [],
                                          "bare_web": []}
         rates: dict[str, list[float]] = {"moves": [], "bare": []}
+        failures: dict[str, dict[str, int]] = {"moves": {}, "bare": {}}
         for r in range(rounds):
             chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]
             before = (servers["moves"].cpu_seconds(), _redis_cpu_seconds(store_redis),
                       redis_command_seconds(store_redis), time.process_time())
-            seconds, lat = post_many(servers["moves"].port, chunk)
+            seconds, lat = post_many(servers["moves"].port, chunk, failures["moves"])
             after = (servers["moves"].cpu_seconds(), _redis_cpu_seconds(store_redis),
                      redis_command_seconds(store_redis), time.process_time())
             rates["moves"].append(len(lat) / seconds)
             for key, b, a in zip(("web", "redis", "redis_commands", "load_generator"), before, after):
                 costs[key].append((a - b) / len(lat) * 1000)
             bare_before = servers["bare"].cpu_seconds()
-            seconds, lat = post_many(servers["bare"].port, bare_round)
+            seconds, lat = post_many(servers["bare"].port, bare_round, failures["bare"])
             rates["bare"].append(len(lat) / seconds)
             costs["bare_web"].append((servers["bare"].cpu_seconds() - bare_before) / len(lat) * 1000)
         figure = {"bench": "capacity-moves-cpu", "clients": clients, "rounds": rounds,
                   "moves_per_second": round(statistics.median(rates["moves"])),
                   "bare_requests_per_second": round(statistics.median(rates["bare"])),
                   "vs_bare": round(statistics.median([m / b for m, b in zip(rates["moves"], rates["bare"])]), 2),
-                  "cpu_ms_per_move": {k: round(statistics.median(v), 3) for k, v in costs.items()}}
+                  "cpu_ms_per_move": {k: round(statistics.median(v), 3) for k, v in costs.items()},
+                  "moves_failed": failures["moves"], "bare_requests_failed": failures["bare"]}
         emit(figure)
         return figure
     finally:

@@ -21,6 +21,7 @@ def test_http_bench_prints_the_bare_endpoints_and_the_move_server(redis_url: str
     assert moves["moves_per_second"] > 0 and moves["target_vs_bare"] == 0.5
     assert len(moves["vs_bare_by_round"]) == 2 and moves["vs_bare"] > 0
     assert moves["p50_ms"] <= moves["p99_ms"] and moves["server_cpu_ms_per_request"] > 0
+    assert all(line["requests_failed"] == {} for line in lines)
 
 
 @pytest.mark.parametrize("cluster", [False, True], ids=["redis", "cluster"])
