@@ -372,3 +372,87 @@ def _limit_sends(environ: dict[str, Any]) -> None:
             sock.settimeout(SEND_TIMEOUT_SECONDS)
         except OSError:
             pass
+
+
+OPENINGS_AT_ONCE = 4    # streams being opened at one time; the rest wait their turn, costing nothing
+IDLE_WAIT_SECONDS = 0.5  # an opening waits at most this long for an idle moment (a saturated loop has none)
+
+
+class StreamOpenings:
+    """WSGI layer: new Server-Sent Events streams are opened a few at a time, and only when the
+    process has nothing more urgent to do.
+
+    A table's spectators all reconnect within milliseconds when its game ends (``event: end``,
+    then the next game's stream).  Opening a stream costs a fraction of a millisecond of this
+    process's one core (routing, the query's parsing, the meta, the response's head), and under
+    gevent a thousand openings ready at once run back to back: a move or a probe that arrives
+    meanwhile waits behind all of them.  Here an opening first waits for a turn (at most
+    ``at_once`` at a time) and then for an idle moment of the event loop (``gevent.idle``: no
+    socket or timer ready; at most ``IDLE_WAIT_SECONDS``, so a loop that is never idle still
+    opens streams), so moves, probes and the streams' deliveries go first and the openings fill
+    the gaps.  The turn is held until the stream's head and first line are sent.
+    Without gevent (a threaded worker) it only bounds how many open at once."""
+
+    def __init__(self, app: Any, at_once: int = OPENINGS_AT_ONCE) -> None:
+        self.app = app
+        self._turns = threading.BoundedSemaphore(at_once)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if environ.get("REQUEST_METHOD") != "GET" or EVENT_STREAM not in environ.get("HTTP_ACCEPT", "") \
+                or not environ.get("PATH_INFO", "").endswith("/events"):
+            return self.app(environ, start_response)
+        self._turns.acquire()
+        try:
+            _when_idle()
+            answer = self.app(environ, start_response)
+        except BaseException:
+            self._turns.release()
+            raise
+        return _TurnHeld(answer, self._turns.release)
+
+
+class _TurnHeld:
+    """The answer's iterable, holding the opening's turn until its first chunk has been written
+    (the server asks for the second one after writing the first), or it is closed."""
+
+    def __init__(self, answer: Any, release: Callable[[], None]) -> None:
+        self._answer = answer
+        self._iterator = iter(answer)
+        self._release: Callable[[], None] | None = release
+        self._chunks = 0
+
+    def __iter__(self) -> "_TurnHeld":
+        return self
+
+    def __next__(self) -> bytes:
+        if self._chunks == 1:
+            self._give_back()
+        self._chunks += 1
+        try:
+            return cast(bytes, next(self._iterator))
+        except BaseException:
+            self._give_back()
+            raise
+
+    def close(self) -> None:
+        self._give_back()
+        close = getattr(self._answer, "close", None)
+        if close is not None:
+            close()
+
+    def _give_back(self) -> None:
+        release, self._release = self._release, None
+        if release is not None:
+            release()
+
+
+def _when_idle() -> None:
+    """Wait for an idle moment of the gevent loop (at most ``IDLE_WAIT_SECONDS``) when this
+    process runs under gevent."""
+    try:
+        from gevent import Timeout, idle, monkey
+    except ImportError:
+        return
+    if monkey.is_module_patched("socket"):
+        with Timeout(IDLE_WAIT_SECONDS, False):
+            idle()

@@ -40,7 +40,7 @@ from shared.clocks import ClockJobs, default_fallback
 from shared.config import Settings
 from shared.engine import IllegalMove
 from shared.eventstore import EventStore
-from shared.feed import Feed
+from shared.feed import Feed, StreamOpenings
 from shared.http import ProblemApi, problem_response
 from shared.middleware import RequestContext, current_request_id
 from shared.news import LogNews
@@ -176,7 +176,7 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         # Browsers on these origins may call the API (preflights included); none by default.
         CORS(app, origins=list(settings.cors_origins), allow_headers=CORS_REQUEST_HEADERS,
              expose_headers=CORS_EXPOSED_HEADERS, methods=["GET", "POST", "DELETE", "OPTIONS"], max_age=600)
-    app.wsgi_app = RequestContext(app.wsgi_app, game.name)  # type: ignore[method-assign]
+    app.wsgi_app = RequestContext(StreamOpenings(app.wsgi_app), game.name)  # type: ignore[method-assign]
     guard = limits.install(app, settings, store, game.name)   # rate limit, cap (POST /games)
 
     service = Service(plugin=plugin, settings=settings, store=store, runtime=runtime, feed=feed, guard=guard,
