@@ -33,7 +33,7 @@ def blueprint(service: Service) -> Blueprint:
               "content": {"text/event-stream": {"schema": {"type": "string"}}}},
         204: {"description": "Stream asked of a finished (or cancelled) game whose every event the client has: nothing "
                              "will come (this stops a browser's EventSource)."}})
-    @bp.arguments(EventsQuerySchema, location="query", as_kwargs=True)
+    @bp.arguments(EventsQuerySchema(), location="query", as_kwargs=True)
     @bp.response(200, service.reads.events_page)
     def events(game_id: str, after: int, limit: int, wait: float) -> Response:
         """The log as the caller may see it (the full log once the game is over): a JSON page,

@@ -53,7 +53,7 @@ def blueprint(service: Service) -> Blueprint:
 
     @games.route("/games")
     @games.doc(responses={**problems(422), **limits.READ_RESPONSES})
-    @games.arguments(GamesQuerySchema, location="query", as_kwargs=True)
+    @games.arguments(GamesQuerySchema(), location="query", as_kwargs=True)
     @games.response(200, service.reads.games_page)
     def list_games(limit: int, status: str | None = None, cursor: str | None = None) -> Response:
         """The listed games, newest first, a page at a time (`next` is the cursor of the next page).
@@ -82,7 +82,7 @@ def blueprint(service: Service) -> Blueprint:
     @games.route("/games/<game_id>/legal-moves", parameters=[IF_NONE_MATCH])
     @games.doc(security=BEARER,
                responses={**problems(401, 403, 404, 409, 422), **NOT_MODIFIED, **limits.READ_RESPONSES})
-    @games.arguments(LegalMovesQuerySchema, location="query", as_kwargs=True)
+    @games.arguments(LegalMovesQuerySchema(), location="query", as_kwargs=True)
     @games.response(200, service.reads.legal_moves, headers=CACHE_HEADERS)
     def legal_moves(game_id: str, limit: int, cursor: str | None = None) -> Response:
         """Every move the caller's seat may make now (free-form moves are described by the schema),

@@ -103,7 +103,7 @@ def blueprint(service: Service) -> Blueprint:
 
     @history.route("/games/<game_id>/replay")
     @history.doc(responses={**problems(404, 422), **limits.READ_RESPONSES})
-    @history.arguments(ReplayQuerySchema, location="query", as_kwargs=True)
+    @history.arguments(ReplayQuerySchema(), location="query", as_kwargs=True)
     @history.response(200, service.reads.replay)
     def replay(game_id: str, version: int) -> Response:
         """Time travel: the spectator's view right after event ``version``."""

@@ -34,7 +34,7 @@ def blueprint(service: Service) -> Blueprint:
               "content": {SVG: {"schema": {"type": "string"}}},
               "headers": {"ETag": {"schema": {"type": "string"}, "description": "The version, quoted."}}},
         304: {"description": "If-None-Match named this very picture."}})
-    @pictures.arguments(BoardQuerySchema, location="query", as_kwargs=True)
+    @pictures.arguments(BoardQuerySchema(), location="query", as_kwargs=True)
     def board(game_id: str, version: int | None = None) -> Response:
         """The board right now, or right after event ``version``, as an SVG picture."""
         if version is None:
