@@ -43,7 +43,7 @@ SOURCE_ADDRESSES = 250      # spectators come from 127.0.0.2 .. 127.0.0.251 (all
 
 # -- CPU accounting --------------------------------------------------------------------------------
 
-def redis_command_seconds(clients: list["redis.Redis[bytes]"]) -> float:
+def redis_command_seconds(clients: list[redis.Redis[bytes]]) -> float:
     """Time the Redis servers spent executing commands so far (``INFO commandstats``, usec totals)."""
     total = 0
     for client in clients:

@@ -40,7 +40,8 @@ import hashlib
 import logging
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import redis
 from flask import Flask, Response, request
