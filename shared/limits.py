@@ -289,8 +289,8 @@ class CreationRate:
     by the same maintainers) with a sliding-window counter in Redis.
 
     Checked inside the create route only.  flask-limiter's extension would hook before, after
-    and teardown of EVERY request, a cost each move paid (about 13% of a move's server CPU on
-    the HTTP bench) for a limit that concerns one route.
+    and teardown of EVERY request, a cost each move would pay (docs/benchmarks.md gives it) for a
+    limit that concerns one route.
     """
 
     def __init__(self, rate: str, storage_url: str, timeout: float, scope: str) -> None:
