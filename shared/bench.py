@@ -65,7 +65,8 @@ SELFPLAY_ARGS: dict[str, list[list[str]]] = {
               ["--versus", "greedy", "--games", "40", "--players", "4"]],
     "elasund": [["--games", "20", "--players", "4"], ["--versus", "heuristic", "--games", "20", "--players", "4"]],
     "elfenland": [["--games", "20", "--players", "4"], ["--versus", "planner", "--games", "20", "--players", "4"]],
-    "elastium": [["--games", "10", "--players", "3"], ["--versus", "greedy", "--games", "8", "--players", "3", "--all-scenarios"]],
+    "elastium": [["--games", "10", "--players", "3"],
+                 ["--versus", "greedy", "--games", "8", "--players", "3", "--all-scenarios"]],
 }
 
 

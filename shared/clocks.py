@@ -222,7 +222,8 @@ def after_append(runtime: GameRuntime, loaded: LoadedGame, state: Any, version: 
         # This process's copy of the meta is older than its state (a copy that caught up): the
         # clock of that version is in Redis, unless the game moved on (then the append fails).
         before = parse(runtime.store.meta(loaded.game_id) or {})
-    acting = [] if meta.get("status") in ENDED else _acting(runtime.rules_for(loaded.meta), state)  # ended: every deadline goes
+    # Ended: every deadline goes.
+    acting = [] if meta.get("status") in ENDED else _acting(runtime.rules_for(loaded.meta), state)
     change = advance(before, loaded.version, version, acting, _humans(loaded), mover, expired, turn)
     change.fallback = meta.get("fallback_bot") or None
     return change

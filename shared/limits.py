@@ -96,7 +96,8 @@ AUDIT_RESPONSES: dict[str, Any] = {
             "from this address (too-many-audits, AUDIT_RATE_LIMIT)", "headers": _RETRY_AFTER},
 }
 FEED_RESPONSES: dict[str, Any] = {
-    "429": {**PROBLEM_RESPONSE, "description": "rate-limited (too-many-streams): this address holds as many streams and waiting "
+    "429": {**PROBLEM_RESPONSE,
+            "description": "rate-limited (too-many-streams): this address holds as many streams and waiting "
             "long-polls as it may (FEED_CONNECTIONS_PER_ADDRESS); or too many reads (too-many-reads)",
             "headers": _RETRY_AFTER},
 }
@@ -307,7 +308,8 @@ class CreationRate:
                 if not self._limiter.hit(item, "create", self.scope, address):
                     stats = self._limiter.get_window_stats(item, "create", self.scope, address)
                     raise RetryLater("rate-limited", f"At most {item} new games per client address; retry "
-                                     "after the time in Retry-After.", retry_after=int(stats.reset_time - time.time()) + 1)
+                                     "after the time in Retry-After.",
+                                     retry_after=int(stats.reset_time - time.time()) + 1)
         except RetryLater:
             raise
         except Exception as exc:  # noqa: BLE001 - any storage failure: create anyway, and say so

@@ -444,7 +444,8 @@ MAX_OFFERS_PER_TURN = 2      # the expert's own limit, so that offering never lo
 
 def trade_offers(game: Game, state: State, seat: int) -> list[Move]:
     """One-for-one offers (of a card it holds two or more of, for one it lacks) while the seat may
-    trade (twice a turn at most), and one-for-one counter-offers to an open offer: the trades ``legal_moves`` leaves out."""
+    trade (twice a turn at most), and one-for-one counter-offers to an open offer: the trades
+    ``legal_moves`` leaves out."""
     hand = state["hands"][seat]
     phase = state["phase"]
     ruleset = ruleset_of(game)
@@ -488,7 +489,8 @@ def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[M
             victims = [owner for node in board.HEX_NODES[move["hex"]]
                        if (owner := state["node_owner"][node]) not in (EMPTY, seat)]
             own = sum(1 for node in board.HEX_NODES[move["hex"]] if state["node_owner"][node] == seat)
-            return sum(victory_points(state, v, hidden=False) for v in victims) - 5 * own + (move.get("victim") is not None)
+            return (sum(victory_points(state, v, hidden=False) for v in victims) - 5 * own
+                    + (move.get("victim") is not None))
         return 0.0
 
     return sorted(moves, key=lambda m: (KIND_PRIORITY.get(m["type"], 3), -within(m)))

@@ -68,7 +68,8 @@ def _header(title: str, status: Any, to_act: list[int], result: Any, ctx: Contex
             lines.append(_("Game over."))
         scores = result.get("scores") if isinstance(result, dict) else None
         if isinstance(scores, list):
-            lines.append(_("Scores: {scores}").format(scores=", ".join(f"{ctx.name(i)} {s}" for i, s in enumerate(scores))))
+            shown = ", ".join(f"{ctx.name(i)} {s}" for i, s in enumerate(scores))
+            lines.append(_("Scores: {scores}").format(scores=shown))
     elif to_act:
         lines.append(_("To act: {names}").format(names=", ".join(ctx.name(s) for s in to_act))
                      + (_("  <- your turn") if ctx.you in to_act else ""))
