@@ -54,7 +54,7 @@ from shared.config import Settings
 from shared.eventstore import EventStore
 from shared.http import problem_response
 from shared.openapi import PROBLEM_RESPONSE
-from shared.problems import Problem
+from shared.problems import RetryLater
 
 log = logging.getLogger("limits")
 
@@ -75,15 +75,6 @@ CREATE_RESPONSES: dict[str, Any] = {
     "503": {**PROBLEM_RESPONSE, "description": "capacity: too many unfinished games (with Retry-After); "
             "not-ready: the event store is unavailable", "headers": _RETRY_AFTER},
 }
-
-
-class RetryLater(Problem):
-    """A problem answered with a ``Retry-After`` header (seconds)."""
-
-    def __init__(self, kind: str, detail: str, retry_after: int, reason: str | None = None,
-                 **extensions: Any) -> None:
-        super().__init__(kind, detail, reason=reason, **extensions)
-        self.retry_after = max(1, int(retry_after))
 
 
 # Every read's 429 (OpenAPI).

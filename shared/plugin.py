@@ -15,7 +15,7 @@ from marshmallow import Schema
 
 from shared.engine import EngineUnavailable, Game, Strategy, thinks
 from shared.pictures import Place
-from shared.valuefit import FeatureSet
+from shared.value import FeatureSet
 
 
 @dataclass(frozen=True)

@@ -96,3 +96,12 @@ def flatten_errors(messages: Any, path: list[str | int] | None = None) -> list[d
     else:
         out.append({"detail": str(messages), "pointer": json_pointer(path)})
     return out
+
+
+class RetryLater(Problem):
+    """A problem answered with a ``Retry-After`` header (seconds)."""
+
+    def __init__(self, kind: str, detail: str, retry_after: int, reason: str | None = None,
+                 **extensions: Any) -> None:
+        super().__init__(kind, detail, reason=reason, **extensions)
+        self.retry_after = max(1, int(retry_after))

@@ -31,7 +31,7 @@ from shared.auth import hash_token, new_token
 from shared.engine import EngineUnavailable, Event, Game, IllegalMove, Move
 from shared.eventstore import (GENESIS_HASH, AppendResult, EventStore, canonical, event_hash,
                                snapshot_document)
-from shared.limits import RetryLater
+from shared.problems import RetryLater
 from shared.platform_events import is_platform_event
 from shared.problems import Problem
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from shared.engine import Game, Move, Strategy, random_strategy
 from shared.search import ExpertBot
-from shared.valuefit import load
+from shared.value import load
 from services.catan.rules import board
 from services.catan.rules.board import NODE_LINKS, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (

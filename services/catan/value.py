@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shared.valuefit import FeatureSet
+from shared.value import FeatureSet
 from services.catan.rules.board import NODE_HEXES
 from services.catan.rules.state import (
     PIECES, SETTLEMENT, WINNING_POINTS, State, settlement_spots, victory_points,

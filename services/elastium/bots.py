@@ -18,7 +18,7 @@ from services.elastium.rules.state import own_pegs
 from services.elastium.value import FEATURES
 from shared.engine import Game, Strategy, random_strategy
 from shared.search import ExpertBot
-from shared.valuefit import load
+from shared.value import load
 
 Move = dict[str, Any]
 

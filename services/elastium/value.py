@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shared.valuefit import FeatureSet
+from shared.value import FeatureSet
 from services.elastium.rules.scoring import final_breakdown
 from services.elastium.rules.state import ENERGY_PER_POINT, State, board_of
 

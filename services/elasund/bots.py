@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from shared.engine import Game, Move, random_strategy
 from shared.search import ExpertBot
-from shared.valuefit import load
+from shared.value import load
 from services.elasund.rules import board
 from services.elasund.rules.board import key
 from services.elasund.rules.state import State, find_building, occupancy

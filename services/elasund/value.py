@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shared.valuefit import FeatureSet
+from shared.value import FeatureSet
 from services.elasund.rules import board
 from services.elasund.rules.state import State, building_squares, cubes_on_board, influence_total
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from shared.engine import Game, Move, State, Strategy, random_strategy
 from shared.search import ExpertBot
-from shared.valuefit import load
+from shared.value import load
 
 from services.elfenland.lookahead import SEARCH_DEPTH, TOWN_POINTS, best_journey
 from services.elfenland.rules.board import MARKER_TOWNS, ROADS, ROADS_AT, Road

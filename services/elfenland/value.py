@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from shared.valuefit import FeatureSet
+from shared.value import FeatureSet
 from services.elfenland.lookahead import towns_in_reach
 from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS
 from services.elfenland.rules.multiset import size

@@ -14,7 +14,7 @@ import pytest
 from shared import registry
 from shared.engine import EngineUnavailable
 from shared.eventstore import EventStore
-from shared.limits import RetryLater
+from shared.problems import RetryLater
 from shared.replay import audit_log
 from shared.runtime import GameRuntime, StateCache
 
