@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	touch $(STAMP)
 
 run: $(STAMP)          ## every service under gunicorn + RQ bot workers (+ embedded Redis if none)
-	$(PY) -m shared.runner
+	$(PY) -m shared.ops.runner
 
 test: $(STAMP)         ## lint (ruff) and type-check, then the whole suite against a real Redis (started if none answers)
 	$(PY) -m ruff check shared services tests
@@ -38,16 +38,16 @@ test-fast: $(STAMP)    ## the rules engines' tests and the platform's in-process
 
 bench: $(STAMP)        ## benchmarks, one JSON line per figure
 	command -v haproxy >/dev/null || (apt-get update && apt-get install -y haproxy)     # the scale-out figures
-	$(PY) -m shared.bench
+	$(PY) -m shared.ops.bench
 
 spec: $(STAMP)         ## regenerate api-spec/*.yaml from the code
-	$(PY) -m shared.spec write
+	$(PY) -m shared.ops.spec write
 
 golden: $(STAMP)       ## golden logs of each game's newest engine version, where it has none yet (tests/golden)
-	$(PY) -m shared.golden record catan elasund elfenland elastium --missing-only
+	$(PY) -m shared.ops.golden record catan elasund elfenland elastium --missing-only
 
-manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.yaml (one source: shared/manifests.py)
-	$(PY) -m shared.manifests write
+manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.yaml (one source: shared/ops/manifests.py)
+	$(PY) -m shared.ops.manifests write
 
 lint: $(STAMP)        ## ruff: the rule families chosen in pyproject.toml ([tool.ruff.lint])
 	$(PY) -m ruff check shared services tests

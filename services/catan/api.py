@@ -17,9 +17,9 @@ from services.catan.rules import ENGINES
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
 from services.catan.rules.state import RESOURCES_PER_TYPE
 from services.catan.schemas import EVENT_SCHEMAS, Result, View
-from shared.i18n import N_
-from shared.plugin import GamePlugin
-from shared.schemas import strict_int
+from shared.text.i18n import N_
+from shared.game.plugin import GamePlugin
+from shared.http.schemas import strict_int
 
 _resource = validate.OneOf(RESOURCES)
 

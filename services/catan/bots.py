@@ -22,9 +22,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from shared.engine import Game, Move, Strategy, random_strategy
-from shared.search import ExpertBot
-from shared.value import load
+from shared.game.engine import Game, Move, Strategy, random_strategy
+from shared.play.search import ExpertBot
+from shared.game.value import load
 from services.catan.rules import board
 from services.catan.rules.board import NODE_LINKS, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (

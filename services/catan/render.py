@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.i18n import N_, translator
-from shared.render.common import Context, counts, describe_generic, describe_with, seat_name
+from shared.text.i18n import N_, translator
+from shared.text.render.common import Context, counts, describe_generic, describe_with, seat_name
 
 # Catan's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)
@@ -17,7 +17,7 @@ PHASES = (N_("setup"), N_("roll"), N_("discard"), N_("robber"), N_("main"), N_("
           N_("over"))
 PRODUCES = {"hills": "brick", "forest": "lumber", "pasture": "wool", "fields": "grain", "mountains": "ore"}
 LEVEL = {1: "settlement", 2: "city"}
-# The words of Catan's data the pages show in their forms (shared.render.game_terms).
+# The words of Catan's data the pages show in their forms (shared.text.render.game_terms).
 TERMS = (N_("brick"), N_("lumber"), N_("wool"), N_("grain"), N_("ore"),
          N_("hills"), N_("forest"), N_("pasture"), N_("fields"), N_("mountains"), N_("desert"), N_("sea"),
          N_("knight"), N_("monopoly"), N_("road_building"), N_("year_of_plenty"), N_("victory_point"),

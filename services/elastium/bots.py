@@ -16,9 +16,9 @@ from services.elastium.rules.placement import candidate_bands, pegs_to_pay
 from services.elastium.rules.scoring import Outcome, band_outcome
 from services.elastium.rules.state import own_pegs
 from services.elastium.value import FEATURES
-from shared.engine import Game, Strategy, random_strategy
-from shared.search import ExpertBot
-from shared.value import load
+from shared.game.engine import Game, Strategy, random_strategy
+from shared.play.search import ExpertBot
+from shared.game.value import load
 
 Move = dict[str, Any]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from shared.i18n import N_, translator
-from shared.render.common import Context, counts, describe_generic, describe_with, game_end_words
-from shared.render.common import words as plain_words
+from shared.text.i18n import N_, translator
+from shared.text.render.common import Context, counts, describe_generic, describe_with, game_end_words
+from shared.text.render.common import words as plain_words
 
 # Elastium's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)

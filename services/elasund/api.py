@@ -15,9 +15,9 @@ from services.elasund.rules import board
 from services.elasund.rules.game import ENGINES, GAME
 from services.elasund.rules.options import OPTIONS
 from services.elasund.schemas import EVENT_SCHEMAS, Result, View
-from shared.i18n import N_
-from shared.plugin import GamePlugin
-from shared.schemas import strict_int
+from shared.text.i18n import N_
+from shared.game.plugin import GamePlugin
+from shared.http.schemas import strict_int
 
 _row = validate.OneOf(board.ROWS)
 _colour = validate.OneOf(board.INFLUENCE_COLOURS)
@@ -49,7 +49,7 @@ def _pay_colour(required: bool, description: str) -> fields.Str:
 def _option(name: str, description: str, label: str, hint: str = "",
             choices: dict[str, str] | None = None) -> fields.Field:
     """An option of rules/options.py: ``label``, ``hint`` and ``choices`` are the lobby's words
-    (shared.options_form)."""
+    (shared.http.options_form)."""
     default, allowed = OPTIONS[name]
     metadata: dict[str, object] = {"description": description, "label": label}
     if hint:

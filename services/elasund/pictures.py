@@ -1,4 +1,4 @@
-"""Elasund's board as SVG: a pure function of the spectator's view (see shared.pictures).
+"""Elasund's board as SVG: a pure function of the spectator's view (see shared.game.pictures).
 
 The picture follows the printed board, seen from above with north up:
 
@@ -22,7 +22,7 @@ from functools import lru_cache, cache
 from typing import Any
 
 from services.elasund.rules import board
-from shared.pictures import Place, place_field, seat_colour, svg_document, text
+from shared.game.pictures import Place, place_field, seat_colour, svg_document, text
 
 # The move fields each kind of clickable place fills (GamePlugin.places): a city square by its
 # column and row (where a building or permit goes, or where a moved permit comes from), a wall
@@ -116,7 +116,7 @@ def _escaped(value: str) -> str:
 
 
 def _attrs(cls: str | None = None, **values: Any) -> str:
-    """Like ``shared.pictures.attrs`` (escaped, ``_`` -> ``-``, None left out), plus a ``class``
+    """Like ``shared.game.pictures.attrs`` (escaped, ``_`` -> ``-``, None left out), plus a ``class``
     (a Python keyword, so it comes in as ``cls``); numbers are written as they are, quickly."""
     parts = [f'class="{_escaped(cls)}"'] if cls else []
     for name, value in values.items():

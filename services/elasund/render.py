@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from shared.i18n import N_, translator
-from shared.render.common import Context, compact, counts, describe_generic, describe_with, seat_name
+from shared.text.i18n import N_, translator
+from shared.text.render.common import Context, compact, counts, describe_generic, describe_with, seat_name
 
 # Elasund's words, in French from locale/fr/LC_MESSAGES/messages.po.
 _ = translator(__file__)

@@ -16,9 +16,9 @@ from services.elfenland.rules import ENGINES
 from services.elfenland.rules.board import ROADS, TOWNS
 from services.elfenland.rules.components import COUNTER_KINDS, EDITIONS, HAND_CARDS, TRANSPORTS
 from services.elfenland.schemas import EVENT_SCHEMAS, Result, View
-from shared.i18n import N_
-from shared.plugin import GamePlugin
-from shared.schemas import strict_int
+from shared.text.i18n import N_
+from shared.game.plugin import GamePlugin
+from shared.http.schemas import strict_int
 
 _card = validate.OneOf(HAND_CARDS)
 _counter = validate.OneOf(COUNTER_KINDS)

@@ -12,9 +12,9 @@ import random
 from collections import deque
 from typing import Any
 
-from shared.engine import Game, Move, State, Strategy, random_strategy
-from shared.search import ExpertBot
-from shared.value import load
+from shared.game.engine import Game, Move, State, Strategy, random_strategy
+from shared.play.search import ExpertBot
+from shared.game.value import load
 
 from services.elfenland.lookahead import SEARCH_DEPTH, TOWN_POINTS, best_journey
 from services.elfenland.rules.board import MARKER_TOWNS, ROADS, ROADS_AT, Road

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.i18n import N_, translator
-from shared.render.common import (Context, compact, counts, describe_generic, describe_with, game_end_words,
-                                  seat_name)
-from shared.render.common import words as plain_words
+from shared.text.i18n import N_, translator
+from shared.text.render.common import (Context, compact, counts, describe_generic, describe_with, game_end_words,
+                                       seat_name)
+from shared.text.render.common import words as plain_words
 
 # Elfenland's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)

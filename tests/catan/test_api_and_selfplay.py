@@ -11,7 +11,7 @@ from services.catan import selfplay
 from services.catan.api import MOVE_SCHEMAS, PLUGIN, OptionsSchema
 from services.catan.bots import STRATEGIES
 from services.catan.rules.moves import DECIDERS
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 from tests.catan.helpers import GAME
 
 

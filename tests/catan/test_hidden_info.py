@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from services.catan.rules.board import RESOURCES
-from shared.testing import assert_views_hide, play_random_game
+from shared.game.testing import assert_views_hide, play_random_game
 from tests.catan.helpers import GAME, buy_card, give, set_up, to_main
 
 

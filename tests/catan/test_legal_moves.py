@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
-from shared.engine import IllegalMove
-from shared.testing import play_random_game
+from shared.game.engine import IllegalMove
+from shared.game.testing import play_random_game
 from tests.catan.helpers import GAME, edge, fold, holding, play, to_main
 
 

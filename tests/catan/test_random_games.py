@@ -5,7 +5,7 @@ import pytest
 
 from services.catan.bots import STRATEGIES
 from services.catan.rules import CatanGame
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 
 GAME = CatanGame()
 

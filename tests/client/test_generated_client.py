@@ -34,9 +34,9 @@ import httpx
 import pytest
 from flask.testing import FlaskClient
 
-from shared import registry
-from shared.bots import play_bot_turn_with
-from shared.spec import spec_path
+from shared.game import registry
+from shared.play.bots import play_bot_turn_with
+from shared.ops.spec import spec_path
 from tests.client.conftest import serve
 from tests.shared.test_every_state import _app
 

@@ -191,7 +191,7 @@ def test_waiting_slow_and_silent_clients_do_not_hold_up_probes_or_moves(make_sta
 def test_waiting_clients_are_woken_after_a_redis_restart(tmp_path: Path, stack_env: dict[str, str]) -> None:
     """The feed's subscription comes back by itself after Redis restarts: a long-poll begun after
     the restart is woken by the next move, not by its timeout."""
-    from shared import redis_server
+    from shared.ops import redis_server
     proc, url, port = redis_server.start_server(data_dir=str(tmp_path), appendonly=True)
     stack = Stack("race", {**stack_env, "REDIS_URL": url, "RQ_REDIS_URL": url})
     try:

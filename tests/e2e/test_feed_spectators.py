@@ -16,7 +16,7 @@ import pytest
 import redis
 import requests
 
-from shared.redis_server import free_port
+from shared.ops.redis_server import free_port
 from tests.e2e.conftest import Stack, feed_subscribers, wait_until
 from tests.e2e.test_feed import create_race, play_one, sse_messages
 

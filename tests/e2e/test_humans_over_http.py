@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from shared import registry
-from shared.config import Settings
-from shared.service import create_app
+from shared.game import registry
+from shared.play.config import Settings
+from shared.http.service import create_app
 
 MOVE_CAP = {"catan": 2500, "elasund": 2500, "elfenland": 1500, "elastium": 1500}
 

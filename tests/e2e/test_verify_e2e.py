@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import requests
 
-from shared import signing
+from shared.log import signing
 from tests.e2e.conftest import BIN
 from tests.shared.test_fair_seeds import forge_a_roll, rechain
 

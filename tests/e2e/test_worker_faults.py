@@ -15,8 +15,9 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from shared import platform_events as pe, redis_server
-from shared.bots import TAKEN_GRACE_SECONDS, job_id, queue_name
+from shared.log import platform_events as pe
+from shared.ops import redis_server
+from shared.play.bots import TAKEN_GRACE_SECONDS, job_id, queue_name
 from tests.e2e.conftest import Stack, wait_until
 from tests.e2e.test_clocks_e2e import live_scheduler
 from tests.e2e.test_reliability import assert_log_is_whole, create, full_log

@@ -8,7 +8,7 @@ import pytest
 from services.elastium import selfplay
 from services.elastium.bots import STRATEGIES
 from services.elastium.rules.board import SCENARIOS
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 from tests.elastium.helpers import GAME
 
 

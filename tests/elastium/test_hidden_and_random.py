@@ -7,7 +7,7 @@ import random
 import pytest
 
 from services.elastium.rules.board import SCENARIOS
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 from tests.elastium.helpers import GAME, new_game
 
 
@@ -95,7 +95,7 @@ def test_hands_are_turned_up_only_once_the_game_is_over() -> None:
 
 def test_a_finished_game_shows_phase_over_and_no_round_past_the_last() -> None:
     from services.elastium.rules.game import Elastium
-    from shared.testing import play_random_game
+    from shared.game.testing import play_random_game
     game = Elastium()
     played = play_random_game(game, 2, {"scenario": "labyrinth", "max_rounds": 2}, seed=5, check_every=50)
     assert played.finished

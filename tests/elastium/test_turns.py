@@ -5,7 +5,7 @@ import pytest
 
 from services.elastium.rules.legal import legal_moves
 from services.elastium.rules.scoring import final_breakdown, winners
-from shared.engine import GameOver, IllegalMove, NotYourTurn
+from shared.game.engine import GameOver, IllegalMove, NotYourTurn
 from tests.elastium.helpers import GAME, events_of, new_game, play, put
 
 TAKE = {"type": "take_cards", "market": []}

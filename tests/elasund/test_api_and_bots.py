@@ -14,7 +14,7 @@ from services.elasund.bots import STRATEGIES
 from services.elasund.rules.game import GAME
 from services.elasund.rules.moves import MOVE_TYPES
 from services.elasund.selfplay import run_selfplay, run_versus
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 
 
 def test_every_move_type_has_a_schema_and_the_plugin_is_complete() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from services.elasund.rules import board, construction, permits
 from services.elasund.rules.game import GAME
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 
 COLOURS: list[Any] = [None, *board.INFLUENCE_COLOURS]
 

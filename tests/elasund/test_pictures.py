@@ -14,9 +14,9 @@ from services.elasund.pictures import (
 )
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
-from shared.engine import event
-from shared.pictures import seat_colour
-from shared.testing import play_random_game
+from shared.game.engine import event
+from shared.game.pictures import seat_colour
+from shared.game.testing import play_random_game
 from tests.elasund.helpers import building, fold, fresh, permit
 from tests.shared.variants import VARIANTS
 

@@ -7,7 +7,7 @@ import pytest
 
 from services.elasund.rules.board import CUBES_PER_PLAYER
 from services.elasund.rules.game import GAME
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 
 OPTION_SETS = [
     {},

@@ -14,8 +14,8 @@ from services.elfenland.pictures import (TOWN_XY, board_svg, counter_points, elf
                                          road_point, visited_xy)
 from services.elfenland.rules import ElfenlandGame
 from services.elfenland.rules.board import ROADS, START_TOWN, TOWNS
-from shared.pictures import seat_colour
-from shared.testing import play_random_game
+from shared.game.pictures import seat_colour
+from shared.game.testing import play_random_game
 from tests.elfenland.positions import new_game
 from tests.shared.variants import VARIANTS
 

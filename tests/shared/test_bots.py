@@ -10,9 +10,9 @@ import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from shared import bots
-from shared.config import Settings
-from shared.service import create_app
+from shared.play import bots
+from shared.play.config import Settings
+from shared.http.service import create_app
 from tests.shared.conftest import burst, new_game
 from tests.shared.toygame import PLUGIN
 
@@ -181,10 +181,10 @@ def test_a_turn_lost_between_the_append_and_the_enqueue_is_in_the_index(
         redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A process killed after the append but before its bot job: the turn was indexed before the
     append, so the index pass (not the slow lane) plays it again."""
-    from shared.runtime import GameRuntime
+    from shared.play.runtime import GameRuntime
     conn = redis.Redis.from_url(redis_url)
     bot_queue = bots.BotQueue(conn, "race")
-    from shared.eventstore import EventStore
+    from shared.log.eventstore import EventStore
     store = EventStore(redis.Redis.from_url(redis_url))
 
     def killed_before_the_enqueue(game_id: str, version: int, seats: list[int]) -> None:

@@ -1,4 +1,4 @@
-"""Turn clocks (shared.clocks) on the toy game: a real Redis, a real RQ queue and its scheduler,
+"""Turn clocks (shared.play.clocks) on the toy game: a real Redis, a real RQ queue and its scheduler,
 run by an in-process burst worker."""
 from __future__ import annotations
 
@@ -16,12 +16,14 @@ from rq.serializers import JSONSerializer
 
 from services.catan.api import PLUGIN as CATAN
 from services.elfenland.api import PLUGIN as ELFENLAND
-from shared import bots, clocks, platform_events as pe, registry
-from shared.config import Settings
-from shared.plugin import GamePlugin
-from shared.runtime import derive_seed
-from shared.service import create_app
-from shared.worker import ResilientWorker
+from shared.play import bots, clocks
+from shared.log import platform_events as pe
+from shared.game import registry
+from shared.play.config import Settings
+from shared.game.plugin import GamePlugin
+from shared.play.runtime import derive_seed
+from shared.http.service import create_app
+from shared.play.worker import ResilientWorker
 from tests.shared.conftest import auth, burst
 from tests.shared.toygame import PLUGIN, RaceGame
 from tests.wait import wait_until
@@ -197,7 +199,7 @@ def test_an_expiry_that_runs_early_fires_the_clock_without_the_sweeper(client: F
     assert conn.zscore(scheduled.key, jid) == deadline / 1000
     # What a scheduler that reads whole seconds does: the job runs before its deadline.
     scheduled.remove(jid, delete_job=True)
-    queue.enqueue("shared.clocks.expire_clock", "race", gid, seat, deadline, set_at, job_id=jid)
+    queue.enqueue("shared.play.clocks.expire_clock", "race", gid, seat, deadline, set_at, job_id=jid)
     assert clocks.now_ms() < deadline
     run_worker(redis_url)
     assert expiries(log_of(client, gid)) == []

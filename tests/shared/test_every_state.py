@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 import redis
 
-from shared import registry
-from shared.bots import play_bot_turn_with
-from shared.config import Settings
-from shared.service import create_app
-from shared.testing import assert_every_state_answers, play_random_game
+from shared.game import registry
+from shared.play.bots import play_bot_turn_with
+from shared.play.config import Settings
+from shared.http.service import create_app
+from shared.game.testing import assert_every_state_answers, play_random_game
 from tests.shared.variants import VARIANTS, case_id, cases
 
 CASES = cases()

@@ -14,10 +14,10 @@ import pytest
 from flask.testing import FlaskClient
 from marshmallow import Schema, fields, validate
 
-from shared import registry
-from shared.config import Settings
-from shared.openapi import create_game_schema
-from shared.service import create_app
+from shared.game import registry
+from shared.play.config import Settings
+from shared.http.openapi import create_game_schema
+from shared.http.service import create_app
 from tests.shared.conftest import auth, new_game
 from tests.shared.test_service import assert_problem
 

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from shared import bots
-from shared.config import Settings
-from shared.eventstore import EventStore
-from shared.redis_server import free_port
-from shared.runtime import GameRuntime
-from shared.service import create_app
+from shared.play import bots
+from shared.play.config import Settings
+from shared.log.eventstore import EventStore
+from shared.ops.redis_server import free_port
+from shared.play.runtime import GameRuntime
+from shared.http.service import create_app
 from tests.shared.conftest import auth, new_game
 from tests.shared.test_service import assert_problem, play_to_the_end
 from tests.shared.toygame import PLUGIN, RaceGame

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from shared.config import Settings
-from shared.service import create_app
+from shared.play.config import Settings
+from shared.http.service import create_app
 from tests.shared.toygame import PLUGIN
 
 
@@ -40,7 +40,7 @@ def test_a_metrics_port_serves_them_there_only(settings: Settings, monkeypatch: 
 
 
 def test_the_manifests_keep_the_metrics_off_the_public_port() -> None:
-    from shared import manifests
+    from shared.ops import manifests
     docs = manifests.k8s_documents("catan")
     web = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "catan-web")
     (container,) = web["spec"]["template"]["spec"]["containers"]

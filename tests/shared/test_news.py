@@ -1,4 +1,4 @@
-"""The feed's subscriber (shared.news) against a real Redis: it hears only the games someone
+"""The feed's subscriber (shared.log.news) against a real Redis: it hears only the games someone
 here waits on, never misses an append that lands while a subscription is being made, drops
 games nobody waits on, and comes back after its connection is cut."""
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Callable
 import pytest
 import redis
 
-from shared.eventstore import EventStore
-from shared.news import LogNews, News, channel
-from shared.runtime import GameRuntime
+from shared.log.eventstore import EventStore
+from shared.log.news import LogNews, News, channel
+from shared.play.runtime import GameRuntime
 from tests.shared.toygame import RaceGame
 
 

@@ -14,9 +14,9 @@ import pytest
 
 from services.catan import bots as catan_bots
 from services.elastium import bots as elastium_bots
-from shared import registry
-from shared.engine import Strategy
-from shared.selfplay import play_one
+from shared.game import registry
+from shared.game.engine import Strategy
+from shared.ai.selfplay import play_one
 
 pytestmark = pytest.mark.slow      # hundreds of seeded games (make test-fast leaves it out)
 

@@ -1,4 +1,4 @@
-"""Portable logs (GET /games/{id}/log, JSON Lines) and the offline verifier (shared.verify,
+"""Portable logs (GET /games/{id}/log, JSON Lines) and the offline verifier (shared.log.verify,
 ``boardgames verify``): what it accepts, and the first bad record it names in what it refuses."""
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from shared import registry, signing
-from shared.cli import main as cli
-from shared.config import Settings
-from shared.platform_events import SEED_REVEALED
-from shared.service import create_app
-from shared.verify import JSONL
+from shared.game import registry
+from shared.log import signing
+from shared.client.cli import main as cli
+from shared.play.config import Settings
+from shared.log.platform_events import SEED_REVEALED
+from shared.http.service import create_app
+from shared.log.verify import JSONL
 from tests.shared.conftest import auth, new_game
 from tests.shared.test_fair_seeds import forge_a_roll, play_to_the_end, rechain
 from tests.shared.test_signed_heads import key_file, play_out
@@ -181,9 +182,9 @@ def test_a_game_of_an_older_rules_engine_verifies_offline_by_that_engines_rules(
         redis_client: Any, tmp_path: Path) -> None:
     """A Catan game created under engine 2 (still kept: it allowed trading after building) keeps
     those rules for life; its file names engine 2, and the verifier judges it by engine 2."""
-    from shared.eventstore import EventStore
-    from shared.runtime import GameRuntime, StateCache
-    from shared.verify import log_file
+    from shared.log.eventstore import EventStore
+    from shared.play.runtime import GameRuntime, StateCache
+    from shared.log.verify import log_file
     catan = registry.plugin("catan")
     assert "2" in catan.engine_versions and catan.newest_rules().engine_version != "2"
     runtime = GameRuntime(catan.rules("2"), EventStore(redis_client), cache=StateCache(), engines=catan.rules)

@@ -9,7 +9,7 @@ from typing import Any
 
 from marshmallow import validate
 
-from shared import registry
+from shared.game import registry
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 
@@ -132,7 +132,7 @@ def test_deploy_readme_defaults_are_the_codes() -> None:
 
 
 def test_documented_client_retry_defaults_are_the_clients() -> None:
-    from shared.client import GameClient
+    from shared.client.client import GameClient
     clients = (ROOT / "docs" / "clients.md").read_text()
     params = inspect.signature(GameClient.__init__).parameters
     for name in ("retries", "backoff"):

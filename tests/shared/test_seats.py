@@ -8,11 +8,12 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from shared import bots, platform_events as pe
-from shared.config import Settings
-from shared.service import create_app
-from shared.bots import play_bot_turn_with
-from shared.clocks import default_fallback
+from shared.play import bots
+from shared.log import platform_events as pe
+from shared.play.config import Settings
+from shared.http.service import create_app
+from shared.play.bots import play_bot_turn_with
+from shared.play.clocks import default_fallback
 from tests.shared.conftest import auth
 from tests.shared.toygame import PLUGIN
 

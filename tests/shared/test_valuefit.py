@@ -1,4 +1,4 @@
-"""Value functions fit to self-play (shared.valuefit) and each game's checked-in model."""
+"""Value functions fit to self-play (shared.ai.valuefit) and each game's checked-in model."""
 from __future__ import annotations
 
 import json
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from shared import registry, valuefit
-from shared.value import FeatureSet, ValueModel, load
-from shared.valuefit import Sample
+from shared.game import registry
+from shared.ai import valuefit
+from shared.game.value import FeatureSet, ValueModel, load
+from shared.ai.valuefit import Sample
 
 GAMES_WITH_MODELS = [name for name in registry.available() if registry.plugin(name).value_features is not None]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import Event, Game, InvalidOptions, Move
+from shared.game.engine import Event, Game, InvalidOptions, Move
 from services.catan.rules import board, conceal, events, legal, moves, views
 from services.catan.rules.state import (
     DEFAULT_OPTIONS, OPTION_CHOICES, OVER, RULESETS, State, to_act, victory_points,

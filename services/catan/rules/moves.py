@@ -10,7 +10,7 @@ import random
 from typing import Any, TypeGuard
 from collections.abc import Callable
 
-from shared.engine import Event, GameOver, IllegalMove, NotYourTurn, event
+from shared.game.engine import Event, GameOver, IllegalMove, NotYourTurn, event
 from services.catan.rules import board
 from services.catan.rules.board import HEX_NODES, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import Event, Game, Move
+from shared.game.engine import Event, Game, Move
 from services.elastium.rules import conceal, events, legal, moves, views
 from services.elastium.rules.state import State
 

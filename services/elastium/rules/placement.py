@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Iterator
 
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 from services.elastium.rules.board import Band, Board
 from services.elastium.rules.state import COLOURS, State, bands_left, bands_of, board_of, is_cursed, own_pegs
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import Game
+from shared.game.engine import Game
 
 from services.elasund.rules import conceal, legal, moves, options, views
 from services.elasund.rules.context import clone

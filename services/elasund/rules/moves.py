@@ -5,7 +5,7 @@ import random
 from typing import Any
 from collections.abc import Callable
 
-from shared.engine import GameOver, IllegalMove, InvalidOptions, NotYourTurn, event
+from shared.game.engine import GameOver, IllegalMove, InvalidOptions, NotYourTurn, event
 
 from services.elasund.rules import board, cards, construction, flow, permits
 from services.elasund.rules.context import Ctx

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from shared.engine import Event, event
+from shared.game.engine import Event, event
 
 from services.elfenland.rules.components import (
     CARD_PICKS, COUNTER_PICKS, ELFENLAND_HAND, FACE_UP_CARDS, FACE_UP_COUNTERS, GOLD_CARD, INCOME)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import Event, Game, GameOver, InvalidOptions, Move, NotYourTurn
+from shared.game.engine import Event, Game, GameOver, InvalidOptions, Move, NotYourTurn
 
 from services.elfenland.rules import conceal, legal, views
 from services.elfenland.rules.board import GOLD_VALUES, HOME_TOWN_CARDS, MARKER_TOWNS, START_TOWN

@@ -1,0 +1,144 @@
+"""Protocol checks every rules engine must pass; used by each game's tests.
+
+``play_random_game`` drives an engine through ``setup``/``decide``/``evolve`` with the given
+strategies and checks, at every step, the promises the platform relies on:
+
+* whenever a seat is in ``to_act`` its ``legal_moves`` is non-empty, and the move chosen from it
+  is accepted by ``decide``;
+* ``decide`` leaves the state untouched;
+* events and states are JSON-compatible (they are stored in Redis as JSON);
+* replaying the collected events from nothing gives the same state as playing them;
+* re-deciding each move with the same seed gives the same events (what audit relies on).
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.game.engine import Event, Game, IllegalMove, Move, Strategy, random_strategy
+
+
+@dataclass
+class PlayedGame:
+    state: Any
+    events: list[Event]
+    moves: list[tuple[int, Move, int]] = field(default_factory=list)   # (seat, move, seed)
+    setup_seed: int = 0
+    finished: bool = False
+
+
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def play_random_game(
+    game: Game,
+    players: int,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    max_moves: int = 5000,
+    strategies: dict[int, Strategy] | None = None,
+    check_every: int = 1,
+) -> PlayedGame:
+    """Play until the game ends or ``max_moves``; assert the protocol along the way.
+
+    ``check_every`` thins the expensive checks (state copy comparison) for long games.
+    """
+    rng = random.Random(seed)
+    opts = {**game.default_options(), **(options or {})}
+    setup_seed = rng.getrandbits(63)
+    events = game.setup(players, opts, random.Random(setup_seed))
+    assert events, "setup must return at least one event"
+    assert _canon(events) == _canon(game.setup(players, opts, random.Random(setup_seed))), \
+        "setup is not deterministic for a given seed"
+    state = None
+    for e in events:
+        assert json.loads(json.dumps(e)) == e, f"event not JSON-compatible: {e}"
+        state = game.evolve(state, e)
+    played = PlayedGame(state=state, events=list(events), setup_seed=setup_seed)
+    strategies = strategies or {}
+    probe_rng = random.Random(seed ^ 0x5EED)     # its own stream: the game plays as without probes
+    for step in range(max_moves):
+        if game.result(state) is not None:
+            assert game.to_act(state) == [], "a finished game has nobody to act"
+            played.finished = True
+            break
+        acting = game.to_act(state)
+        assert acting, "an unfinished game must have someone to act"
+        seat = acting[rng.randrange(len(acting))]
+        legal = game.legal_moves(state, seat)
+        assert legal, f"seat {seat} is to act but has no legal move"
+        strategy = strategies.get(seat, random_strategy)
+        move = strategy(game, state, seat, random.Random(rng.getrandbits(63)))
+        move_seed = rng.getrandbits(63)
+        check = step % check_every == 0
+        before = _canon(game.dump(state)) if check else None
+        new_events = game.decide(state, seat, move, random.Random(move_seed))
+        if check:
+            assert _canon(game.dump(state)) == before, f"decide modified the state for {move}"
+            again = game.decide(state, seat, move, random.Random(move_seed))
+            assert _canon(again) == _canon(new_events), "decide is not deterministic for a seed"
+            _assert_refusal_leaves_state(game, state, seat, played.moves, probe_rng, before)
+        assert new_events, f"an accepted move must produce events: {move}"
+        for e in new_events:
+            if check:
+                assert json.loads(json.dumps(e)) == e, f"event not JSON-compatible: {e}"
+            state = game.evolve(state, e)
+        played.events.extend(new_events)
+        played.moves.append((seat, move, move_seed))
+    played.state = state
+    replayed = game.replay([json.loads(json.dumps(e)) for e in played.events])
+    assert _canon(game.dump(replayed)) == _canon(game.dump(state)), "replay differs from play"
+    dumped = game.dump(state)
+    assert json.loads(json.dumps(dumped)) == dumped, "state dump is not JSON-compatible"
+    assert _canon(game.dump(game.load(json.loads(json.dumps(dumped))))) == _canon(dumped)
+    for seat in [None, *range(players)]:
+        view = game.view(state, seat)
+        assert json.loads(json.dumps(view)) == view, "view not JSON-compatible"
+    return played
+
+
+def _assert_refusal_leaves_state(game: Game, state: Any, seat: int, history: list[tuple[int, Any, int]],
+                                 rng: random.Random, before: str) -> None:
+    """``decide`` leaves the state as it was, refused or not: the platform hands a refused
+    move's state back to its cache for the next move (shared.play.runtime.StateCache).
+
+    The probe is a move this seat made earlier in the game, mostly illegal by now.
+    """
+    earlier = [move for s, move, _ in history[-40:] if s == seat]
+    if not earlier:
+        return
+    try:
+        game.decide(state, seat, rng.choice(earlier), random.Random(rng.getrandbits(63)))
+    except IllegalMove:
+        pass
+    assert _canon(game.dump(state)) == before, "decide modified the state while refusing a move"
+
+
+def assert_views_hide(game: Game, state: Any, seat: int | None, secrets: list[Any]) -> None:
+    """Assert none of ``secrets`` (exact JSON sub-values) appears in ``seat``'s view."""
+    text = _canon(game.view(state, seat))
+    for secret in secrets:
+        assert _canon(secret) not in text, f"{secret!r} leaked to seat {seat}"
+
+
+def assert_every_state_answers(game: Game, events: list[Event], players: int) -> int:
+    """Fold ``events`` one at a time and ask every intermediate state what ``/replay``, the views
+    and the bots ask: ``result``, ``to_act``, every seat's and the spectator's ``view`` and every
+    seat's ``legal_moves`` (empty is fine between the events of one move).  None may raise, and
+    every answer is JSON.  Returns how many states were checked.
+    """
+    state = None
+    for number, e in enumerate(events, start=1):
+        state = game.evolve(state, json.loads(json.dumps(e)))
+        where = f"after event {number} ({e['type']})"
+        try:
+            answers: list[Any] = [game.result(state), game.to_act(state)]
+            answers += [game.view(state, seat) for seat in [None, *range(players)]]
+            answers += [game.legal_moves(state, seat) for seat in range(players)]
+        except Exception as exc:  # say which state broke, whatever broke
+            raise AssertionError(f"{game.name}: {where}: {exc!r}") from exc
+        assert json.loads(json.dumps(answers)) == answers, f"{game.name}: {where}: an answer is not JSON"
+    return len(events)
