@@ -18,7 +18,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from shared.log import jsonout
-from shared.play.clocks import default_fallback
+from shared.play.turn_clock import default_fallback
 from shared.log.eventstore import GENESIS_HASH, event_hash
 from shared.game.plugin import GamePlugin
 from shared.play.problems import Problem

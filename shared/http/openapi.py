@@ -12,7 +12,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow import resolver as default_resolver
 from marshmallow import Schema, fields, validate
 
-from shared.play.clocks import MAX_TURN_SECONDS, default_fallback
+from shared.play.turn_clock import MAX_TURN_SECONDS, default_fallback
 from shared.play.search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MIN_BUDGET_MS
 from shared.game.plugin import GamePlugin
 from shared.play.problems import PROBLEM_MEDIA_TYPE

@@ -36,7 +36,8 @@ from werkzeug.exceptions import HTTPException
 
 from shared.http import examples, limits, metrics
 from shared.play.bots import bot_queue_for, seat_bots
-from shared.play.clocks import ClockJobs, default_fallback
+from shared.play.clocks import ClockJobs
+from shared.play.turn_clock import default_fallback
 from shared.play.config import Settings
 from shared.game.engine import IllegalMove
 from shared.log.eventstore import EventStore

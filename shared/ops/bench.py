@@ -628,7 +628,7 @@ def bench_clocks(url: str, seconds: float = 120, games: int = 20, turn_seconds: 
     unserved at the end counts with its lateness then).  With ``kill_worker`` the worker whose
     child runs the scheduler is killed (-9, with that child) a third of the way in and started
     again at once, as a supervisor does: how long until a scheduler beats again."""
-    from shared.play import clocks
+    from shared.play import turn_clock
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "CREATE_RATE_LIMIT": "",
            "GAME_SERVICES_EXTRA": "race=tests.shared.toygame", "MAX_ACTIVE_GAMES": "0"}
     conn = redis.Redis.from_url(url)
@@ -671,16 +671,16 @@ def bench_clocks(url: str, seconds: float = 120, games: int = 20, turn_seconds: 
                         break
                     time.sleep(0.05)
         time.sleep(max(0.0, started + seconds - time.monotonic()))
-        end_ms = clocks.now_ms()
+        end_ms = turn_clock.now_ms()
         lateness: list[float] = []
         finished = 0
         for gid in ids:
             events = requests.get(f"{base}/games/{gid}/events", params={"limit": 1000}, timeout=30).json()["events"]
-            lateness += [(e["at"] - clocks.iso_to_ms(e["data"]["deadline"])) / 1000
-                         for e in events if e["type"] == clocks.EXPIRED and e["at"] <= end_ms]
+            lateness += [(e["at"] - turn_clock.iso_to_ms(e["data"]["deadline"])) / 1000
+                         for e in events if e["type"] == turn_clock.EXPIRED and e["at"] <= end_ms]
             view = requests.get(f"{base}/games/{gid}", timeout=10).json()
             finished += view["status"] == "finished"
-            overdue = [end_ms - clocks.iso_to_ms(d) for d in view["deadlines"].values()]
+            overdue = [end_ms - turn_clock.iso_to_ms(d) for d in view["deadlines"].values()]
             lateness += [ms / 1000 for ms in overdue if ms > 1000]    # not served yet, and late already
         figure: dict[str, Any] = {
             "bench": "turn-clocks" + ("-worker-killed" if kill_worker else ""), "games": games,

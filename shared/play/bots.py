@@ -2,10 +2,10 @@
 
 After every accepted move whose next actors include bots, the runtime calls
 :meth:`BotQueue.enqueue_turns`: one job per bot seat, with a job id made of game, id, version
-and seat, so enqueuing twice is harmless.  The job (:func:`play_bot_turn`) is idempotent by
+and seat, so enqueuing twice is harmless.  The job (:func:`shared.play.jobs.play_bot_turn`) is idempotent by
 construction: it reloads the game, does nothing if the version moved or the seat is not to
 act, and appends with the expected version and an idempotency key.  The sweeper re-enqueues
-turns whose job vanished, failed or died with its worker (see :class:`Sweeper`).
+turns whose job vanished, failed or died with its worker (see :class:`shared.play.sweeper.Sweeper`).
 """
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import logging
 import os
 import random
 import time
-from functools import cache
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -25,9 +24,6 @@ from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from shared.log import platform_events as pe
-from shared.game import registry
-from shared.play import seats
-from shared.play.config import Settings
 from shared.game.engine import Event, IllegalMove, Strategy, play_fair, random_strategy, thinks
 from shared.play.problems import Problem
 from shared.play.runtime import GameRuntime, LoadedGame, derive_seed
@@ -38,11 +34,16 @@ log = logging.getLogger("bots")
 
 JOB_TIMEOUT_SECONDS = 30
 # A started job whose heartbeat is older than this is taken for dead (its worker was killed).
+PLAY_BOT_TURN_JOB = "shared.play.jobs.play_bot_turn"   # the RQ job (by name: queued jobs outlive a deploy)
 STUCK_AFTER_SECONDS = float(os.environ.get("BOT_STUCK_SECONDS", "60"))
 
 
 def queue_name(game_name: str) -> str:
     return f"bots-{game_name}"
+
+
+def pending_key(game_name: str) -> str:
+    return f"bots:{game_name}:pending"
 
 
 def thinking_queue_name(game_name: str) -> str:
@@ -103,7 +104,7 @@ class BotQueue:
         turn is already queued or done."""
         try:
             self.queue_for(bot).enqueue(
-                "shared.play.bots.play_bot_turn", self.game_name, game_id, version, seat,
+                PLAY_BOT_TURN_JOB, self.game_name, game_id, version, seat,
                 job_id=job_id(self.game_name, game_id, version, seat), unique=True,
                 job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=600, failure_ttl=3600,
                 retry=Retry(max=3, interval=[1, 5, 15]),
@@ -129,31 +130,6 @@ def bot_queue_for(connection: redis.Redis[bytes], plugin: Any, runtime: GameRunt
     if runtime is not None:
         bot_queue.bot_of = seat_bots(runtime)
     return bot_queue
-
-
-# -- the worker side ----------------------------------------------------------------------------
-
-@cache
-def _runtime(game_name: str) -> GameRuntime:
-    """One runtime per game per worker process (connections are made after the fork)."""
-    from shared.play.redis_clients import connect_event_store, connect_queue  # late import: keeps the worker light
-
-    settings = Settings.from_env()
-    plugin = registry.plugin(game_name)
-    from shared.play.clocks import ClockJobs
-    bot_queue = bot_queue_for(connect_queue(settings), plugin)
-    runtime = GameRuntime(plugin.newest_rules(), connect_event_store(settings), settings.snapshot_every,
-                          notify_bots=bot_queue.enqueue_turns, before_bot_turn=bot_queue.mark_pending,
-                          engines=plugin.rules)
-    bot_queue.bot_of = seat_bots(runtime)
-    runtime.clock_jobs = ClockJobs(bot_queue)
-    return runtime
-
-
-def play_bot_turn(game_name: str, game_id: str, version: int, seat: int) -> dict[str, Any]:
-    """The RQ job: play one turn for a bot seat, if the game is still where it was."""
-    runtime = _runtime(game_name)
-    return play_bot_turn_with(runtime, registry.plugin(game_name).strategies, game_id, version, seat)
 
 
 def bot_rngs(game_seed: int, version: int, seat: int) -> tuple[random.Random, random.Random]:
@@ -212,146 +188,10 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
     return {"played": True, "version": outcome.version, "move": move}
 
 
-# -- the sweeper ---------------------------------------------------------------------------------
-#
-# Where it looks, so that a pass costs the same with ten idle games or ten thousand:
-#   * ``bots:<game>:pending`` (a sorted set on the queue's Redis): game id -> when a bot turn was
-#     last due there.  The runtime writes it before the append that leaves a bot to act
-#     (``GameRuntime.before_bot_turn``), so a crash between the append and the jobs leaves an
-#     entry, never a silent loss.  A pass reads only entries older than
-#     BOT_STUCK_SECONDS: a game whose bot is still to act gets its job checked (and re-enqueued
-#     if dead); a game where no bot is to act any more leaves the index.
-#   * a slow lane, SCAN_PER_PASS games of the active set per pass (a cursor that wraps around):
-#     it finds bot turns the index never heard of (a queue Redis that lost its data, a queue
-#     Redis that was down when the turn was indexed), drops finished games from the active set,
-#     and ends games nobody moved in for ``abandon_after`` seconds (shared.play.seats.abandon_if_idle).
-#   * the game lists (``GET /games``), LIST_PRUNE_PER_PASS entries per pass (one ZSCAN step, the
-#     lists one after another): entries of games that expired leave them, so a list that nobody
-#     reads does not keep them until the creation cap prunes it.
-
-SWEEP_BATCH = 500          # index entries handled per pass at most (the rest wait for the next)
-SCAN_PER_PASS = 100        # active games visited per pass by the slow lane
-LIST_PRUNE_PER_PASS = 100  # game-list entries checked per pass (expired ones leave the list)
-
-# Remove an index entry only if nobody enqueued a turn there since the sweeper read it.
-_REMOVE_IF_UNCHANGED = """
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then
-  return redis.call('ZREM', KEYS[1], ARGV[1])
-end
-return 0
-"""
-
-
-def pending_key(game_name: str) -> str:
-    return f"bots:{game_name}:pending"
-
-
-class Sweeper:
-    """Re-enqueues bot turns that have no live job; one per game title, kept across passes."""
-
-    def __init__(self, runtime: GameRuntime, bot_queue: BotQueue, scan_per_pass: int = SCAN_PER_PASS,
-                 abandon_after: int = 0) -> None:
-        self.runtime = runtime
-        self.bot_queue = bot_queue
-        self.scan_per_pass = scan_per_pass
-        # Seconds without a move after which the slow lane ends a game as abandoned (0: never).
-        self.abandon_after = abandon_after
-        self.cursor = 0                    # the slow lane's place in the active set
-        self.list_place = (0, 0)           # the list pruner's place: (which list, ZSCAN cursor)
-        self._remove_if_unchanged = bot_queue.connection.register_script(_REMOVE_IF_UNCHANGED)
-
-    def sweep(self) -> int:
-        """One pass; returns how many bot turns it enqueued."""
-        from shared.play.clocks import sweep_due      # late: shared.play.clocks imports this module
-        enqueued = self.sweep_index() + self.scan_active() + sweep_due(self.runtime, self.bot_queue)
-        self.prune_list()
-        return enqueued
-
-    def prune_list(self) -> int:
-        """One bounded step through the game lists (``GET /games``): entries of expired games
-        leave them here, not only on read or at the cap.  The lists are walked one after
-        another, a step per pass; returns how many entries were dropped."""
-        store = self.runtime.store
-        which, cursor = self.list_place
-        cursor, dropped = store.prune_listing_step(self.runtime.game.name, store.LIST_KEYS[which], cursor,
-                                                   LIST_PRUNE_PER_PASS)
-        self.list_place = (which, cursor) if cursor else ((which + 1) % len(store.LIST_KEYS), 0)
-        return dropped
-
-    def sweep_index(self) -> int:
-        conn = self.bot_queue.connection
-        key = pending_key(self.runtime.game.name)
-        now = time.time()
-        due = conn.zrangebyscore(key, "-inf", now - STUCK_AFTER_SECONDS, start=0, num=SWEEP_BATCH,
-                                 withscores=True, score_cast_func=lambda raw: raw)
-        enqueued = 0
-        for member, score in due:
-            game_id = member.decode()
-            added, bot_to_act, watch = self.check_game(game_id)
-            enqueued += added
-            if watch:
-                continue                                              # look again next pass
-            if bot_to_act:
-                conn.zadd(key, {game_id: now}, xx=True, gt=True)      # look again in BOT_STUCK_SECONDS
-            else:
-                self._remove_if_unchanged(keys=[key], args=[game_id, score])
-        return enqueued
-
-    def scan_active(self) -> int:
-        store = self.runtime.store
-        self.cursor, ids = store.redis.sscan(store.index_key(self.runtime.game.name), self.cursor,
-                                             count=self.scan_per_pass)
-        return sum(self.check_game(raw.decode(), abandon=True)[0] for raw in ids)
-
-    def check_game(self, game_id: str, abandon: bool = False) -> tuple[int, bool, bool]:
-        """(turns enqueued, whether a bot is to act, whether a job needs another look next pass)
-        for one game; drops a game that is over from the active set.  ``abandon``: end the game
-        as abandoned if nobody moved in it for ``abandon_after`` seconds (shared.play.seats)."""
-        runtime, game_name = self.runtime, self.runtime.game.name
-        meta = runtime.store.meta(game_id)
-        # No meta: a creation that failed (or has yet to append); another title: an id collision.
-        if meta is None or meta.get("status") not in ("active", "waiting") or meta.get("game") != game_name:
-            runtime.store.index_active(game_name, game_id, False)
-            return 0, False, False
-        if abandon and self.abandon_after > 0 \
-                and time.time() * 1000 - seats.last_move_ms(meta) >= self.abandon_after * 1000:
-            if seats.abandon_if_idle(runtime, game_id, self.abandon_after) is not None:
-                log.info("%s %s: no move for %d s; ended as abandoned", game_name, game_id, self.abandon_after)
-                return 0, False, False
-        players = json.loads(meta["players"])
-        version = int(meta["version"])
-        enqueued, bot_to_act, watch = 0, False, False
-        for seat in json.loads(meta["to_act"]):
-            if not players[seat].get("bot"):
-                continue
-            bot_to_act = True
-            state = _job_state(self.bot_queue, job_id(game_name, game_id, version, seat))
-            if state != "dead":
-                watch = watch or state == "watch"
-                continue
-            if self.bot_queue.enqueue_turn(game_id, version, seat, players[seat]["bot"]):
-                log.info("re-enqueued the bot turn of %s at version %d, seat %d", game_id, version, seat)
-                enqueued += 1
-        if enqueued:
-            self.bot_queue.mark_pending(game_id)
-        return enqueued, bot_to_act, watch
-
-
-def sweep(runtime: GameRuntime, bot_queue: BotQueue, abandon_after: int = 0) -> int:
-    """A whole pass at once: every due index entry and every active game (tests, one-off repairs)."""
-    from shared.play.clocks import sweep_due
-    sweeper = Sweeper(runtime, bot_queue, abandon_after=abandon_after)
-    enqueued = sweeper.sweep_index() + sweep_due(runtime, bot_queue)
-    while True:
-        enqueued += sweeper.scan_active()
-        if sweeper.cursor == 0:
-            return enqueued
-
-
 TAKEN_GRACE_SECONDS = 2.0   # how long a job may sit taken-but-not-started before its worker counts as dead
 
 
-def _job_state(bot_queue: BotQueue, jid: str) -> str:
+def job_state(bot_queue: BotQueue, jid: str) -> str:
     """'alive', 'watch' (taken by a worker a moment ago: look again next pass) or 'dead'.
 
     Covers every state RQ 2 or 3 can leave a job in: queued (in the queue, or taken by a worker

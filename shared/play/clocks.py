@@ -15,7 +15,7 @@ version it names.  The rule, per seat, after every append:
   phases) keeps its deadline: every seat has its own clock;
 * a seat that is no longer to act, or is a bot, has none.
 
-When a deadline passes, :func:`expire_clock` (an RQ job on the bot queue, scheduled with
+When a deadline passes, :func:`shared.play.jobs.expire_clock` (an RQ job on the bot queue, scheduled with
 ``enqueue_at`` by whoever appended) plays ONE move for the seat with the game's fallback bot and
 records ``platform.clock_expired`` (seat, deadline, bot) in the same append, just before the
 bot's move.  If the seat is still to act after that move its deadline is ``now``: the next
@@ -52,29 +52,23 @@ import json
 import logging
 import math
 import time
-from dataclasses import dataclass, field
-from datetime import datetime, UTC
-from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from rq.exceptions import DuplicateJobError
 
 from shared.game.engine import Event, Strategy
-from shared.game.plugin import GamePlugin
-
-if TYPE_CHECKING:
-    from shared.play.bots import BotQueue
-    from shared.game.engine import Game
-    from shared.play.runtime import GameRuntime, LoadedGame
+from shared.play import bots
+from shared.play.bots import JOB_TIMEOUT_SECONDS, BotQueue, job_state, play_bot_turn_with
+from shared.play.runtime import GameRuntime, LoadedGame
+from shared.play.turn_clock import (ENDED, EXPIRED, FIELD, RUNNING, ClockChange, acting_seats, advance,
+                                    human_seats, iso, now_ms, parse, turn_seconds)
 
 log = logging.getLogger("clocks")
 
-FIELD = "clock"                      # the meta field holding the clock (JSON)
-EXPIRED = "platform.clock_expired"
-MAX_TURN_SECONDS = 7 * 24 * 3600
-RUNNING = ("active", "running")      # the statuses whose clocks run (never "waiting")
-ENDED = ("finished", "cancelled", "abandoned")   # no clock runs again
 SWEEP_BATCH = 500
+EXPIRE_CLOCK_JOB = "shared.play.jobs.expire_clock"   # the RQ job (by name: queued jobs outlive a deploy)
 EARLY_RUNS = 5                       # successors an expiry that ran early schedules at most
 
 # KEYS[1] a game's meta; ARGV[1] its version, ARGV[2] the clock: written only at that version.
@@ -106,136 +100,6 @@ def clocks_key(game_name: str) -> str:
 def job_id(game_name: str, game_id: str, seat: int, deadline: int, set_at: int) -> str:
     # Deadline and version both: a clock restarted at the same version (see ``restart``) is a new job.
     return f"clock-{game_name}-{game_id}-{seat}-{set_at}-{deadline}"
-
-
-def default_fallback(plugin: GamePlugin) -> str:
-    """The bot that plays for a seat whose time ran out (or that resigned): the plugin's choice, else
-    its rule-of-thumb bot, the last listed strategy other than ``random`` that answers at once.  Not
-    the search bot (``expert``): a seat whose player is gone need not hold a worker for a budget a
-    move, and a clock's move should come right at the deadline."""
-    return plugin.fallback_bot or plugin.rule_of_thumb_bot()
-
-
-def iso(ms: int) -> str:
-    """A deadline as clients see it: ISO 8601 in UTC with milliseconds, e.g. 2026-11-25T14:30:00.250Z."""
-    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-
-
-def iso_to_ms(text: str) -> int:
-    """The inverse of :func:`iso` (clients and tests read deadlines back)."""
-    return int(datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp() * 1000)
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-# -- the clock in the meta ------------------------------------------------------------------------
-
-def turn_seconds(meta: dict[str, str]) -> int | None:
-    raw = meta.get("turn_seconds")
-    return int(raw) if raw else None
-
-
-def settings(meta: dict[str, str]) -> dict[str, Any]:
-    """A game's clock settings as ``GameRuntime.create`` takes them (a rematch keeps them)."""
-    return {"turn_seconds": turn_seconds(meta), "fallback_bot": meta.get("fallback_bot") or None}
-
-
-def parse(meta: dict[str, str]) -> dict[str, Any] | None:
-    raw = meta.get(FIELD)
-    return json.loads(raw) if raw else None
-
-
-def deadlines(meta: dict[str, str]) -> dict[str, str]:
-    """The view's ``deadlines``: seat (as a string) -> ISO 8601 deadline, for running games."""
-    clock = parse(meta)
-    if clock is None or meta.get("status") not in RUNNING or str(clock["v"]) != meta.get("version"):
-        return {}                    # none, or behind the log until the clock starts again (restart)
-    return {seat: iso(entry[0]) for seat, entry in sorted(clock["seats"].items(), key=lambda kv: int(kv[0]))}
-
-
-def creation_fields(turn: int | None, fallback_bot: str | None) -> dict[str, str]:
-    """The meta fields of a new game's clock settings (none without ``turn_seconds``)."""
-    if turn is None:
-        return {"fallback_bot": fallback_bot} if fallback_bot else {}
-    return {"turn_seconds": str(turn), "fallback_bot": fallback_bot or ""}
-
-
-@dataclass
-class ClockChange:
-    """The clock after an append: its meta field, and the deadlines set by this very append."""
-    clock: dict[str, Any]
-    new: list[tuple[int, int, int]] = field(default_factory=list)    # (seat, deadline_ms, set_at)
-    gone: list[tuple[int, int, int]] = field(default_factory=list)   # deadlines this append ended
-    waiting: bool = False            # a game waiting for players: the sweeper starts its clock later
-    fallback: str | None = None      # the game's fallback bot ('' or None: the default), for its jobs' queue
-
-    @property
-    def fields(self) -> dict[str, str]:
-        return {FIELD: json.dumps(self.clock, separators=(",", ":"))}
-
-    @property
-    def earliest(self) -> int | None:
-        """When the sweeper should look at the game (None: never)."""
-        return min((entry[0] for entry in self.clock["seats"].values()), default=now_ms() if self.waiting else None)
-
-
-def advance(before: dict[str, Any] | None, before_version: int, version: int, to_act: list[int],
-            humans: set[int], mover: int | None = None, expired: bool = False,
-            turn: int = 0, now: int | None = None) -> ClockChange:
-    """The clock right after event ``version`` (see the module's rules).  ``before`` is the clock
-    after ``before_version``; a clock of another version (or none) counts as unknown, and every
-    seat to act then starts a full turn (a deadline too late, never one too early)."""
-    now = now_ms() if now is None else now
-    known = before["seats"] if before is not None and before.get("v") == before_version else {}
-    seats: dict[str, list[int]] = {}
-    new = []
-    for seat in to_act:
-        if seat not in humans:
-            continue
-        kept = known.get(str(seat))
-        if kept is not None and seat != mover:
-            seats[str(seat)] = kept
-            continue
-        deadline = now if (expired and seat == mover) else now + turn * 1000
-        seats[str(seat)] = [deadline, version]
-        new.append((seat, deadline, version))
-    gone = [(int(seat), entry[0], entry[1]) for seat, entry in known.items() if seats.get(seat) != entry]
-    return ClockChange({"v": version, "seats": seats}, new, gone)
-
-
-def after_append(runtime: GameRuntime, loaded: LoadedGame, state: Any, version: int,
-                 mover: int | None, expired: bool) -> ClockChange | None:
-    """The clock to write with an append that takes ``loaded`` to ``state`` at ``version``;
-    None for a game without a clock, or one not running."""
-    meta = loaded.meta
-    turn = turn_seconds(meta)
-    if turn is None:
-        return None
-    if meta.get("status") == "waiting":
-        # No clock runs yet; the game is noted for the sweeper, which starts its clock once it
-        # runs (``restart``), should whatever starts it not do so itself.
-        return ClockChange({"v": version, "seats": {}}, waiting=True)
-    before = parse(meta)
-    if loaded.version and (before is None or before.get("v") != loaded.version):
-        # This process's copy of the meta is older than its state (a copy that caught up): the
-        # clock of that version is in Redis, unless the game moved on (then the append fails).
-        before = parse(runtime.store.meta(loaded.game_id) or {})
-    # Ended: every deadline goes.
-    acting = [] if meta.get("status") in ENDED else _acting(runtime.rules_for(loaded.meta), state)
-    change = advance(before, loaded.version, version, acting, _humans(loaded), mover, expired, turn)
-    change.fallback = meta.get("fallback_bot") or None
-    return change
-
-
-def _acting(game: Game, state: Any) -> list[int]:
-    return [] if game.result(state) is not None else game.to_act(state)
-
-
-def _humans(loaded: LoadedGame) -> set[int]:
-    """The seats a clock may run for: a bot's (a resigned seat's too) never waits for anyone."""
-    return {seat for seat, player in enumerate(loaded.players) if not player.get("bot")}
 
 
 # -- deadlines kept by RQ's scheduler ------------------------------------------------------------
@@ -272,12 +136,11 @@ class ClockJobs:
     def schedule_one(self, game_id: str, seat: int, deadline: int, set_at: int, again: int = 0,
                      bot: str | None = None) -> bool:
         """One expiry job at the deadline (at once when it has passed); False if it exists already.
-        ``again``: the how-manieth successor of a job that ran early (see :func:`expire_clock`);
+        ``again``: the how-manieth successor of a job that ran early (see :func:`shared.play.jobs.expire_clock`);
         ``bot``: the game's fallback bot (a search bot's moves go to the thinking queue)."""
-        from shared.play.bots import JOB_TIMEOUT_SECONDS
         queue = self.bot_queue.queue_for(bot)
         jid = job_id(self.game_name, game_id, seat, deadline, set_at) + (f"-again{again}" if again else "")
-        args = ("shared.play.clocks.expire_clock", self.game_name, game_id, seat, deadline, set_at, again)
+        args = (EXPIRE_CLOCK_JOB, self.game_name, game_id, seat, deadline, set_at, again)
         options: dict[str, Any] = {"job_id": jid, "unique": True, "job_timeout": JOB_TIMEOUT_SECONDS,
                                    "result_ttl": 600, "failure_ttl": 3600}
         try:
@@ -304,8 +167,8 @@ def restart(runtime: GameRuntime, game_id: str, jobs: ClockJobs | None) -> Clock
     clock = parse(meta)
     if turn is None or meta.get("status") not in RUNNING or (clock is not None and clock["v"] == loaded.version):
         return None
-    change = advance(None, loaded.version, loaded.version, _acting(runtime.rules_for(meta), loaded.state),
-                     _humans(loaded), turn=turn)
+    change = advance(None, loaded.version, loaded.version, acting_seats(runtime.rules_for(meta), loaded.state),
+                     human_seats(loaded), turn=turn)
     change.fallback = meta.get("fallback_bot") or None
     if jobs is not None:
         jobs.mark(game_id, change)
@@ -319,25 +182,8 @@ def restart(runtime: GameRuntime, game_id: str, jobs: ClockJobs | None) -> Clock
 
 # -- the expiry job -------------------------------------------------------------------------------
 
-def expire_clock(game_name: str, game_id: str, seat: int, deadline: int, set_at: int,
-                 again: int = 0) -> dict[str, Any]:
-    """The RQ job: the seat's deadline passed; play for it, unless it moved meanwhile.  A job that
-    runs before the deadline (a scheduler that reads whole seconds, clocks of two machines that
-    disagree) schedules its successor at the deadline rather than leave it to the sweeper."""
-    from shared.play import bots     # late: the runtime imports this module, and bots the runtime
-    from shared.game import registry
-    plugin = registry.plugin(game_name)
-    runtime = bots._runtime(game_name)
-    outcome = expire_with(runtime, plugin.strategies, default_fallback(plugin), game_id, seat, deadline, set_at)
-    if outcome.get("why") == "early" and again < EARLY_RUNS and runtime.clock_jobs is not None:
-        outcome["rescheduled"] = runtime.clock_jobs.schedule_one(
-            game_id, seat, deadline, set_at, again + 1, bot=runtime.meta(game_id).get("fallback_bot") or None)
-    return outcome
-
-
 def expire_with(runtime: GameRuntime, strategies: dict[str, Strategy], default_bot: str, game_id: str,
                 seat: int, deadline: int, set_at: int, attempts: int = 5) -> dict[str, Any]:
-    from shared.play import bots
     for _ in range(attempts):
         loaded = runtime.load(game_id)
         why = _why_not(runtime, loaded, seat, deadline, set_at)
@@ -347,8 +193,8 @@ def expire_with(runtime: GameRuntime, strategies: dict[str, Strategy], default_b
         if bot not in strategies:
             bot = default_bot
         expired: Event = {"type": EXPIRED, "data": {"seat": seat, "deadline": iso(deadline), "bot": bot}}
-        outcome = bots.play_bot_turn_with(runtime, strategies, game_id, loaded.version, seat,
-                                          strategy_name=bot, platform_events=[expired], loaded=loaded)
+        outcome = play_bot_turn_with(runtime, strategies, game_id, loaded.version, seat,
+                                     strategy_name=bot, platform_events=[expired], loaded=loaded)
         if outcome["played"]:
             log.info("%s %s: seat %d ran out of time; %s played for it", runtime.game.name, game_id, seat, bot)
             return {**outcome, "bot": bot}
@@ -367,7 +213,7 @@ def _why_not(runtime: GameRuntime, loaded: LoadedGame, seat: int, deadline: int,
     if seat not in game.to_act(loaded.state) or loaded.players[seat].get("bot"):
         return "not-to-act"
     if now_ms() < deadline:
-        return "early"               # its job schedules a successor (expire_clock)
+        return "early"               # its job schedules a successor (shared.play.jobs.expire_clock)
     return None
 
 
@@ -377,7 +223,6 @@ def sweep_due(runtime: GameRuntime, bot_queue: BotQueue,
               rescore: Callable[..., Any] | None = None) -> int:
     """Re-enqueue the expiries of deadlines passed more than BOT_STUCK_SECONDS ago whose job is
     gone; returns how many.  Keeps each game's score at its earliest deadline."""
-    from shared.play import bots
     conn = bot_queue.connection
     name = runtime.game.name
     key = clocks_key(name)
@@ -404,7 +249,7 @@ def sweep_due(runtime: GameRuntime, bot_queue: BotQueue,
         passed = [(int(seat), entry) for seat, entry in clock["seats"].items()
                   if entry[0] / 1000 <= now and not players[int(seat)].get("bot")]
         for seat, (deadline, set_at) in passed:
-            if bots._job_state(bot_queue, job_id(name, game_id, seat, deadline, set_at)) != "dead":
+            if job_state(bot_queue, job_id(name, game_id, seat, deadline, set_at)) != "dead":
                 continue
             if jobs.schedule_one(game_id, seat, deadline, set_at, bot=meta.get("fallback_bot") or None):
                 log.info("re-enqueued the expiry of %s seat %d (deadline %s)", game_id, seat, iso(deadline))

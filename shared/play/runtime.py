@@ -21,12 +21,12 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 from collections.abc import Callable
 
 import redis
 
-from shared.play import clocks
+from shared.play import turn_clock
 from shared.log import proofs
 from shared.play.auth import hash_token, new_token
 from shared.game.engine import EngineUnavailable, Event, Game, IllegalMove, Move
@@ -39,6 +39,15 @@ from shared.play.problems import Problem
 log = logging.getLogger("runtime")
 
 BotNotifier = Callable[[str, int, list[int]], None]   # (game_id, version, bot seats to act)
+
+
+class ClockScheduler(Protocol):
+    """What schedules a game's turn-clock deadlines (``shared.play.clocks.ClockJobs``): told of a clock
+    before the append that writes it (a trace for the sweeper) and after (the expiry jobs)."""
+
+    def mark(self, game_id: str, change: turn_clock.ClockChange) -> None: ...
+
+    def schedule(self, game_id: str, change: turn_clock.ClockChange) -> None: ...
 
 
 GAME_ID = re.compile(r"[A-Za-z0-9_\-]{1,64}")
@@ -256,7 +265,7 @@ class GameRuntime:
         self.notify_bots = notify_bots
         self.cache = cache if cache is not None else StateCache()
         self.checkpoints = StateCache(size=256)     # (game, version) -> state, for time travel
-        self.clock_jobs: clocks.ClockJobs | None = None   # schedules turn-clock deadlines (shared.play.clocks)
+        self.clock_jobs: ClockScheduler | None = None     # schedules turn-clock deadlines (shared.play.clocks)
 
     # -- the rules of a game ---------------------------------------------------------------------
     def rules_for(self, meta: dict[str, str]) -> Game:
@@ -319,7 +328,7 @@ class GameRuntime:
                  "seeded_by_client": seed is not None,
                  # Every seat sees it from the start; the seed and salt are revealed at the end.
                  "seed_commitment": proofs.seed_commitment(game_seed, seed_salt)}
-        clock_fields = clocks.creation_fields(turn_seconds, fallback_bot)
+        clock_fields = turn_clock.creation_fields(turn_seconds, fallback_bot)
         if clock_fields:
             # In the hashed log too, so replay and audit know the clock the game was played with.
             cause["clock"] = {"turn_seconds": turn_seconds, "fallback_bot": clock_fields["fallback_bot"]}
@@ -339,7 +348,7 @@ class GameRuntime:
             "listed": "1" if listed else "0",
             "options": canonical(options),
             **({"bot_budget_ms": str(bot_budget_ms)} if bot_budget_ms is not None else {}),
-            **self._status_fields(game, state),
+            **self.status_fields(game, state),
             **(extra_meta or {}),
         }
         if waiting:
@@ -358,7 +367,7 @@ class GameRuntime:
             self.store.index_active(game.name, game_id, True)
         bots = [] if waiting else self._bots_to_notify(game, state, _bot_seats(meta["players"]))
         if bots and self.before_bot_turn is not None:
-            self._best_effort(self.before_bot_turn, game_id)
+            self.best_effort(self.before_bot_turn, game_id)
         meta.update(clock_fields)
         clock = self._clock_after(LoadedGame(game_id, 0, None, meta, GENESIS_HASH), state, records[-1]["seq"],
                                   None, False)
@@ -368,18 +377,18 @@ class GameRuntime:
         if result.status != "OK":   # a random 12-character id collided: practically impossible
             raise Problem("internal-error", "Could not create the game; try again.")
         if active:
-            self._best_effort(self.store.index_active, game.name, game_id, True)
+            self.best_effort(self.store.index_active, game.name, game_id, True)
         if active and self.idle_ttl > 0:
             # Only if nobody moved yet (a bot may already have): the append itself stays untouched.
-            self._best_effort(self.store.expire_if_unmoved, game_id, result.version, self.idle_ttl)
+            self.best_effort(self.store.expire_if_unmoved, game_id, result.version, self.idle_ttl)
         elif not active and self.finished_ttl > 0:
-            self._best_effort(self.store.set_lifetime, game_id, self.finished_ttl)
+            self.best_effort(self.store.set_lifetime, game_id, self.finished_ttl)
         self.relist(game_id, meta, meta["status"])
         self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
         if bots and self.notify_bots is not None:
-            self._best_effort(self.notify_bots, game_id, result.version, bots)
+            self.best_effort(self.notify_bots, game_id, result.version, bots)
         if clock is not None and self.clock_jobs is not None:
-            self._best_effort(self.clock_jobs.schedule, game_id, clock)
+            self.best_effort(self.clock_jobs.schedule, game_id, clock)
         return game_id, result.version, seats
 
     # -- loading --------------------------------------------------------------------------------
@@ -590,9 +599,9 @@ class GameRuntime:
                                          {"kind": "platform", "seat": None}, at=records[-1]["at"])
             bots = self._bots_to_notify(rules, state, loaded.bot_seats)
             if bots and self.before_bot_turn is not None:
-                self._best_effort(self.before_bot_turn, game_id)
+                self.best_effort(self.before_bot_turn, game_id)
             # ``moved_at``: the game list's last-move time.
-            meta_fields = {**self._status_fields(rules, state), "moved_at": str(records[0]["at"])}
+            meta_fields = {**self.status_fields(rules, state), "moved_at": str(records[0]["at"])}
             clock = self._clock_after(loaded, state, records[-1]["seq"], seat, bool(platform_events))
             if clock is not None:
                 meta_fields.update(clock.fields)
@@ -607,17 +616,17 @@ class GameRuntime:
                 self.cache.give(game_id, result.version, head, state,
                                 loaded.meta if clock is None else {**loaded.meta, **meta_fields})
                 if finished:
-                    self._best_effort(self.store.index_active, self.game.name, game_id, False)
+                    self.best_effort(self.store.index_active, self.game.name, game_id, False)
                     self.relist(game_id, loaded.meta, "finished")
                 lifetime = self._lifetime_after(loaded.meta, before_version, finished)
                 if lifetime is not None:
-                    self._best_effort(self.store.set_lifetime, game_id, lifetime or None)
+                    self.best_effort(self.store.set_lifetime, game_id, lifetime or None)
                 if snapshot:
-                    self._best_effort(self.store.save_snapshot, game_id, snapshot)
+                    self.best_effort(self.store.save_snapshot, game_id, snapshot)
                 if bots and self.notify_bots is not None:
-                    self._best_effort(self.notify_bots, game_id, result.version, bots)
+                    self.best_effort(self.notify_bots, game_id, result.version, bots)
                 if clock is not None and self.clock_jobs is not None:
-                    self._best_effort(self.clock_jobs.schedule, game_id, clock)
+                    self.best_effort(self.clock_jobs.schedule, game_id, clock)
                 return MoveOutcome(result.version, records, finished=finished)
             if result.status == "DUPLICATE":
                 return self._duplicate(game_id, result, fingerprint)
@@ -718,7 +727,7 @@ class GameRuntime:
                                    expected_head=loaded.head)
         if result.status == "OK":
             if clock is not None and self.clock_jobs is not None:
-                self._best_effort(self.clock_jobs.schedule, loaded.game_id, clock)
+                self.best_effort(self.clock_jobs.schedule, loaded.game_id, clock)
             # The state is unchanged (the engine never sees these events); the meta is new.
             self.cache.put(loaded.game_id, result.version, records[-1]["hash"], loaded.state,
                            {**loaded.meta, **meta, "version": str(result.version)}, replace=True)
@@ -730,16 +739,16 @@ class GameRuntime:
         """File a listed game (``"listed": true``) under ``status`` in the game list (shared.play.seats:
         waiting, active, finished, cancelled); best effort, as the list is checked when read."""
         if meta.get("listed") == "1":
-            self._best_effort(self.store.list_game, self.game.name, game_id, status, int(meta["created_at"]))
+            self.best_effort(self.store.list_game, self.game.name, game_id, status, int(meta["created_at"]))
 
     def notify_acting_bots(self, game_id: str, version: int, state: Any, players_field: str, rules: Game) -> None:
         """Tell the bot queue about bot seats to act now (after a start or a resignation)."""
         bots = self._bots_to_notify(rules, state, _bot_seats(players_field))
         if bots:
             if self.before_bot_turn is not None:
-                self._best_effort(self.before_bot_turn, game_id)
+                self.best_effort(self.before_bot_turn, game_id)
             if self.notify_bots is not None:
-                self._best_effort(self.notify_bots, game_id, version, bots)
+                self.best_effort(self.notify_bots, game_id, version, bots)
 
     # -- helpers --------------------------------------------------------------------------------
     def _records(self, events: list[Event], version: int, head: str,
@@ -759,7 +768,7 @@ class GameRuntime:
         return records
 
     @staticmethod
-    def _status_fields(rules: Game, state: Any) -> dict[str, str]:
+    def status_fields(rules: Game, state: Any) -> dict[str, str]:
         result = rules.result(state)
         return {
             "status": "finished" if result is not None else "active",
@@ -785,12 +794,13 @@ class GameRuntime:
         return None
 
     def _clock_after(self, loaded: LoadedGame, state: Any, version: int, mover: int | None,
-                     expired: bool) -> clocks.ClockChange | None:
+                     expired: bool) -> turn_clock.ClockChange | None:
         """The turn clock to append with (None: the game has none); noted in the sweeper's index
         of deadlines before the append, like a bot turn."""
-        clock = clocks.after_append(self, loaded, state, version, mover, expired)
+        clock = turn_clock.after_append(loaded, state, version, mover, expired, self.rules_for(loaded.meta),
+                                        lambda: self.store.meta(loaded.game_id))
         if clock is not None and self.clock_jobs is not None:
-            self._best_effort(self.clock_jobs.mark, loaded.game_id, clock)
+            self.best_effort(self.clock_jobs.mark, loaded.game_id, clock)
         return clock
 
     def _bots_to_notify(self, rules: Game, state: Any, bots: frozenset[int]) -> list[int]:
@@ -800,7 +810,7 @@ class GameRuntime:
         return [s for s in rules.to_act(state) if s in bots]
 
     @staticmethod
-    def _best_effort(step: Callable[..., Any], *args: Any) -> None:
+    def best_effort(step: Callable[..., Any], *args: Any) -> None:
         """Run a step that follows an accepted append, which it must never turn into an error.
 
         The events are in the log by then: answering 503 would make a client without an

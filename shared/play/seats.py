@@ -18,7 +18,7 @@ import json
 import time
 from typing import Any
 
-from shared.play import clocks
+from shared.play import turn_clock
 from shared.log import platform_events as pe
 from shared.play.auth import hash_token, new_token
 from shared.log.eventstore import AppendResult
@@ -86,7 +86,7 @@ class Seats:
             starts = not any(p.get("open") for p in players)
             if starts:
                 events.append({"type": pe.GAME_STARTED, "data": {}})
-                fields.update(self.runtime._status_fields(self.runtime.rules_for(meta), loaded.state))
+                fields.update(self.runtime.status_fields(self.runtime.rules_for(meta), loaded.state))
             result = self.runtime.append_platform(loaded, events, seat, fields)
             if result.status != "OK":
                 continue
@@ -136,7 +136,7 @@ class Seats:
             result = self.runtime.append_platform(
                 loaded, [{"type": pe.GAME_CANCELLED, "data": {}}], None, {"status": "cancelled", "to_act": "[]"})
             if result.status == "OK":
-                self.runtime._best_effort(self.runtime.store.index_active, self.runtime.game.name, game_id, False)
+                self.runtime.best_effort(self.runtime.store.index_active, self.runtime.game.name, game_id, False)
                 self.runtime.relist(game_id, loaded.meta, "cancelled")
                 return result.version
         raise self._busy()
@@ -193,7 +193,7 @@ class Seats:
                     players.append({"name": p["name"], "open": True, "reserved": True})
             extra = {"rematch_of": game_id, "host": hash_token(token),
                      "reserved": json.dumps([h if p.get("open") else None for h, p in zip(old_tokens, players)])}
-            clock = clocks.settings(meta)           # the rematch keeps the turn clock and the bots' budget
+            clock = turn_clock.settings(meta)           # the rematch keeps the turn clock and the bots' budget
             self.runtime.create(players, self.options_of(game_id, meta), None, listed=meta.get("listed", "1") == "1",
                                 extra_meta=extra, game_id=new_id, bot_budget_ms=bot_budget_ms(meta), **clock)
             return {"id": new_id, "rematch_of": game_id}, True
@@ -253,14 +253,15 @@ def abandon_if_idle(runtime: GameRuntime, game_id: str, after_seconds: int, now_
         last = last_move_ms(meta)
         if after_seconds <= 0 or now_ms - last < after_seconds * 1000:
             return None
-        data = {"status": "abandoned", "result": None, "last_move_at": clocks.iso(last), "idle_seconds": after_seconds}
+        data = {"status": "abandoned", "result": None, "last_move_at": turn_clock.iso(last),
+                "idle_seconds": after_seconds}
         result = runtime.append_platform(loaded, [{"type": pe.GAME_ABANDONED, "data": data}], None,
                                          {"status": "abandoned", "to_act": "[]"})
         if result.status != "OK":
             continue                 # it moved meanwhile: judge again
-        runtime._best_effort(runtime.store.index_active, runtime.game.name, game_id, False)
+        runtime.best_effort(runtime.store.index_active, runtime.game.name, game_id, False)
         runtime.relist(game_id, meta, "abandoned")
         if meta.get("finished_ttl"):
-            runtime._best_effort(runtime.store.set_lifetime, game_id, int(meta["finished_ttl"]))
+            runtime.best_effort(runtime.store.set_lifetime, game_id, int(meta["finished_ttl"]))
         return result.version
     return None

@@ -42,13 +42,15 @@ from typing import Any
 
 import redis
 from rq import Queue, SimpleWorker
+from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
 from rq.serializers import JSONSerializer
-from rq.utils import utcparse
+from rq.utils import import_attribute, utcparse
 
 from shared.play.bots import queue_name, thinking_queue_name
 from shared.play.config import Settings
+from shared.play.jobs import LEGACY_JOB_NAMES
 
 log = logging.getLogger("worker")
 
@@ -167,9 +169,21 @@ class ResilientScheduler(RQScheduler):
             time.sleep(min(0.2, seconds))
 
 
-class ResilientWorker(SimpleWorker):
-    """``SimpleWorker`` with :class:`ResilientScheduler`, remembering whether a stop was asked for."""
+class PortableJob(Job):
+    """A job that still runs when its function moved: a job enqueued (or scheduled a week ahead) by an
+    older release names the function where that release kept it (``LEGACY_JOB_NAMES``)."""
 
+    @property
+    def func(self) -> Any:
+        moved = LEGACY_JOB_NAMES.get(self.func_name or "")
+        return import_attribute(moved) if moved else super().func
+
+
+class ResilientWorker(SimpleWorker):
+    """``SimpleWorker`` with :class:`ResilientScheduler` and :class:`PortableJob`, remembering whether a
+    stop was asked for."""
+
+    job_class = PortableJob
     stop_asked = False
     max_connection_wait_time = MAX_BACKOFF_SECONDS     # RQ's own retries while Redis is away
     scheduler: ResilientScheduler | None

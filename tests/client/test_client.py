@@ -8,7 +8,7 @@ import pytest
 import requests
 from requests.adapters import HTTPAdapter
 
-from shared.play import clocks
+from shared.play import turn_clock
 from shared.game import registry
 from shared.client.client import GameClient, ProblemError
 
@@ -205,7 +205,7 @@ def test_a_turn_clock_is_set_through_the_client(catan: str) -> None:
     [first] = view["to_act"]                                # one seat places first; only it has a clock
     [(seat, deadline)] = view["deadlines"].items()
     assert seat == str(first)
-    assert 80 <= (clocks.iso_to_ms(deadline) / 1000 - time.time()) <= 91
+    assert 80 <= (turn_clock.iso_to_ms(deadline) / 1000 - time.time()) <= 91
 
 
 def test_an_answer_cut_short_is_retried_like_a_lost_connection() -> None:

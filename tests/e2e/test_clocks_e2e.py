@@ -14,7 +14,7 @@ import requests
 from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
 from rq.utils import utcparse
 
-from shared.play.clocks import EXPIRED, iso_to_ms
+from shared.play.turn_clock import EXPIRED, iso_to_ms
 from tests.e2e.conftest import Stack, wait_until
 from tests.e2e.test_reliability import assert_log_is_whole
 

@@ -18,6 +18,7 @@ from shared.log.eventstore import EventStore
 from shared.ops.redis_server import free_port
 from shared.play.runtime import GameRuntime
 from shared.http.service import create_app
+from shared.play.sweeper import sweep
 from tests.shared.conftest import auth, new_game
 from tests.shared.test_service import assert_problem, play_to_the_end
 from tests.shared.toygame import PLUGIN, RaceGame
@@ -150,7 +151,7 @@ def test_the_sweeper_ends_a_game_nobody_moved_in_as_abandoned(settings: Settings
     idle_for(store, lively["id"], day)
     before = client.get(f"/games/{idle['id']}").get_json()["version"]
     bot_queue = bots.BotQueue(redis_client, "race")
-    bots.sweep(runtime, bot_queue, abandon_after=2 * day)
+    sweep(runtime, bot_queue, abandon_after=2 * day)
     # Ended in its log, not deleted: the last record says so, the view and the feed too.
     events = client.get(f"/games/{idle['id']}/events").get_json()
     last = events["events"][-1]
@@ -170,11 +171,11 @@ def test_the_sweeper_ends_a_game_nobody_moved_in_as_abandoned(settings: Settings
     assert client.get(f"/games/{lively['id']}").get_json()["status"] == "active"
     # Its address may create again; a second sweep changes nothing.
     new_game(client)
-    bots.sweep(runtime, bot_queue, abandon_after=2 * day)
+    sweep(runtime, bot_queue, abandon_after=2 * day)
     assert client.get(f"/games/{idle['id']}").get_json()["version"] == before + 1
     # Without the setting (0) nothing is ever abandoned.
     idle_for(store, lively["id"], 30 * day)
-    bots.sweep(runtime, bot_queue, abandon_after=0)
+    sweep(runtime, bot_queue, abandon_after=0)
     assert client.get(f"/games/{lively['id']}").get_json()["status"] == "active"
 
 

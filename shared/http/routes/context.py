@@ -7,7 +7,7 @@ from typing import Any, Literal, overload
 from flask import request
 from marshmallow import Schema
 
-from shared.play import clocks
+from shared.play import turn_clock
 from shared.http import limits
 from shared.play.auth import bearer_token, seat_for_token, stored_token_hashes, valid_for_another_game
 from shared.play.config import Settings
@@ -83,6 +83,6 @@ class Service:
             "to_act": [] if status in ("waiting", "cancelled", "abandoned") else game.to_act(loaded.state),
             "result": result, "you": seat,
             "players": loaded.players, "state": game.view(loaded.state, seat),
-            "turn_seconds": clocks.turn_seconds(loaded.meta), "deadlines": clocks.deadlines(loaded.meta),
+            "turn_seconds": turn_clock.turn_seconds(loaded.meta), "deadlines": turn_clock.deadlines(loaded.meta),
             "bot_budget_ms": bot_budget_ms(loaded.meta),
         }

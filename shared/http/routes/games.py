@@ -10,7 +10,7 @@ from collections.abc import Callable
 from flask import Response
 from flask_smorest import Blueprint
 
-from shared.play import clocks
+from shared.play import turn_clock
 from shared.http import limits, metrics
 from shared.http.plumbing import entity_tag, json_response, load_with, not_modified, read_json_body
 from shared.http.openapi import BEARER, CACHE_HEADERS, IF_NONE_MATCH, NOT_MODIFIED, OPTIONAL_BEARER, problems
@@ -45,7 +45,8 @@ def blueprint(service: Service) -> Blueprint:
                           "chooses it can predict the game): leave out \"seed\".",
                           errors=[{"detail": "Not allowed here.", "pointer": "/seed"}])
         guard.check_creation()
-        fallback = body["fallback_bot"] or (clocks.default_fallback(service.plugin) if body["turn_seconds"] else None)
+        clock_default = turn_clock.default_fallback(service.plugin) if body["turn_seconds"] else None
+        fallback = body["fallback_bot"] or clock_default
         created = service.seats.create(body["players"], body["options"], body["seed"], body["listed"],
                                        turn_seconds=body["turn_seconds"], fallback_bot=fallback,
                                        bot_budget_ms=body["bot_budget_ms"])
@@ -77,7 +78,7 @@ def blueprint(service: Service) -> Blueprint:
         """The game as the caller may see it: a seat's view with its token, a spectator's without."""
         loaded = runtime.load(game_id)
         seat = service.authenticate(game_id, loaded.meta, required=False)
-        return cached_json(loaded.version, clocks.deadlines(loaded.meta), lambda: service.view_of(loaded, seat))
+        return cached_json(loaded.version, turn_clock.deadlines(loaded.meta), lambda: service.view_of(loaded, seat))
 
     # If-None-Match goes with the route: in doc(parameters=...) it would replace the query
     # parameters (limit, cursor) in the spec (flask-smorest merges lists by replacing them).
@@ -98,7 +99,7 @@ def blueprint(service: Service) -> Blueprint:
             and not loaded.players[seat].get("resigned")
         rules = runtime.rules_for(loaded.meta)          # the rules the game keeps
         acting = playing and rules.result(loaded.state) is None and seat in rules.to_act(loaded.state)
-        deadlines = clocks.deadlines(loaded.meta)
+        deadlines = turn_clock.deadlines(loaded.meta)
         start = 0
         if cursor is not None:
             at, _, offset = cursor.partition(".")
@@ -152,7 +153,7 @@ def _listed(meta: dict[str, str]) -> dict[str, Any]:
             "to_act": json.loads(meta.get("to_act") or "[]"), "created_at": int(meta["created_at"]),
             "moved_at": int(meta["moved_at"]) if meta.get("moved_at") else None,
             "rematch_of": meta.get("rematch_of"), "seeded_by_client": meta.get("seeded_by_client") == "1",
-            "turn_seconds": clocks.turn_seconds(meta)}
+            "turn_seconds": turn_clock.turn_seconds(meta)}
 
 
 def cached_json(version: int, deadlines: dict[str, str], body: Callable[[], Any]) -> Response:

@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import Blueprint, Response, request, send_from_directory
 
-from shared.play.clocks import MAX_TURN_SECONDS, default_fallback
+from shared.play.turn_clock import MAX_TURN_SECONDS, default_fallback
 from shared.http.plumbing import json_response, read_json_body
 from shared.text.i18n import LANGUAGES, pick, use_language, web_words
 from shared.http.options_form import option_fields
