@@ -7,6 +7,7 @@ are ids 0..53 and paths (edges) 0..71, numbered from the board topology (see
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from marshmallow import Schema, fields, validate
 
@@ -154,6 +155,12 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "cancel_trade": NoFields,
 }
 
+def catanatron_match(games: int) -> dict[str, Any]:
+    """Our expert (200 ms a move) against catanatron's players in catanatron's engine (``make bench``)."""
+    from services.catan import catanatron_bridge     # late: catanatron is a bench-only dependency
+    return catanatron_bridge.run_match(games, "expert", 1, 200)
+
+
 PLUGIN = GamePlugin(
     game=ENGINES["3"],
     engines=dict(ENGINES),
@@ -168,6 +175,7 @@ PLUGIN = GamePlugin(
     view_schema=View,
     result_schema=Result,
     event_schemas=EVENT_SCHEMAS,
+    reference_match=catanatron_match,
     description="The Settlers of Catan (base game, 3-4 players): set-up, production, robber, "
                 "bank and domestic trade, building, development cards, Longest Road and Largest Army.",
 )

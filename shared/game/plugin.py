@@ -63,6 +63,9 @@ class GamePlugin:
     # last: a game keeps the rules it started with (its meta's ``engine_version``).  Empty: only
     # ``game``'s version.
     engines: dict[str, Game] = field(default_factory=dict)
+    # ``make bench``'s reference match: this game's expert against another implementation's bots, for
+    # a number of games (Catan: catanatron's players, in catanatron's own engine); None: there is none.
+    reference_match: Callable[[int], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         if self.engines and list(self.engines)[-1] != self.game.engine_version:

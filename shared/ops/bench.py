@@ -166,7 +166,7 @@ def bench_verify(game_name: str, url: str) -> None:
 
 # -- HTTP ------------------------------------------------------------------------------------------
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     """CPU a process has used so far (utime + stime); 0 once it is gone."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -175,7 +175,7 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _redis_cpu_seconds(nodes: list[redis.Redis[bytes]]) -> float:
+def redis_cpu_seconds(nodes: list[redis.Redis[bytes]]) -> float:
     """CPU the Redis servers have used so far (``INFO cpu``: main and background threads)."""
     return sum(float(info["used_cpu_sys"]) + float(info["used_cpu_user"]) for info in (n.info("cpu") for n in nodes))
 
@@ -202,7 +202,7 @@ class Server:
     def cpu_seconds(self) -> float:
         """CPU used so far by the gunicorn workers (steadier than throughput on a busy machine)."""
         children = subprocess.run(["pgrep", "-P", str(self.proc.pid)], capture_output=True, text=True).stdout.split()
-        return sum(_cpu_seconds(int(pid)) for pid in children)
+        return sum(cpu_seconds(int(pid)) for pid in children)
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -278,7 +278,7 @@ def bench_http(url: str, clients: int = 16, rounds: int = 9, moves_per_round: in
         bare_body = json.dumps({"type": "roll"}).encode()
         bare_round = [[("/moves", {"Content-Type": "application/json"}, bare_body)] * moves_per_round
                       for _ in range(clients)]
-        _, scripts = _scripted_games(servers["moves"].port, plugin, clients, rounds * moves_per_round,
+        _, scripts = scripted_games(servers["moves"].port, plugin, clients, rounds * moves_per_round,
                                      seed_base=1000)
         rates: dict[str, list[float]] = {name: [] for name in servers}
         cpu: dict[str, list[float]] = {name: [] for name in servers}
@@ -387,7 +387,7 @@ def bench_feed(url: str, connections: int = 1000, clients: int = 16, rounds: int
     port = servers["moves"].port
     crowd: FeedCrowd | None = None
     try:
-        played, scripts = _scripted_games(port, plugin, clients, rounds * moves_per_round, seed_base=5000)
+        played, scripts = scripted_games(port, plugin, clients, rounds * moves_per_round, seed_base=5000)
         idle = []
         for _ in range(connections // 5 - (clients if watch_the_moves else 0)):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -449,7 +449,7 @@ def bench_feed(url: str, connections: int = 1000, clients: int = 16, rounds: int
             target.stop()
 
 
-def _scripted_games(port: int, plugin: Any, count: int, moves: int,
+def scripted_games(port: int, plugin: Any, count: int, moves: int,
                     seed_base: int) -> tuple[list[tuple[str, int]], list[list[tuple[str, dict[str, str], bytes]]]]:
     """``count`` seeded 4-player games created on the server, each with the moves it will accept."""
     created_games, scripts = [], []
@@ -563,7 +563,7 @@ def bench_scaleout(url: str, cluster: bool = False, clients: int = 32, rounds: i
         store_nodes = [redis.Redis(port=p) for p in ports] if cluster else [redis.Redis.from_url(url)]
         servers = [Server("services.catan.wsgi:app", env) for _ in range(2)]
         balancers = {"one": Balancer([servers[0].port]), "two": Balancer([s.port for s in servers])}
-        _, scripts = _scripted_games(balancers["two"].port, plugin, clients, 2 * rounds * moves_per_round,
+        _, scripts = scripted_games(balancers["two"].port, plugin, clients, 2 * rounds * moves_per_round,
                                      seed_base=9000 + (500 if cluster else 0))
         rates: dict[str, list[float]] = {name: [] for name in balancers}
         costs: dict[str, dict[str, list[float]]] = {
@@ -572,11 +572,11 @@ def bench_scaleout(url: str, cluster: bool = False, clients: int = 32, rounds: i
             for i, (name, balancer) in enumerate(balancers.items()):
                 part = 2 * r + i            # each round plays the games on: one chunk each way
                 chunk = [script[part * moves_per_round:(part + 1) * moves_per_round] for script in scripts]
-                before = (sum(s.cpu_seconds() for s in servers), _cpu_seconds(balancer.proc.pid), time.process_time(),
-                          _redis_cpu_seconds(store_nodes))
+                before = (sum(s.cpu_seconds() for s in servers), cpu_seconds(balancer.proc.pid), time.process_time(),
+                          redis_cpu_seconds(store_nodes))
                 seconds, lat = post_many(balancer.port, chunk)
-                after = (sum(s.cpu_seconds() for s in servers), _cpu_seconds(balancer.proc.pid), time.process_time(),
-                         _redis_cpu_seconds(store_nodes))
+                after = (sum(s.cpu_seconds() for s in servers), cpu_seconds(balancer.proc.pid), time.process_time(),
+                         redis_cpu_seconds(store_nodes))
                 rates[name].append(len(lat) / seconds)
                 for key, b, a in zip(("servers", "balancer", "load_generator", "redis"), before, after):
                     costs[name][key].append((a - b) / len(lat) * 1000)
@@ -763,9 +763,11 @@ def main(argv: list[str] | None = None) -> int:
         if "clocks" in parts:
             bench_clocks(url, seconds=args.clock_seconds)
             bench_clocks(url, seconds=args.clock_seconds, kill_worker=True)
-        if "catanatron" in parts:
-            from services.catan import catanatron_bridge
-            emit(catanatron_bridge.run_match(args.catanatron_games, "expert", 1, 200))
+        if "catanatron" in parts:             # each game's reference match (Catan's is against catanatron)
+            for game in games:
+                match = registry.plugin(game).reference_match
+                if match is not None:
+                    emit(match(args.catanatron_games))
     finally:
         redis.Redis.from_url(url).flushdb()
         if proc is not None:
