@@ -18,8 +18,9 @@ $(STAMP): pyproject.toml $(LOCK)
 run: $(STAMP)          ## every service under gunicorn + RQ bot workers (+ embedded Redis if none)
 	$(PY) -m shared.ops.runner
 
-test: $(STAMP)         ## lint (ruff) and type-check, then the whole suite against a real Redis (started if none answers)
+test: $(STAMP)         ## lint (ruff), the import layers (import-linter) and types, then the whole suite against a real Redis
 	$(PY) -m ruff check shared services tests
+	$(VENV)/bin/lint-imports      # the contracts in pyproject.toml ([tool.importlinter])
 	$(PY) -m mypy         # shared/ and services/, configured in pyproject.toml
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)   # the browser tests
 	command -v npm >/dev/null || (apt-get update && apt-get install -y npm)             # axe-core for the browser tests
@@ -49,8 +50,9 @@ golden: $(STAMP)       ## golden logs of each game's newest engine version, wher
 manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.yaml (one source: shared/ops/manifests.py)
 	$(PY) -m shared.ops.manifests write
 
-lint: $(STAMP)        ## ruff: the rule families chosen in pyproject.toml ([tool.ruff.lint])
+lint: $(STAMP)        ## ruff (the rule families in pyproject.toml) and the import layers (lint-imports)
 	$(PY) -m ruff check shared services tests
+	$(VENV)/bin/lint-imports
 
 # After changing a dependency in pyproject.toml: re-resolve both locks with uv (pinned in the dev
 # extra), keeping every version already locked that still fits; UPGRADE="--upgrade-package NAME" moves one.

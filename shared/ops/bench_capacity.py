@@ -33,7 +33,7 @@ import redis
 from rq import Queue
 
 from shared.game import registry
-from shared.ops.bench import (BIN, ROOT, Server, _cpu_seconds, _redis_cpu_seconds, _scripted_games, bench_scaleout,
+from shared.ops.bench import (BIN, ROOT, Server, cpu_seconds, redis_cpu_seconds, scripted_games, bench_scaleout,
                               emit, percentile, post_many)
 from shared.log.eventstore import EventStore
 
@@ -55,7 +55,7 @@ def redis_command_seconds(clients: list[redis.Redis[bytes]]) -> float:
 def tree_cpu_seconds(pid: int) -> float:
     """CPU of a process and its children (an ``rq worker`` and whatever it forked)."""
     children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
-    return _cpu_seconds(pid) + sum(_cpu_seconds(int(child)) for child in children)
+    return cpu_seconds(pid) + sum(cpu_seconds(int(child)) for child in children)
 
 
 def start_worker(url: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -445,7 +445,7 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
     prober: Prober | None = None
     table: Table | None = None
     try:
-        _, scripts = _scripted_games(port, plugin, clients, rounds * moves_per_round, seed_base=7000)
+        _, scripts = scripted_games(port, plugin, clients, rounds * moves_per_round, seed_base=7000)
         # No worker yet: the first game's first bot turn waits in the queue while the crowd connects.
         table = Table(port, store)
         crowd = SpectatorCrowd(port, *table.games[0], spectators)
@@ -457,7 +457,7 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
 
         def sample() -> dict[str, float]:
             assert crowd is not None and worker is not None
-            return {"web": servers["moves"].cpu_seconds(), "redis": _redis_cpu_seconds(redis_clients),
+            return {"web": servers["moves"].cpu_seconds(), "redis": redis_cpu_seconds(redis_clients),
                     "worker": tree_cpu_seconds(worker.pid), "client": time.process_time(),
                     "delivered": crowd.delivered, "events": table.events() if table else 0,
                     "at": time.monotonic()}
@@ -574,7 +574,7 @@ def bench_moves_cpu(url: str, clients: int = 16, rounds: int = 5, moves_per_roun
     store_redis = [redis.Redis.from_url(url)]
     servers = {"bare": Server("shared.ops.bench_bare:app", env), "moves": Server(f"services.{GAME}.wsgi:app", env)}
     try:
-        _, scripts = _scripted_games(servers["moves"].port, plugin, clients, rounds * moves_per_round,
+        _, scripts = scripted_games(servers["moves"].port, plugin, clients, rounds * moves_per_round,
                                      seed_base=11000)
         bare_body = json.dumps({"type": "roll"}).encode()
         bare_round = [[("/moves", {"Content-Type": "application/json"}, bare_body)] * moves_per_round
@@ -584,10 +584,10 @@ def bench_moves_cpu(url: str, clients: int = 16, rounds: int = 5, moves_per_roun
         rates: dict[str, list[float]] = {"moves": [], "bare": []}
         for r in range(rounds):
             chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]
-            before = (servers["moves"].cpu_seconds(), _redis_cpu_seconds(store_redis),
+            before = (servers["moves"].cpu_seconds(), redis_cpu_seconds(store_redis),
                       redis_command_seconds(store_redis), time.process_time())
             seconds, lat = post_many(servers["moves"].port, chunk)
-            after = (servers["moves"].cpu_seconds(), _redis_cpu_seconds(store_redis),
+            after = (servers["moves"].cpu_seconds(), redis_cpu_seconds(store_redis),
                      redis_command_seconds(store_redis), time.process_time())
             rates["moves"].append(len(lat) / seconds)
             for key, b, a in zip(("web", "redis", "redis_commands", "load_generator"), before, after):
@@ -626,7 +626,7 @@ def bench_bot_cpu(url: str, bot: str, budget_ms: int | None, seconds: float, gam
             assert worker is not None
             # Each bot move is kept under its idempotency field: the fields count the moves.
             moves = sum(cast(int, client.hlen(store.keys(game_id)[2])) for game_id in ids)
-            return {"worker": tree_cpu_seconds(worker.pid), "redis": _redis_cpu_seconds([client]),
+            return {"worker": tree_cpu_seconds(worker.pid), "redis": redis_cpu_seconds([client]),
                     "moves": moves, "events": sum(store.version(game_id) for game_id in ids),
                     "at": time.monotonic()}
 
