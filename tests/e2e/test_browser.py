@@ -117,7 +117,8 @@ def test_race_from_lobby_to_audited_replay(stacks: Any, page: Any) -> None:
     alert.wait_for(state="visible")
     problem = requests.post(f"{base}/games/{game_id}/moves", json={"type": stale_type}, timeout=5,
                             headers={**headers, "If-Match": f'"{legal["version"]}"'}).json()
-    assert alert.inner_text() == problem["detail"]
+    # The same refusal, up to the version numbers in it: the bot may move between the two attempts.
+    assert re.sub(r"\d+", "N", alert.inner_text()) == re.sub(r"\d+", "N", problem["detail"])
     page.unroute(re.compile(r".*/events$"))
 
     # The replay of a running game shows the server's audit; it steps.
