@@ -432,7 +432,7 @@ def test_every_edition_is_created_in_the_lobby_played_by_a_click_and_replayed(
     page.goto(base + href)
     page.get_by_text("You are seat 0").wait_for()
     page.locator("#board svg").wait_for()
-    page.locator("#summary").filter(has_text=re.compile(r"\w")).wait_for()   # the game's own words
+    page.locator('#panels [data-panel="players"]').filter(has_text=re.compile(r"\w")).wait_for()   # the game's own words
     shot(page, f"{name}-start")
     click_one_move(page, base, game_id, href)
     # The log shows the move in the game's words, with the seat's name (not a JSON dump).

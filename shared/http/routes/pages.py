@@ -25,8 +25,8 @@ from shared.http.plumbing import json_response, read_json_body
 from shared.text.i18n import LANGUAGES, pick, use_language, web_words
 from shared.http.options_form import option_fields
 from shared.play.problems import Problem
-from shared.text.render import (Context, describe_move, event_words, game_terms, move_warning, option_words,
-                                render_state, seat_scores)
+from shared.text.render import (Context, describe_move, event_words, game_panels, game_terms, move_warning,
+                                option_words, render_state, seat_scores)
 from shared.http.routes.context import Service
 from shared.play.search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MIN_BUDGET_MS
 
@@ -116,7 +116,8 @@ def blueprint(service: Service) -> Blueprint:
         """The game's own words for what a page already holds: ``{"lang", "names", "events", "moves", "view"}``
         in (``lang``: the page's language, else Accept-Language's), ``{"events": [line...],
         "moves": [label...], "warnings": [text | null per move], "summary": text,
-        "scores": [text per seat] | null}`` out (a warning: what the move costs the view's seat that it
+        "scores": [text per seat] | null, "panels": [panel...] | null}`` out (a warning: what the move costs the
+        view's seat that it
         may not expect, for the table to confirm first).
 
         A pure function of the body (it reads no game, so it can show nothing the page was not
@@ -150,6 +151,7 @@ def blueprint(service: Service) -> Blueprint:
                           board=False)
             answer["summary"] = render_state(game.name, state, ctx)
             answer["scores"] = seat_scores(game.name, state)
+            answer["panels"] = game_panels(game.name, state, ctx)
         return answer
 
     @pages.get("/web/game/<path:filename>")

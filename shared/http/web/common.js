@@ -245,11 +245,11 @@ export function seatNames(players) {
 
 /**
  * The game's own words (services/<game>/render.py, through POST /web/words) for events, moves
- * and a view: {events: [line], moves: [label], warnings: [text or null], summary}.  Long lists go in pieces; if the
+ * and a view: {events: [line], moves: [label], warnings: [text or null], summary, scores, panels}.  Long lists go in pieces; if the
  * server cannot answer, the generic lines below stand in, so the page never goes blank.
  */
 export async function gameWords({ names = [], events = [], moves = [], view } = {}) {
-  const out = { events: [], moves: [], warnings: [], summary: null, scores: null };
+  const out = { events: [], moves: [], warnings: [], summary: null, scores: null, panels: null };
   const piece = 200;
   try {
     for (let i = 0; i < Math.max(events.length, moves.length, 1); i += piece) {
@@ -259,11 +259,11 @@ export async function gameWords({ names = [], events = [], moves = [], view } = 
       out.events.push(...got.events);
       out.moves.push(...got.moves);
       out.warnings.push(...(got.warnings || got.moves.map(() => null)));
-      if (got.summary !== undefined) { out.summary = got.summary; out.scores = got.scores; }
+      if (got.summary !== undefined) { out.summary = got.summary; out.scores = got.scores; out.panels = got.panels || null; }
     }
   } catch {
     return { events: events.map((e) => eventLine(e).replace(/^\d+\. /, "")), moves: moves.map(moveLabel),
-             warnings: moves.map(() => null), summary: null, scores: null };
+             warnings: moves.map(() => null), summary: null, scores: null, panels: null };
   }
   return out;
 }

@@ -26,7 +26,7 @@ $("game-id").textContent = id;
 // the panels that scroll are reached by the keyboard too.
 $("board").tabIndex = -1;
 $("moves-title").tabIndex = -1;
-for (const panel of ["summary", "log"]) $(panel).tabIndex = 0;
+$("log").tabIndex = 0;
 $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
 
 function scoreOf(v, seat) {
@@ -40,7 +40,49 @@ function scoreOf(v, seat) {
   return null;
 }
 
-function show(v, summary, scores) {
+/** A colour the server wrote for a swatch: hex digits only, so nothing else reaches the style. */
+const hexColour = (c) => (typeof c === "string" && /^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/.test(c) ? c : null);
+
+/** The game's panels (services/<game>/render.py panels(), shared/render/panels.py): titled boxes of
+ * rows, each a label, a short text and things counted with a swatch; every word is the game's. */
+function showPanels(panels) {
+  const el = (tag, props = {}) => Object.assign(document.createElement(tag), props);
+  $("panels").replaceChildren(...(panels || []).map((panel) => {
+    const box = el("section", { className: "game-panel" });
+    box.dataset.panel = panel.key;
+    const title = el("h2", { textContent: panel.title, id: `panel-${panel.key}` });
+    box.setAttribute("aria-labelledby", title.id);
+    const list = el("dl", { className: "panel-rows" });
+    for (const row of panel.rows) {
+      const dt = el("dt");
+      if (row.seat !== null && row.seat !== undefined) {
+        dt.className = `seat-${row.seat}`;
+        dt.append(el("span", { className: "swatch", ariaHidden: "true" }));
+      }
+      dt.append(row.label);
+      const dd = el("dd");
+      if (row.current) { dt.classList.add("current"); dd.classList.add("current"); }
+      if (row.text) dd.append(el("span", { className: "row-text", textContent: row.text }));
+      for (const item of row.items) {
+        const chip = el("span", { className: "chip" });
+        const colour = hexColour(item.colour);
+        if (colour) {
+          const swatch = el("span", { className: "swatch", ariaHidden: "true" });
+          swatch.style.background = colour;
+          chip.append(swatch);
+        }
+        chip.append(el("span", { className: "chip-label", textContent: item.label }));
+        if (item.count !== null && item.count !== undefined) chip.append(el("b", { className: "chip-count", textContent: String(item.count) }));
+        dd.append(chip);
+      }
+      list.append(dt, dd);
+    }
+    box.append(title, list);
+    return box;
+  }));
+}
+
+function show(v, panels, scores) {
   const seat = v.you;
   $("who").textContent = seat === null ? t("You are watching (spectator).")
     : t("You are seat {seat} ({name}).", { seat, name: v.players[seat].name });
@@ -74,9 +116,8 @@ function show(v, summary, scores) {
   }));
   showControls(v);
   tick();
-  // The game's own words: scores, one's own hand, the others' counts (services/<game>/render.py).
-  $("summary").textContent = summary || "";
-  $("view").textContent = JSON.stringify(v.state, null, 1);
+  // The game's own panels: whose turn, one's own hand, the bank, the others' counts.
+  showPanels(panels);
 }
 
 let shownVersion = -1;
@@ -318,7 +359,7 @@ async function refresh() {
         const labels = moves.moves.map((m, i) => words.moves[i] || m.type.replaceAll("_", " "));
         labelOf = new Map(moves.moves.map((m, i) => [m, labels[i]]));
         warningOf = new Map(words.moves.length ? moves.moves.map((m, i) => [m, words.warnings[i] || null]) : []);
-        show(v, words.summary, words.scores);
+        show(v, words.panels, words.scores);
         await showMoves(labels);
         // A keyboard user's place on the board survives the redraw (the same place, else the first
         // playable one, else the board itself), so Tab never starts over from the top after a move.
@@ -326,6 +367,7 @@ async function refresh() {
         const was = focused && focused.getAttribute("data-kind")
           ? [focused.getAttribute("data-kind"), focused.getAttribute("data-id")] : null;
         const drawn = showBoard($("board"), svg);
+        zoomed(drawn);
         if (drawn) {
           // Its places are controls: a group of buttons, not one picture.
           drawn.setAttribute("role", "group");
@@ -359,6 +401,85 @@ async function refresh() {
   })();
   return refreshing;
 }
+
+// -- zoom and pan: a phone's finger is wider than Elastium's pegs or Elfenland's labels, so the board
+// zooms (the buttons, or two fingers) and a zoomed board pans (one finger, or the mouse) by a CSS
+// transform on the picture; the zoom outlives the redraws after each move. --
+
+const zoom = { scale: 1, x: 0, y: 0 };
+const MAX_ZOOM = 6;
+let picture = null;
+
+function applyZoom() {
+  const box = $("board");
+  box.classList.toggle("zoomed", zoom.scale > 1);
+  $("zoom-out").disabled = $("zoom-fit").disabled = zoom.scale <= 1;
+  $("zoom-in").disabled = zoom.scale >= MAX_ZOOM;
+  if (!picture) return;
+  // The picture always covers its frame: no panning past its edges.
+  const w = box.clientWidth, h = box.clientHeight;
+  zoom.x = Math.min(0, Math.max(w - w * zoom.scale, zoom.x));
+  zoom.y = Math.min(0, Math.max(h - h * zoom.scale, zoom.y));
+  picture.style.transformOrigin = "0 0";
+  picture.style.transform = zoom.scale > 1 ? `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.scale})` : "";
+}
+
+/** Zoom by ``factor`` about the point (cx, cy) of the frame, which stays under the finger. */
+function zoomAt(factor, cx, cy) {
+  const scale = Math.min(MAX_ZOOM, Math.max(1, zoom.scale * factor));
+  const k = scale / zoom.scale;
+  zoom.x = cx - (cx - zoom.x) * k;
+  zoom.y = cy - (cy - zoom.y) * k;
+  zoom.scale = scale;
+  applyZoom();
+}
+
+function zoomed(svg) {
+  picture = svg;
+  $("zoom").hidden = !svg;
+  applyZoom();
+}
+
+const frameCentre = () => [$("board").clientWidth / 2, $("board").clientHeight / 2];
+$("zoom-in").addEventListener("click", () => zoomAt(1.6, ...frameCentre()));
+$("zoom-out").addEventListener("click", () => zoomAt(1 / 1.6, ...frameCentre()));
+$("zoom-fit").addEventListener("click", () => { zoom.scale = 1; zoom.x = zoom.y = 0; applyZoom(); });
+
+const pointers = new Map();     // pointerId -> its last position in the frame
+let dragged = false;            // moved far enough since the first finger went down: not a tap
+const inFrame = (ev) => {
+  const r = $("board").getBoundingClientRect();
+  return { x: ev.clientX - r.left, y: ev.clientY - r.top };
+};
+$("board").addEventListener("pointerdown", (ev) => {
+  if (!pointers.size) dragged = false;
+  pointers.set(ev.pointerId, { ...inFrame(ev), startX: ev.clientX, startY: ev.clientY });
+});
+$("board").addEventListener("pointermove", (ev) => {
+  const was = pointers.get(ev.pointerId);
+  if (!was) return;
+  const now = inFrame(ev);
+  if (Math.hypot(ev.clientX - was.startX, ev.clientY - was.startY) > 8) dragged = true;
+  if (pointers.size === 2) {
+    const [other] = [...pointers.entries()].filter(([id]) => id !== ev.pointerId).map(([, p]) => p);
+    const before = Math.hypot(was.x - other.x, was.y - other.y);
+    const after = Math.hypot(now.x - other.x, now.y - other.y);
+    if (before > 0) zoomAt(after / before, (now.x + other.x) / 2, (now.y + other.y) / 2);
+  } else if (pointers.size === 1 && zoom.scale > 1 && dragged) {
+    zoom.x += now.x - was.x;
+    zoom.y += now.y - was.y;
+    applyZoom();
+  }
+  pointers.set(ev.pointerId, { ...was, ...now });
+});
+for (const end of ["pointerup", "pointercancel", "pointerleave"]) {
+  $("board").addEventListener(end, (ev) => pointers.delete(ev.pointerId));
+}
+// A drag or a pinch is not a click on the place it ended on.
+$("board").addEventListener("click", (ev) => {
+  if (dragged) { ev.stopImmediatePropagation(); ev.preventDefault(); dragged = false; }
+}, true);
+window.addEventListener("resize", applyZoom);
 
 $("board").addEventListener("click", (ev) => {
   const place = ev.target.closest && ev.target.closest("[data-kind][data-id]");

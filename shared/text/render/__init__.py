@@ -24,10 +24,11 @@ from collections.abc import Callable
 from shared.text.i18n import _
 from shared.text.render.common import (Context, compact, describe_event_generic, describe_generic, generic_state,
                                        terminal_safe)
+from shared.text.render.panels import as_json
 from shared.game.strict import strict
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
-           "describe_event", "event_words", "move_warning", "seat_scores", "generic_state", "game_terms",
+           "describe_event", "event_words", "move_warning", "seat_scores", "game_panels", "generic_state", "game_terms",
            "game_translator", "option_words"]
 
 log = logging.getLogger("render")
@@ -150,6 +151,29 @@ def seat_scores(game: str | None, state: Any) -> list[str] | None:
             raise
         log.debug("scores for %s failed", game, exc_info=True)
         return None
+
+
+def game_panels(game: str | None, state: Any, ctx: Context) -> list[dict[str, Any]] | None:
+    """The game's panels for the web table (its ``panels(state, ctx)``, see shared.render.panels)
+    as JSON, every word :func:`terminal_safe`; None when the game has none or its view is odd."""
+    panels = getattr(_module(game), "panels", None)
+    if panels is None or not isinstance(state, dict):
+        return None
+    try:
+        drawn = as_json(panels(state, ctx))
+    except Exception:  # a half-built view must not break the page
+        if strict():
+            raise
+        log.debug("panels for %s failed", game, exc_info=True)
+        return None
+    for panel in drawn:
+        panel["title"] = terminal_safe(panel["title"], keep_newlines=False)
+        for row in panel["rows"]:
+            row["label"] = terminal_safe(row["label"], keep_newlines=False)
+            row["text"] = terminal_safe(row["text"], keep_newlines=False)
+            for item in row["items"]:
+                item["label"] = terminal_safe(item["label"], keep_newlines=False)
+    return drawn
 
 
 def event_words(game: str | None, event: Any, names: list[str]) -> str:
