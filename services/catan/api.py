@@ -11,6 +11,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from services.catan import render
 from services.catan.bots import STRATEGIES
 from services.catan.value import FEATURES as VALUE_FEATURES
 from services.catan.pictures import PLACE_FIELDS, board_svg
@@ -162,6 +163,7 @@ def catanatron_match(games: int) -> dict[str, Any]:
 
 
 PLUGIN = GamePlugin(
+    renderer=render,
     game=ENGINES["3"],
     engines=dict(ENGINES),
     options_schema=OptionsSchema,

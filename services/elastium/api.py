@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from services.elastium import render
 from services.elastium.bots import STRATEGIES
 from services.elastium.value import FEATURES as VALUE_FEATURES
 from services.elastium.pictures import PLACE_FIELDS, board_svg
@@ -97,6 +98,7 @@ class TakeBonusCardMove(Schema):
 
 
 PLUGIN = GamePlugin(
+    renderer=render,
     game=Elastium(),
     options_schema=OptionsSchema,
     move_schemas={

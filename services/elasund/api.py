@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from services.elasund import render
 from services.elasund.bots import STRATEGIES
 from services.elasund.value import FEATURES as VALUE_FEATURES
 from services.elasund.pictures import PLACE_FIELDS, board_svg
@@ -173,6 +174,7 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
 }
 
 PLUGIN = GamePlugin(
+    renderer=render,
     game=GAME,
     engines=dict(ENGINES),
     options_schema=OptionsSchema,

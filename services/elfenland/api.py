@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from services.elfenland import render
 from services.elfenland.bots import STRATEGIES
 from services.elfenland.value import FEATURES as VALUE_FEATURES
 from services.elfenland.pictures import PLACE_FIELDS, board_svg
@@ -159,6 +160,7 @@ class KeepCardsMove(Schema):
 
 
 PLUGIN = GamePlugin(
+    renderer=render,
     game=ENGINES["5"],
     engines=dict(ENGINES),
     options_schema=OptionsSchema,

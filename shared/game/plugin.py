@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 from collections.abc import Callable
 
@@ -66,6 +67,9 @@ class GamePlugin:
     # ``make bench``'s reference match: this game's expert against another implementation's bots, for
     # a number of games (Catan: catanatron's players, in catanatron's own engine); None: there is none.
     reference_match: Callable[[int], dict[str, Any]] | None = None
+    # The game's words for people (``services/<game>/render.py``): ``render_state``, and optionally
+    # ``describe_move``, ``describe_event``, ``panels``... (see shared.text.render); None: generic text.
+    renderer: ModuleType | None = None
 
     def __post_init__(self) -> None:
         if self.engines and list(self.engines)[-1] != self.game.engine_version:

@@ -14,7 +14,6 @@ names above all) never carries a control character to the terminal.
 """
 from __future__ import annotations
 
-import importlib
 import logging
 import re
 from types import ModuleType
@@ -25,6 +24,7 @@ from shared.text.i18n import _
 from shared.text.render.common import (Context, compact, describe_event_generic, describe_generic, generic_state,
                                        terminal_safe)
 from shared.text.render.panels import as_json
+from shared.game import registry
 from shared.game.strict import strict
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
@@ -36,12 +36,12 @@ _GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}")
 
 
 def _module(game: str | None) -> ModuleType | None:
-    """The game's own renderers, ``services.<game>.render``, or None (an unknown or odd name)."""
+    """The game's own renderers (its plugin's ``renderer``), or None (an unknown or odd name)."""
     if not isinstance(game, str) or not _GAME_NAME.fullmatch(game):
         return None
     try:
-        return importlib.import_module(f"services.{game}.render")
-    except ImportError:
+        return registry.plugin(game).renderer
+    except (KeyError, ImportError):
         return None
 
 
