@@ -29,7 +29,7 @@ import base64
 import hashlib
 import logging
 import re
-from typing import Callable
+from typing import Any, Callable
 
 import redis
 from flask import Flask, Response, jsonify, send_from_directory
@@ -86,7 +86,7 @@ def docs_policy(html: str) -> str:
 
 def _guard_docs(app: Flask) -> None:
     """/docs answers under :func:`docs_policy`, made once from the page as rendered."""
-    render = app.view_functions[DOCS_ENDPOINT]
+    render: Callable[[], Any] = app.view_functions[DOCS_ENDPOINT]
     made: dict[str, str] = {}
 
     def docs() -> Response:
