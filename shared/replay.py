@@ -177,7 +177,8 @@ def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
                     return bad(first["seq"], "a move after the game was abandoned")
                 if cause["seat"] not in game.to_act(state):
                     return bad(first["seq"], f"seat {cause['seat']} moved out of turn")
-                if secret is not None and cause.get("seed") != proofs.move_seed(secret, first["seq"] - 1, cause["seat"]):
+                derived = None if secret is None else proofs.move_seed(secret, first["seq"] - 1, cause["seat"])
+                if secret is not None and cause.get("seed") != derived:
                     return bad(first["seq"], "the move's seed is not the one derived from the committed seed")
                 expected = game.decide(state, cause["seat"], cause["move"], random.Random(cause["seed"]))
         except IllegalMove as exc:

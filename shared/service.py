@@ -29,7 +29,8 @@ import base64
 import hashlib
 import logging
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import redis
 from flask import Flask, Response, jsonify, send_from_directory

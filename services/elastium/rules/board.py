@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, cache
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +97,7 @@ def _triangle_lines(pegs: list[str]) -> list[str]:
     return [line_key(a, b), line_key(b, c), line_key(a, c)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def board(scenario: str, players: int) -> Board:
     data = raw_boards()
     face = data["scenarios"][scenario]
