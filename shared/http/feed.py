@@ -11,11 +11,11 @@ The stream (``GET /games/{id}/events`` with ``Accept: text/event-stream``):
 - a client that reconnects sends ``Last-Event-ID`` (browsers do it by themselves) and resumes
   after it; ``?after=N`` does the same for a first connection;
 - a comment line every ``SSE_HEARTBEAT_SECONDS`` keeps proxies from closing a quiet stream;
-- once the game is over (``finished``, or ``cancelled`` before it started: nothing more will be
-  logged either way) and the client has every event, an ``event: end`` message says so and the
+- once the game is over (``finished``, ``abandoned``, or ``cancelled`` before it started: nothing
+  more will be logged) and the client has every event, an ``event: end`` message says so and the
   stream closes; reconnecting then answers 204, which stops a browser's ``EventSource``.  A
   long-poll on such a game answers at once.  (A cancelled game's log stays redacted as it was:
-  only a finished game's log is public in full.)
+  only a finished or abandoned game's log, whose seed is revealed, is public in full.)
 - a stream is closed after ``SSE_MAX_SECONDS`` with a ``retry:`` hint, so clients move to
   another instance now and then (rolling restarts, balancing) and resume where they were;
 - when the process is stopping (SIGTERM: ``shared.log.news.begin_draining``) every stream ends at once
@@ -55,7 +55,7 @@ from shared.log.eventstore import EventStore
 from shared.log.news import LogNews, News, Waiter, draining
 from shared.play.problems import Problem
 from shared.play.redis_clients import PoolExhausted
-from shared.log.replay import served_record
+from shared.log.replay import log_is_public, served_record
 
 log = logging.getLogger("feed")
 
@@ -178,7 +178,7 @@ class Feed:
         if records is None:
             records = self._read(game_id, after, limit)
         version, status = news.version, news.status
-        finished, rules = status == "finished", self._rules_for(meta)
+        finished, rules = log_is_public(status), self._rules_for(meta)
         events = b",".join(self.served.bytes(game_id, r, seat, finished, rules) for r in records[:limit])
         # The same object as {"version", "status", "events"} written whole, with the events' bytes as they are.
         return jsonout.dumps({"version": version, "status": status})[:-1] + b',"events":[' + events + b"]}"
@@ -221,7 +221,7 @@ class Feed:
                         news = yield from _patiently(lambda: self._status(game_id))
                         continue
                     # Every event the client lacks in one write: a busy process sends fewer, larger ones.
-                    yield self.served.messages(game_id, records, seat, news.status == "finished", rules)
+                    yield self.served.messages(game_id, records, seat, log_is_public(news.status), rules)
                     last = waiter.after = records[-1]["seq"]
                     continue
                 if news.status in ENDED:

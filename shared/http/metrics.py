@@ -32,7 +32,8 @@ FEED_SERIALIZATIONS = Counter("feed_serializations_total",
                               "Log records redacted and serialized for the feed: once per record and audience "
                               "(a seat, the spectators, the finished game's full log), however many read it",
                               ["game"])
-QUEUE_DEPTH = Gauge("bot_queue_depth", "Bot turns waiting in the RQ queue", ["game"],
+QUEUE_DEPTH = Gauge("bot_queue_depth", "Bot turns waiting in each RQ queue: bots-<game> (the bots that answer at "
+                    "once, the clocks' fallback moves) and bots-<game>-thinking (the search bots)", ["game", "queue"],
                     multiprocess_mode="max")
 
 
@@ -73,7 +74,7 @@ def install(app: Flask, game: str, queue_redis: Any, token: str = "", port: int 
     and ``port`` guard it (see the module's text)."""
     import redis as redis_lib
 
-    from shared.play.bots import queue_name
+    from shared.play.bots import queue_name, thinking_queue_name
     from shared.play.problems import Problem
 
     expected = f"Bearer {token}".encode()
@@ -85,10 +86,11 @@ def install(app: Flask, game: str, queue_redis: Any, token: str = "", port: int 
             raise Problem("not-found", "Nothing here.")
         if token and not hmac.compare_digest(request.headers.get("Authorization", "").encode(), expected):
             raise Problem("unauthenticated", "Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.")
-        try:
-            QUEUE_DEPTH.labels(game).set(queue_redis.llen(f"rq:queue:{queue_name(game)}"))
-        except redis_lib.RedisError:
-            pass
+        for queue in (queue_name(game), thinking_queue_name(game)):
+            try:
+                QUEUE_DEPTH.labels(game, queue).set(queue_redis.llen(f"rq:queue:{queue}"))
+            except redis_lib.RedisError:
+                pass
         if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
             registry = CollectorRegistry()
             multiprocess.MultiProcessCollector(registry)

@@ -292,7 +292,7 @@ class AuditSchema(Schema):
     seeds = fields.Str(required=True, validate=validate.OneOf(["verified", "committed", "uncommitted"]), metadata={
         "description": "verified: the setup committed to the game's secret seed, the end revealed it, and every "
                        "recorded seed is its derivation; committed: the game runs, the seed is revealed when it "
-                       "ends; uncommitted: a game recorded before seed commitments (its seeds are the log's)."})
+                       "ends (or it was abandoned before abandonment revealed seeds); uncommitted: a game recorded before seed commitments (its seeds are the log's)."})
     seeded_by_client = fields.Bool(required=True, metadata={
         "description": "The creator chose the seed, so they could predict every roll and hidden card."})
     signature = fields.Nested(HeadSignatureSchema, required=True, allow_none=True, metadata={

@@ -25,8 +25,12 @@ the app: settings, connections, the runtime, error handlers, middleware, and the
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import logging
+import re
 from collections.abc import Callable
+from typing import Any
 
 import redis
 from flask import Flask, Response, jsonify, send_from_directory
@@ -64,6 +68,40 @@ CORS_REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-
 CORS_EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID"]
 SWAGGER_UI_STATIC = "/docs/static/"
 DOCS_SPEC_PATH = "/docs/openapi-3.0.json"      # the document as Swagger UI 4 reads it (OpenAPI 3.0)
+# What /docs loads of the swagger-ui-bundle package; the package's demo pages (index.html loads
+# a spec from another site, oauth2-redirect.html) and source maps are not served.
+SWAGGER_UI_FILES = frozenset({"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js"})
+DOCS_ENDPOINT = "api-docs.openapi_swagger_ui"   # flask-smorest's view of OPENAPI_SWAGGER_UI_PATH
+_INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+
+
+def docs_policy(html: str) -> str:
+    """The Content-Security-Policy of the /docs page: its files and the API from this service only,
+    and its one inline script (flask-smorest's template starts Swagger UI) by its hash.  Swagger UI
+    sets styles through the DOM (allowed without 'unsafe-inline'), draws its icons as data: URIs,
+    and its "Try it out" calls this service."""
+    hashes = " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()}'"
+                      for script in _INLINE_SCRIPT.findall(html))
+    return (f"default-src 'none'; script-src 'self' {hashes}; style-src 'self'; img-src 'self' data:; "
+            "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+def _guard_docs(app: Flask) -> None:
+    """/docs answers under :func:`docs_policy`, made once from the page as rendered."""
+    render: Callable[[], Any] = app.view_functions[DOCS_ENDPOINT]
+    made: dict[str, str] = {}
+
+    def docs() -> Response:
+        response = app.make_response(render())
+        html = response.get_data(as_text=True)
+        if html not in made:
+            made.clear()
+            made[html] = docs_policy(html)
+        response.headers["Content-Security-Policy"] = made[html]
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    app.view_functions[DOCS_ENDPOINT] = docs
 
 
 def _version_and_status(meta: dict[str, str] | None) -> tuple[int, str] | None:
@@ -165,7 +203,10 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     @app.get(SWAGGER_UI_STATIC + "<path:filename>")
     def swagger_ui_files(filename: str) -> Response:
         """Swagger UI's scripts and styles for /docs, from the swagger-ui-bundle package."""
+        if filename not in SWAGGER_UI_FILES:
+            raise Problem("not-found", "Nothing here.")
         return send_from_directory(swagger_ui_path, filename)
+    _guard_docs(app)
 
     @app.get(DOCS_SPEC_PATH)
     def docs_spec() -> Response:

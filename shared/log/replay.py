@@ -5,6 +5,8 @@ recorded in the log, checks that they give exactly the recorded events, and chec
 chain (each hash covers the event's content and the previous hash).  A game whose setup commits
 to its secret seed (shared.log.proofs) and whose log reveals it at the end has every recorded seed
 checked against the derivation from the revealed one, so the server could not choose the dice.
+A game the platform ends without a result (``platform.game_abandoned``) reveals its seed in the
+same append, and its log is public from then on as a finished game's is.
 """
 from __future__ import annotations
 
@@ -15,12 +17,21 @@ from typing import Any
 from shared.log import proofs
 from shared.game.engine import Game, IllegalMove
 from shared.log.eventstore import GENESIS_HASH, canonical, event_hash
-from shared.log.platform_events import SEED_REVEALED, is_platform_event
+from shared.log.platform_events import GAME_ABANDONED, SEED_REVEALED, is_platform_event
 
 # What an audit could say of a log's seeds.
 SEEDS_VERIFIED = "verified"        # committed at setup, revealed at the end, every seed its derivation
 SEEDS_COMMITTED = "committed"      # committed at setup, not revealed yet: the game runs
 SEEDS_UNCOMMITTED = "uncommitted"  # a game recorded without a commitment: seeds as the log says
+
+# The statuses of a game whose log is public in full: it is over, and its seed is revealed (a game
+# abandoned before the platform revealed seeds at abandonment has nothing left to hide either).
+PUBLIC_STATUSES = ("finished", "abandoned")
+
+
+def log_is_public(status: str | None) -> bool:
+    """Whether a game of this status serves every record whole (``served_record``'s ``finished``)."""
+    return status in PUBLIC_STATUSES
 
 
 def served_record(game: Game, record: dict[str, Any], viewer: int | None,
@@ -101,6 +112,7 @@ def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
     commitment, secret, bad_reveal = _opened_seed(records)
     revealed = False
     ended_at: int | None = None          # the first record of the move that ended the game
+    abandoned = False                    # the platform ended the game without a result
     setup_cause = records[0].get("cause") if records else None
     by_client = bool(setup_cause.get("seeded_by_client")) if isinstance(setup_cause, dict) else False
 
@@ -134,13 +146,15 @@ def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
             if not all(is_platform_event(r) for r in batch):
                 return bad(first["seq"], "a game event recorded as the platform's")
             for record in batch:
+                if record["type"] == GAME_ABANDONED:
+                    abandoned = True
                 if record["type"] != SEED_REVEALED:
                     continue
                 if bad_reveal is not None and bad_reveal[0] == record["seq"]:
                     return bad(*bad_reveal)
                 if revealed:
                     return bad(record["seq"], "the seed revealed a second time")
-                if state is None or game.result(state) is None:
+                if not abandoned and (state is None or game.result(state) is None):
                     return bad(record["seq"], "the seed revealed before the game ended")
                 revealed = True
             i = j
@@ -159,6 +173,8 @@ def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
                     return bad(first["seq"], "a move before the setup")
                 if game.result(state) is not None:
                     return bad(first["seq"], "a move after the game ended")
+                if abandoned:
+                    return bad(first["seq"], "a move after the game was abandoned")
                 if cause["seat"] not in game.to_act(state):
                     return bad(first["seq"], f"seat {cause['seat']} moved out of turn")
                 derived = None if secret is None else proofs.move_seed(secret, first["seq"] - 1, cause["seat"])

@@ -7,7 +7,8 @@
      "signature"}
 
 then one record a line, oldest first, as ``/events`` serves them to the same caller: the whole
-log once the game is finished (``complete``: true), the caller's redacted view before that.
+log once the game is finished or abandoned (``complete``: true), the caller's redacted view before
+that.
 
 The verifier needs no server.  For a complete log it checks, in order, and stops at the first
 bad record: that the records are numbered 1, 2, 3...; that the header names the last record's
@@ -21,7 +22,8 @@ head and signature are, and the verifier says so.
 
 Exit status: 0 verified; 1 a bad record (named); 2 the file or the keys cannot be read, or this
 installation lacks the rules engine the log names; 3 nothing bad, but the log is a running
-game's redacted view, which cannot be verified in full.
+game's redacted view, or a game abandoned before abandonment revealed the seed, which cannot be
+verified in full.
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ from shared.log import jsonout, signing
 from shared.game import registry
 from shared.game.engine import EngineUnavailable, Game
 from shared.log.eventstore import GENESIS_HASH
-from shared.log.platform_events import SEED_REVEALED
+from shared.log.platform_events import GAME_ABANDONED, SEED_REVEALED
 from shared.log.replay import audit_log, served_record
 
 FORMAT = "boardgames-log/1"
@@ -151,8 +153,9 @@ def verify_log(header: dict[str, Any], records: list[dict[str, Any]], keys: dict
     name, game_id = header.get("game"), header.get("game_id")
     complete = bool(header.get("complete"))
     viewer = "a spectator" if header.get("viewer") is None else f"seat {header.get('viewer')}"
+    status = "abandoned" if any(r.get("type") == GAME_ABANDONED for r in records) else "finished"
     say(f"{name} game {game_id}: {len(records)} records, rules engine {header.get('engine_version')}, "
-        + ("finished: the whole log" if complete else f"{header.get('status')}: the view of {viewer}"))
+        + (f"{status}: the whole log" if complete else f"{header.get('status')}: the view of {viewer}"))
     try:
         for expected, record in enumerate(records, 1):
             if record.get("seq") != expected:
@@ -170,7 +173,9 @@ def verify_log(header: dict[str, Any], records: list[dict[str, Any]], keys: dict
                 "cover what is withheld from this viewer); download the log again once the game is over")
             out.status = INCOMPLETE
         else:
-            out.events_checked = _check_rules(header, records, say)
+            out.events_checked, seeds_checked = _check_rules(header, records, say)
+            if not seeds_checked:
+                out.status = INCOMPLETE
     except _Bad as bad:
         out.status, out.bad_record = BAD, bad.seq
         say(f"FAILED at record {bad.seq}: {bad.why}" if bad.seq is not None else f"FAILED: {bad.why}")
@@ -180,8 +185,11 @@ def verify_log(header: dict[str, Any], records: list[dict[str, Any]], keys: dict
     out.seconds = time.perf_counter() - started
     if out.status == VERIFIED:
         say(f"VERIFIED: {name} game {game_id}, {len(records)} records")
-    elif out.status == INCOMPLETE:
+    elif out.status == INCOMPLETE and not complete:
         say(f"INCOMPLETE: nothing wrong found in what a running game's view lets one check ({len(records)} records)")
+    elif out.status == INCOMPLETE:
+        say(f"INCOMPLETE: nothing wrong found, but the seeds of this abandoned game cannot be checked "
+            f"({len(records)} records)")
     return out
 
 
@@ -203,7 +211,9 @@ def _check_signature(header: dict[str, Any], last: dict[str, Any], keys: dict[st
     say(f"ok    signature: Ed25519 by key {kid} over version {last['seq']}, head {last.get('hash')}")
 
 
-def _check_rules(header: dict[str, Any], records: list[dict[str, Any]], say: Any) -> int:
+def _check_rules(header: dict[str, Any], records: list[dict[str, Any]], say: Any) -> tuple[int, bool]:
+    """The events re-derived, and whether the seeds could be checked (False: a game abandoned
+    before the platform revealed seeds at abandonment, whose commitment stays closed)."""
     game = rules_engine(str(header.get("game")), str(header.get("engine_version")))
     setup = (records[0].get("cause") or {}) if records else {}
     if header.get("seed_commitment") != setup.get("seed_commitment"):
@@ -219,14 +229,18 @@ def _check_rules(header: dict[str, Any], records: list[dict[str, Any]], say: Any
         say(f"ok    seeds: committed at record 1, revealed at record {reveal}; the {len(seeded)} recorded seeds "
             "(setup and every move) are all derived from it")
     elif report.seeds == "committed":
-        raise _Bad(records[-1]["seq"], "the log is said finished, but its game never ended")
+        abandoned = next((r["seq"] for r in records if r.get("type") == GAME_ABANDONED), None)
+        if abandoned is None:
+            raise _Bad(records[-1]["seq"], "the log is said finished, but its game never ended")
+        say(f"--    seeds: committed at record 1, never revealed (the game was abandoned at record {abandoned} "
+            "without revealing its seed): the recorded seeds cannot be checked")
     else:
         say("--    seeds: the game was recorded before seed commitments; the recorded seeds are taken as they are")
     if report.seeded_by_client:
         say("note  the game's creator chose its seed (seeded_by_client): they could predict every roll and card")
     say(f"ok    rules: {report.events} events re-derived by {game.name} rules engine {game.engine_version} "
         f"({len(seeded) - 1} moves and the setup)")
-    return report.events
+    return report.events, report.seeds != "committed"
 
 
 def main(path: str, keys_source: str | None, out: IO[str]) -> int:

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from shared.play import turn_clock
-from shared.log import platform_events as pe
+from shared.log import platform_events as pe, proofs
 from shared.play.auth import hash_token, new_token
 from shared.log.eventstore import AppendResult
 from shared.play.problems import Problem
@@ -241,8 +241,9 @@ def last_move_ms(meta: dict[str, str]) -> int:
 
 def abandon_if_idle(runtime: GameRuntime, game_id: str, after_seconds: int, now_ms: int | None = None) -> int | None:
     """End a game nobody moved in for ``after_seconds``: ``platform.game_abandoned`` goes into its
-    log with the status ``abandoned`` (moves and seat changes are refused from then on, it leaves
-    the index of unfinished games and the lists, and keeps the lifetime of a finished game).
+    log with the status ``abandoned``, followed by ``platform.seed_revealed`` (moves and seat
+    changes are refused from then on, its log is public in full, it leaves the index of unfinished
+    games and the lists, and keeps the lifetime of a finished game).
     Returns the new version, or None when the game is not (or no longer) to be abandoned."""
     now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     for _ in range(ATTEMPTS):
@@ -255,8 +256,12 @@ def abandon_if_idle(runtime: GameRuntime, game_id: str, after_seconds: int, now_
             return None
         data = {"status": "abandoned", "result": None, "last_move_at": turn_clock.iso(last),
                 "idle_seconds": after_seconds}
-        result = runtime.append_platform(loaded, [{"type": pe.GAME_ABANDONED, "data": data}], None,
-                                         {"status": "abandoned", "to_act": "[]"})
+        events = [{"type": pe.GAME_ABANDONED, "data": data}]
+        if "seed_salt" in meta:
+            # The game is over: its seed commitment is opened in the same append, as a finish
+            # opens it, so its dice and cards can be checked (shared.log.proofs).
+            events.append(proofs.reveal_event(loaded.seed, meta["seed_salt"]))
+        result = runtime.append_platform(loaded, events, None, {"status": "abandoned", "to_act": "[]"})
         if result.status != "OK":
             continue                 # it moved meanwhile: judge again
         runtime.best_effort(runtime.store.index_active, runtime.game.name, game_id, False)

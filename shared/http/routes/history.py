@@ -17,7 +17,7 @@ from shared.log.eventstore import EventStore
 from shared.http.plumbing import json_response
 from shared.http.openapi import problems
 from shared.play.problems import Problem
-from shared.log.replay import audit_log
+from shared.log.replay import audit_log, log_is_public
 from shared.http.routes.context import Service
 from shared.http.schemas import AuditSchema, ReplayQuerySchema
 from shared.log.signing import head_payload
@@ -78,8 +78,13 @@ def seats_status_at(store: EventStore, game_id: str, meta: dict[str, str], versi
     status = meta.get("status")
     if status == "waiting":
         return "waiting"
-    if status == "abandoned" and version >= int(meta["version"]):
-        return "abandoned"           # its last event is platform.game_abandoned
+    if status == "abandoned" and version >= int(meta["version"]) - 1:
+        # Its last events: platform.game_abandoned, then the seed's reveal (none on games
+        # abandoned before abandonment revealed seeds).
+        tail = store.read(game_id, after=max(int(meta["version"]) - 2, 0))
+        ended = next((r["seq"] for r in tail if r["type"] == pe.GAME_ABANDONED), None)
+        if ended is not None and version >= ended:
+            return "abandoned"
     if not meta.get("host"):
         return None
     seen = 0
@@ -140,7 +145,7 @@ def blueprint(service: Service) -> Blueprint:
 
     def audit_game(game_id: str, meta: dict[str, str], rules: Game) -> dict[str, Any]:
         body = audit_log(rules, store.read(game_id)).as_dict()
-        if not body["ok"] and meta.get("status") != "finished":
+        if not body["ok"] and not log_is_public(meta.get("status")):
             # The rules' explanation of a refused move may describe a hand or a hidden move
             # ("choose one of the tiles you drew: ..."): only the finished game's log is public.
             body["problem"] = "the log does not replay through the rules; the details are shown once the game is over"
@@ -148,7 +153,7 @@ def blueprint(service: Service) -> Blueprint:
         # The head this service holds, signed whatever the audit found (the signature binds the
         # service to the log, not the log to the rules): a finished game's, or a running one's.
         signature = None if service.signer is None else service.signer.sign(head_payload(
-            rules.name, game_id, played, body["version"], body["head_hash"], meta.get("status") == "finished"))
+            rules.name, game_id, played, body["version"], body["head_hash"], log_is_public(meta.get("status"))))
         return {**body, "played_engine_version": played, "audit_engine_version": rules.engine_version,
                 "signature": signature}
 

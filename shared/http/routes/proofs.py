@@ -11,6 +11,7 @@ from shared.http.openapi import OPTIONAL_BEARER, problems
 from shared.http.routes.context import Service
 from shared.http.schemas import KeySetSchema
 from shared.log.signing import KEYSET_PATH
+from shared.log.replay import log_is_public
 from shared.log.verify import JSONL, log_file
 
 
@@ -31,16 +32,17 @@ def blueprint(service: Service) -> Blueprint:
         200: {"description": "The log as JSON Lines: first a header {format, game, game_id, engine_version, "
                              "options, players, seeded_by_client, seed_commitment, status, complete, viewer, "
                              "version, head, signature}, then one event a line as `/events` serves them to the "
-                             "same caller (the whole log once the game is finished, `complete` true). "
+                             "same caller (the whole log once the game is finished or abandoned, `complete` "
+                             "true). "
                              "`boardgames verify FILE` checks it with no server.",
               "content": {JSONL: {"schema": {"type": "string"}}}}})
     def download_log(game_id: str) -> Response:
-        """The game's log as a file to keep and verify offline: whole once the game is finished,
+        """The game's log as a file to keep and verify offline: whole once the game is over,
         before that as the caller may see it (a seat's token, or a spectator without one)."""
         meta = runtime.meta(game_id)
         seat = service.authenticate(game_id, meta, required=False)
         version = int(meta["version"])
-        finished = meta.get("status") == "finished"
+        finished = log_is_public(meta.get("status"))
         # Up to the meta's version: the status read with it holds for exactly these records.
         records = [r for r in store.read(game_id) if r["seq"] <= version]
         rules = runtime.rules_for(meta)             # the rules the game keeps

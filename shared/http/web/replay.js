@@ -45,7 +45,7 @@ async function audit(status) {
   const mark = $("audit");
   try {
     const server = await api(`${path}/audit`);
-    if (status !== "finished") {
+    if (status !== "finished" && status !== "abandoned") {   // an abandoned game's log is whole too
       mark.className = `audit ${server.ok ? "ok" : "bad"}`;
       mark.textContent = server.ok
         ? t("The game is running: the server's audit says OK at version {version}.", { version: server.version })
