@@ -202,6 +202,7 @@ def abandoned_game(signed: dict[str, Any], holds: int = 3) -> tuple[dict[str, An
     """A game moved in a few times, then left for days until the sweeper ended it as abandoned;
     its log downloaded by a spectator."""
     from shared.play import bots
+    from shared.play.sweeper import sweep
     from tests.shared.test_limits import idle_for
     client = signed["client"]
     runtime = client.application.extensions["runtime"]
@@ -212,7 +213,7 @@ def abandoned_game(signed: dict[str, Any], holds: int = 3) -> tuple[dict[str, An
         assert client.post(f"/games/{game['id']}/moves", json={"type": "hold"},
                            headers=auth(tokens[seat])).status_code == 201
     idle_for(runtime.store, game["id"], 3 * 86_400)
-    bots.sweep(runtime, bots.BotQueue(runtime.store.redis, "race"), abandon_after=2 * 86_400)
+    sweep(runtime, bots.BotQueue(runtime.store.redis, "race"), abandon_after=2 * 86_400)
     assert client.get(f"/games/{game['id']}").get_json()["status"] == "abandoned"
     return game, download(client, game["id"], signed["dir"] / "abandoned.jsonl")
 
