@@ -63,8 +63,8 @@ def on_starting(server):  # noqa: ANN001 - gunicorn's hook signature
 def post_worker_init(worker):  # noqa: ANN001 - gunicorn's hook signature
     """On SIGTERM, besides gunicorn's own graceful stop, wake every feed client parked here so
     each stream ends with a reconnect hint and each long-poll answers now (shared.log.news).
-    First, the app being loaded, the garbage collector is tuned for a server (shared.ops.gc_tuning)."""
-    from shared.ops.gc_tuning import tune_garbage_collector
+    First, the app being loaded, the garbage collector is tuned for a server (shared.http.gc_tuning)."""
+    from shared.http.gc_tuning import tune_garbage_collector
     tune_garbage_collector()
     from shared.log.news import begin_draining
     graceful = signal.getsignal(signal.SIGTERM)
