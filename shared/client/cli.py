@@ -34,13 +34,18 @@ from typing import IO, Any, NoReturn
 
 import requests
 
+from shared.game import registry
 from shared.log import verify
 from shared.client.client import GameClient, ProblemError
 from shared.text.i18n import from_environment, use_language
 from shared.text.render import Context, describe_event, describe_move, render_replay, render_view
 from shared.text.render.common import terminal_safe
 
-DEFAULT_PORTS = {"catan": 8001, "elasund": 8002, "elfenland": 8003, "elastium": 8004}
+
+
+def default_port(game: str) -> int | None:
+    """The port ``make run`` serves a game on: its plugin's (None for a game this install does not know)."""
+    return registry.plugin(game).port if game in registry.available() else None
 WIDTH = 100
 MENU_LIMIT = 60           # beyond this many legal moves, play shows a summary (* lists them all)
 
@@ -156,10 +161,10 @@ def service_url(game: str, url: str | None, env: Mapping[str, str]) -> str:
     key = game.upper().replace("-", "_")
     if env.get(f"{key}_URL"):
         return env[f"{key}_URL"]
-    port = env.get(f"{key}_PORT") or DEFAULT_PORTS.get(game)
+    port = env.get(f"{key}_PORT") or default_port(game)
     if port is None:
         raise _Usage(f"unknown game {game!r}: give --url or ${key}_URL "
-                     f"(known: {', '.join(DEFAULT_PORTS)})")
+                     f"(known: {', '.join(registry.available())})")
     return f"http://127.0.0.1:{port}"
 
 
