@@ -147,6 +147,13 @@ def _setup_cause(players: int, options: dict[str, Any], game_seed: int, seeded_b
     return cause
 
 
+def _only_engine(game: Game, version: str) -> Game:
+    """The engines of a runtime that serves one version: ``game``'s."""
+    if version != game.engine_version:
+        raise EngineUnavailable(game.name, version, (game.engine_version,))
+    return game
+
+
 @dataclass
 class LoadedGame:
     game_id: str
@@ -286,7 +293,7 @@ class GameRuntime:
         # The engine new games are created with; a game keeps its own (``rules_for``), which
         # ``engines`` gives by version (GamePlugin.rules).  Without it: ``game``'s version only.
         self.game = game
-        self._engines = engines
+        self._engines = engines if engines is not None else functools.partial(_only_engine, game)
         # Told a game's id BEFORE an append that leaves a bot to act (the sweeper's index of
         # turns awaiting a bot): a process killed between the append and the enqueue then
         # leaves a trace the sweeper follows within BOT_STUCK_SECONDS.
@@ -306,15 +313,11 @@ class GameRuntime:
     # -- the rules of a game ---------------------------------------------------------------------
     def rules_for(self, meta: dict[str, str]) -> Game:
         """The rules a game keeps for its whole life: those of the engine version it was created
-        with (its meta's ``engine_version``).  503 ``engine-unavailable`` when this process does
-        not serve that version; never another version's rules instead."""
-        version = meta.get("engine_version", self.game.engine_version)
-        if version == self.game.engine_version:
-            return self.game
+        with (its meta's ``engine_version``), as ``engines`` maps versions (GamePlugin.rules).
+        503 ``engine-unavailable`` when this process does not serve that version; never another
+        version's rules instead."""
         try:
-            if self._engines is None:
-                raise EngineUnavailable(self.game.name, version, (self.game.engine_version,))
-            return self._engines(version)
+            return self._engines(meta.get("engine_version", self.game.engine_version))
         except EngineUnavailable as exc:
             raise engine_unavailable(exc) from exc
 
