@@ -38,11 +38,12 @@ def play_random_game(
     players: int,
     options: dict[str, Any] | None = None,
     seed: int = 0,
-    max_moves: int = 5000,
+    max_moves: int | None = None,
     strategies: dict[int, Strategy] | None = None,
     check_every: int = 1,
 ) -> PlayedGame:
-    """Play until the game ends or ``max_moves``; assert the protocol along the way.
+    """Play until the game ends or ``max_moves`` (the game's own ``Game.max_moves`` by default);
+    assert the protocol along the way.
 
     ``check_every`` thins the expensive checks (state copy comparison) for long games.
     """
@@ -60,7 +61,7 @@ def play_random_game(
     played = PlayedGame(state=state, events=list(events), setup_seed=setup_seed)
     strategies = strategies or {}
     probe_rng = random.Random(seed ^ 0x5EED)     # its own stream: the game plays as without probes
-    for step in range(max_moves):
+    for step in range(game.max_moves if max_moves is None else max_moves):
         if game.result(state) is not None:
             assert game.to_act(state) == [], "a finished game has nobody to act"
             played.finished = True
