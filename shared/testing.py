@@ -143,3 +143,63 @@ def assert_every_state_answers(game: Game, events: list[Event], players: int) ->
             raise AssertionError(f"{game.name}: {where}: {exc!r}") from exc
         assert json.loads(json.dumps(answers)) == answers, f"{game.name}: {where}: an answer is not JSON"
     return len(events)
+
+
+# -- rule tests: given events, when a seat moves, then these events ---------------------------------
+
+class Given:
+    """A position reached by events only (``given(game, events)``), never by editing a state, so
+    a rule test cannot start from a position the game can never reach.  ``after`` plays moves on
+    to the position under test; ``when`` decides the move under test on it."""
+
+    def __init__(self, game: Game, events: list[Event]) -> None:
+        self.game = game
+        self.events: list[Event] = [json.loads(json.dumps(e)) for e in events]
+        self.state: Any = game.replay(json.loads(json.dumps(self.events)))
+
+    def after(self, seat: int, move: Move, seed: int = 0) -> Given:
+        """The position after ``seat`` made ``move`` (which must be legal), decided with ``seed``."""
+        for e in self.game.decide(self.state, seat, move, random.Random(seed)):
+            self.events.append(e)
+            self.state = self.game.evolve(self.state, e)
+        return self
+
+    def when(self, seat: int, move: Move, seed: int = 0) -> When:
+        before = _canon(self.game.dump(self.state))
+        try:
+            events = self.game.decide(self.state, seat, move, random.Random(seed))
+        except IllegalMove as exc:
+            assert _canon(self.game.dump(self.state)) == before, "decide modified the state while refusing"
+            return When(self, None, exc)
+        assert _canon(self.game.dump(self.state)) == before, f"decide modified the state for {move}"
+        return When(self, events, None)
+
+
+@dataclass
+class When:
+    given: Given
+    events: list[Event] | None
+    refusal: IllegalMove | None
+
+    def then(self, *expected: Event) -> Any:
+        """Assert the move was accepted with exactly ``expected`` (a type alone, ``{"type": t}``,
+        matches any data); the state after them."""
+        assert self.refusal is None, f"refused: {self.refusal.reason}: {self.refusal.detail}"
+        assert self.events is not None
+        got = [e if "data" in want else {"type": e["type"]} for e, want in zip(self.events, expected)]
+        assert len(self.events) == len(expected) and got == list(expected), self.events
+        state = self.given.state
+        for e in self.events:
+            state = self.given.game.evolve(state, e)
+        return state
+
+    def then_refused(self, reason: str) -> IllegalMove:
+        """Assert the move was refused for ``reason``; the refusal."""
+        assert self.refusal is not None, f"accepted: {self.events}"
+        assert self.refusal.reason == reason, (self.refusal.reason, self.refusal.detail)
+        return self.refusal
+
+
+def given(game: Game, events: list[Event]) -> Given:
+    """``given(game, events).when(seat, move).then(*events)``: see :class:`Given`."""
+    return Given(game, events)
