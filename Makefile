@@ -18,8 +18,8 @@ $(STAMP): pyproject.toml $(LOCK)
 run: $(STAMP)          ## every service under gunicorn + RQ bot workers (+ embedded Redis if none)
 	$(PY) -m shared.runner
 
-test: $(STAMP)         ## lint and type-check, then the whole suite against a real Redis (started if none answers)
-	$(PY) -m pyflakes shared services tests
+test: $(STAMP)         ## lint (ruff) and type-check, then the whole suite against a real Redis (started if none answers)
+	$(PY) -m ruff check shared services tests
 	$(PY) -m mypy         # shared/ and services/, configured in pyproject.toml
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)   # the browser tests
 	command -v npm >/dev/null || (apt-get update && apt-get install -y npm)             # axe-core for the browser tests
@@ -49,8 +49,8 @@ golden: $(STAMP)       ## golden logs of each game's newest engine version, wher
 manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.yaml (one source: shared/manifests.py)
 	$(PY) -m shared.manifests write
 
-lint: $(STAMP)        ## unused imports, undefined names
-	$(PY) -m pyflakes shared services tests
+lint: $(STAMP)        ## ruff: the rule families chosen in pyproject.toml ([tool.ruff.lint])
+	$(PY) -m ruff check shared services tests
 
 # After changing a dependency in pyproject.toml: re-resolve both locks with uv (pinned in the dev
 # extra), keeping every version already locked that still fits; UPGRADE="--upgrade-package NAME" moves one.

@@ -11,7 +11,7 @@ import hmac
 import json
 import re
 import secrets
-from typing import Callable
+from collections.abc import Callable
 
 # Seat tokens are ``<game id>.<secret>`` (see GameRuntime.create); game ids match runtime.GAME_ID.
 _TOKEN_SHAPE = re.compile(r"([A-Za-z0-9_\-]{1,64})\.[A-Za-z0-9_\-]{1,128}")

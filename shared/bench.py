@@ -43,6 +43,7 @@ from shared.balancer import Balancer
 from shared.engine import random_strategy
 from shared.eventstore import EventStore, snapshot_document
 from shared.runtime import GameRuntime, StateCache, derive_seed
+from datetime import UTC
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -64,7 +65,8 @@ SELFPLAY_ARGS: dict[str, list[list[str]]] = {
               ["--versus", "greedy", "--games", "40", "--players", "4"]],
     "elasund": [["--games", "20", "--players", "4"], ["--versus", "heuristic", "--games", "20", "--players", "4"]],
     "elfenland": [["--games", "20", "--players", "4"], ["--versus", "planner", "--games", "20", "--players", "4"]],
-    "elastium": [["--games", "10", "--players", "3"], ["--versus", "greedy", "--games", "8", "--players", "3", "--all-scenarios"]],
+    "elastium": [["--games", "10", "--players", "3"],
+                 ["--versus", "greedy", "--games", "8", "--players", "3", "--all-scenarios"]],
 }
 
 
@@ -172,7 +174,7 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _redis_cpu_seconds(nodes: list["redis.Redis[bytes]"]) -> float:
+def _redis_cpu_seconds(nodes: list[redis.Redis[bytes]]) -> float:
     """CPU the Redis servers have used so far (``INFO cpu``: main and background threads)."""
     return sum(float(info["used_cpu_sys"]) + float(info["used_cpu_user"]) for info in (n.info("cpu") for n in nodes))
 
@@ -600,9 +602,9 @@ def bench_scaleout(url: str, cluster: bool = False, clients: int = 32, rounds: i
         scratch.cleanup()
 
 
-def _scheduler_holder(conn: "redis.Redis[bytes]", queue: str, fresh_seconds: float = 3.0) -> tuple[str, int] | None:
+def _scheduler_holder(conn: redis.Redis[bytes], queue: str, fresh_seconds: float = 3.0) -> tuple[str, int] | None:
     """(name, pid) of the scheduler holding ``queue``'s lock, if it beat in the last few seconds."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
     from rq.utils import utcparse
@@ -610,8 +612,8 @@ def _scheduler_holder(conn: "redis.Redis[bytes]", queue: str, fresh_seconds: flo
     record = conn.hgetall(SCHEDULER_KEY_TEMPLATE % holder.decode()) if holder else {}
     if holder is None or b"last_heartbeat" not in record:
         return None
-    beat = utcparse(record[b"last_heartbeat"].decode()).replace(tzinfo=timezone.utc)
-    if (datetime.now(timezone.utc) - beat).total_seconds() > fresh_seconds:
+    beat = utcparse(record[b"last_heartbeat"].decode()).replace(tzinfo=UTC)
+    if (datetime.now(UTC) - beat).total_seconds() > fresh_seconds:
         return None
     return holder.decode(), int(record.get(b"pid", b"0"))
 

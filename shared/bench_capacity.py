@@ -43,7 +43,7 @@ SOURCE_ADDRESSES = 250      # spectators come from 127.0.0.2 .. 127.0.0.251 (all
 
 # -- CPU accounting --------------------------------------------------------------------------------
 
-def redis_command_seconds(clients: list["redis.Redis[bytes]"]) -> float:
+def redis_command_seconds(clients: list[redis.Redis[bytes]]) -> float:
     """Time the Redis servers spent executing commands so far (``INFO commandstats``, usec totals)."""
     total = 0
     for client in clients:
@@ -429,8 +429,9 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
 
     The web process's CPU per delivered event is measured twice: while only the bot game moves
     (``watch_only``: the fan-out's own cost) and over the whole run (the clients' moves included,
-    an upper bound).  The rounds stop after ``max_play_seconds`` even if unfinished.  Once the rounds are over the worker stops, the crowd reads to the end of the
-    last game, and each spectator is checked: every event of every game, once each and in order.
+    an upper bound).  The rounds stop after ``max_play_seconds`` even if unfinished.  Once the rounds
+    are over the worker stops, the crowd reads to the end of the last game, and each spectator is
+    checked: every event of every game, once each and in order.
     """
     env = {**os.environ, "REDIS_URL": url, "RQ_REDIS_URL": url, "ENQUEUE_BOTS": "1", "ALLOW_CLIENT_SEED": "1",
            "CREATE_RATE_LIMIT": ""}
@@ -533,7 +534,8 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
             "all_caught_up": caught_up, "catch_up_seconds": round(fourth["at"] - third["at"], 1),
             "spectators_behind": sum(1 for s in crowd.spectators if s.game < len(table.games) - 1 or s.last < final),
             "spectators_with_violations": len(wrong),
-            "events_missing": sum(max(0, n - s.received.get(k, 0)) for s in crowd.spectators for k, n in expected.items()),
+            "events_missing": sum(max(0, n - s.received.get(k, 0))
+                                  for s in crowd.spectators for k, n in expected.items()),
             "duplicates": sum(s.duplicates for s in crowd.spectators),
             "gaps": sum(s.gaps for s in crowd.spectators),
             "refusals": crowd.refusals,

@@ -14,7 +14,7 @@ import logging
 import os
 import random
 import time
-from functools import lru_cache
+from functools import cache
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -64,7 +64,7 @@ class BotQueue:
     each with workers of its own.  A search bot holds its worker for its whole budget: on one FIFO
     queue, a few games of experts would keep every other game's bot waiting behind them."""
 
-    def __init__(self, connection: "redis.Redis[bytes]", game_name: str, thinkers: Iterable[str] = ()) -> None:
+    def __init__(self, connection: redis.Redis[bytes], game_name: str, thinkers: Iterable[str] = ()) -> None:
         self.game_name = game_name
         self.queue = Queue(queue_name(game_name), connection=connection, serializer=JSONSerializer)
         self.thinking = Queue(thinking_queue_name(game_name), connection=connection, serializer=JSONSerializer)
@@ -73,7 +73,7 @@ class BotQueue:
         self.bot_of: Callable[[str, int], str | None] | None = None
 
     @property
-    def connection(self) -> "redis.Redis[bytes]":
+    def connection(self) -> redis.Redis[bytes]:
         return self.queue.connection
 
     @property
@@ -121,7 +121,7 @@ def seat_bots(runtime: GameRuntime) -> Callable[[str, int], str | None]:
     return bot_of
 
 
-def bot_queue_for(connection: "redis.Redis[bytes]", plugin: Any, runtime: GameRuntime | None = None) -> BotQueue:
+def bot_queue_for(connection: redis.Redis[bytes], plugin: Any, runtime: GameRuntime | None = None) -> BotQueue:
     """The bot queue of ``plugin``'s game, routing its search bots' turns to the thinking queue."""
     bot_queue = BotQueue(connection, plugin.game.name, thinking_bots(plugin.strategies))
     if runtime is not None:
@@ -131,7 +131,7 @@ def bot_queue_for(connection: "redis.Redis[bytes]", plugin: Any, runtime: GameRu
 
 # -- the worker side ----------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def _runtime(game_name: str) -> GameRuntime:
     """One runtime per game per worker process (connections are made after the fork)."""
     from shared.redis_clients import connect_event_store, connect_queue  # late import: keeps the worker light
@@ -184,7 +184,7 @@ def play_bot_turn_with(runtime: GameRuntime, strategies: dict[str, Strategy], ga
         # decided on ``loaded.state`` below, which a strategy that looks ahead with ``evolve``
         # in place or crashes half-way must not have touched).
         move = play_fair(game, strategy, loaded.state, seat, rng, conceal_rng, bot_budget_ms(loaded.meta))
-    except Exception:  # noqa: BLE001 - a strategy bug: its retries (same seed) would crash alike
+    except Exception:  # a strategy bug: its retries (same seed) would crash alike
         if strict():
             raise
         log.exception("bot %s crashed in %s at version %d; playing a random legal move",

@@ -131,7 +131,8 @@ def build_parser(out: IO[str]) -> argparse.ArgumentParser:
     for name, help_text in [("leave", "Give your seat up before the game starts."),
                             ("cancel", "Cancel a game waiting for players (with the host token)."),
                             ("resign", "Resign: a bot plays your seat to the end; your token then only reads."),
-                            ("rematch", "Ask for the next game of a finished one (the same game however often asked).")]:
+                            ("rematch", "Ask for the next game of a finished one (the same game however often "
+                                         "asked).")]:
         p = game_command(name, help_text)
         p.add_argument("game_id")
         if name == "leave":
@@ -204,7 +205,8 @@ def numbered_moves(moves: list[dict[str, Any]], game: str, state: Any, width: in
     cell = min(max(len(s) for s in items) + 2, width)
     columns = max(1, width // cell)
     rows = (len(items) + columns - 1) // columns
-    return "\n".join("".join(items[r + c * rows].ljust(cell) for c in range(columns) if r + c * rows < len(items)).rstrip()
+    return "\n".join("".join(items[r + c * rows].ljust(cell)
+                             for c in range(columns) if r + c * rows < len(items)).rstrip()
                      for r in range(rows))
 
 

@@ -71,7 +71,7 @@ class ProblemError(Exception):
         return value if isinstance(value, int) else None
 
     @classmethod
-    def from_response(cls, response: requests.Response) -> "ProblemError":
+    def from_response(cls, response: requests.Response) -> ProblemError:
         try:
             body = response.json()
         except ValueError:
@@ -103,7 +103,7 @@ class GameClient:
         self.max_backoff = max_backoff
         self.session = session or requests.Session()
 
-    def with_token(self, token: str | None) -> "GameClient":
+    def with_token(self, token: str | None) -> GameClient:
         """A client for the same service acting for another seat (sharing the connection pool)."""
         return GameClient(self.base_url, token, self.timeout, retries=self.retries, backoff=self.backoff,
                           max_backoff=self.max_backoff, session=self.session)

@@ -53,8 +53,9 @@ import logging
 import math
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable
+from datetime import datetime, UTC
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from rq.exceptions import DuplicateJobError
 
@@ -117,12 +118,12 @@ def default_fallback(plugin: GamePlugin) -> str:
 
 def iso(ms: int) -> str:
     """A deadline as clients see it: ISO 8601 in UTC with milliseconds, e.g. 2026-11-25T14:30:00.250Z."""
-    return datetime.fromtimestamp(ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
 def iso_to_ms(text: str) -> int:
     """The inverse of :func:`iso` (clients and tests read deadlines back)."""
-    return int(datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp() * 1000)
+    return int(datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp() * 1000)
 
 
 def now_ms() -> int:
@@ -197,7 +198,7 @@ def advance(before: dict[str, Any] | None, before_version: int, version: int, to
     return ClockChange({"v": version, "seats": seats}, new, gone)
 
 
-def after_append(runtime: "GameRuntime", loaded: "LoadedGame", state: Any, version: int,
+def after_append(runtime: GameRuntime, loaded: LoadedGame, state: Any, version: int,
                  mover: int | None, expired: bool) -> ClockChange | None:
     """The clock to write with an append that takes ``loaded`` to ``state`` at ``version``;
     None for a game without a clock, or one not running."""
@@ -214,17 +215,18 @@ def after_append(runtime: "GameRuntime", loaded: "LoadedGame", state: Any, versi
         # This process's copy of the meta is older than its state (a copy that caught up): the
         # clock of that version is in Redis, unless the game moved on (then the append fails).
         before = parse(runtime.store.meta(loaded.game_id) or {})
-    acting = [] if meta.get("status") in ENDED else _acting(runtime.rules_for(loaded.meta), state)  # ended: every deadline goes
+    # Ended: every deadline goes.
+    acting = [] if meta.get("status") in ENDED else _acting(runtime.rules_for(loaded.meta), state)
     change = advance(before, loaded.version, version, acting, _humans(loaded), mover, expired, turn)
     change.fallback = meta.get("fallback_bot") or None
     return change
 
 
-def _acting(game: "Game", state: Any) -> list[int]:
+def _acting(game: Game, state: Any) -> list[int]:
     return [] if game.result(state) is not None else game.to_act(state)
 
 
-def _humans(loaded: "LoadedGame") -> set[int]:
+def _humans(loaded: LoadedGame) -> set[int]:
     """The seats a clock may run for: a bot's (a resigned seat's too) never waits for anyone."""
     return {seat for seat, player in enumerate(loaded.players) if not player.get("bot")}
 
@@ -234,7 +236,7 @@ def _humans(loaded: "LoadedGame") -> set[int]:
 class ClockJobs:
     """Schedules expiry jobs on a game's bot queue (its workers run RQ's scheduler)."""
 
-    def __init__(self, bot_queue: "BotQueue") -> None:
+    def __init__(self, bot_queue: BotQueue) -> None:
         self.bot_queue = bot_queue
         self.game_name = bot_queue.game_name
 
@@ -278,14 +280,14 @@ class ClockJobs:
             # RQ scores a scheduled job in whole seconds (rounded down: up to a second early).
             # Scheduled at the next whole second, never early, then scored to the millisecond,
             # which the workers' scheduler reads as such (shared.worker.ToTheMillisecond).
-            queue.enqueue_at(datetime.fromtimestamp(math.ceil(deadline / 1000), timezone.utc), *args, **options)
+            queue.enqueue_at(datetime.fromtimestamp(math.ceil(deadline / 1000), UTC), *args, **options)
             self.bot_queue.connection.zadd(queue.scheduled_job_registry.key, {jid: deadline / 1000}, xx=True)
             return True
         except DuplicateJobError:
             return False
 
 
-def restart(runtime: "GameRuntime", game_id: str, jobs: ClockJobs | None) -> ClockChange | None:
+def restart(runtime: GameRuntime, game_id: str, jobs: ClockJobs | None) -> ClockChange | None:
     """Start the clock of a running game whose clock is missing or behind its log: an append that
     was no move (the start of a game that was waiting for players) left it so.  Every human seat to
     act gets a full turn.  None when the clock is current, or the game has none or is not running."""
@@ -325,7 +327,7 @@ def expire_clock(game_name: str, game_id: str, seat: int, deadline: int, set_at:
     return outcome
 
 
-def expire_with(runtime: "GameRuntime", strategies: dict[str, Strategy], default_bot: str, game_id: str,
+def expire_with(runtime: GameRuntime, strategies: dict[str, Strategy], default_bot: str, game_id: str,
                 seat: int, deadline: int, set_at: int, attempts: int = 5) -> dict[str, Any]:
     from shared import bots
     for _ in range(attempts):
@@ -346,7 +348,7 @@ def expire_with(runtime: "GameRuntime", strategies: dict[str, Strategy], default
     return {"played": False, "why": "busy", "version": runtime.store.version(game_id)}
 
 
-def _why_not(runtime: "GameRuntime", loaded: "LoadedGame", seat: int, deadline: int, set_at: int) -> str | None:
+def _why_not(runtime: GameRuntime, loaded: LoadedGame, seat: int, deadline: int, set_at: int) -> str | None:
     """Why this expiry must not act now (None: it must)."""
     game = runtime.rules_for(loaded.meta)
     if loaded.meta.get("status") not in RUNNING or game.result(loaded.state) is not None:
@@ -363,7 +365,7 @@ def _why_not(runtime: "GameRuntime", loaded: "LoadedGame", seat: int, deadline: 
 
 # -- the sweeper's part ----------------------------------------------------------------------------
 
-def sweep_due(runtime: "GameRuntime", bot_queue: "BotQueue",
+def sweep_due(runtime: GameRuntime, bot_queue: BotQueue,
               rescore: Callable[..., Any] | None = None) -> int:
     """Re-enqueue the expiries of deadlines passed more than BOT_STUCK_SECONDS ago whose job is
     gone; returns how many.  Keeps each game's score at its earliest deadline."""

@@ -58,7 +58,7 @@ class Settings:
     verify_keys_file: str = ""
 
     @classmethod
-    def from_env(cls) -> "Settings":
+    def from_env(cls) -> Settings:
         redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
         return cls(
             redis_url=redis_url,

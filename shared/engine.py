@@ -26,7 +26,8 @@ import copy
 import json
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 Event = dict[str, Any]
 Move = dict[str, Any]

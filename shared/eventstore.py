@@ -85,8 +85,8 @@ class AppendResult:
 
 
 class EventStore:
-    def __init__(self, client: "redis.Redis[bytes]", connection_per_thread: bool = True,
-                 appends_pool: "redis.ConnectionPool | None" = None) -> None:
+    def __init__(self, client: redis.Redis[bytes], connection_per_thread: bool = True,
+                 appends_pool: redis.ConnectionPool | None = None) -> None:
         self.redis = client
         self._append = client.register_script(_APPEND_LUA)
         self._expire_unmoved = client.register_script(_EXPIRE_UNMOVED_LUA)
@@ -100,21 +100,21 @@ class EventStore:
         # behind the feed's readers in the bounded pool).  A Redis Cluster client routes each
         # append by its game's slot instead.
         self._appends_pool = appends_pool or (client.connection_pool if type(client) is redis.Redis else None)
-        self._appender: tuple[int, "redis.Redis[bytes]"] | None = None
+        self._appender: tuple[int, redis.Redis[bytes]] | None = None
         self.appends = GroupCommit(self._run_append, self._append.sha, self._appends_client) \
             if self._appends_pool is not None else None
 
-    def _run_append(self, keys: list[str], args: list[Any], client: "redis.Redis[bytes]") -> Any:
+    def _run_append(self, keys: list[str], args: list[Any], client: redis.Redis[bytes]) -> Any:
         return self._append(keys=keys, args=args, client=client)
 
-    def _appends_client(self) -> "redis.Redis[bytes]":
+    def _appends_client(self) -> redis.Redis[bytes]:
         """This process's connection for appends (a fork's child opens its own)."""
         if self._appender is None or self._appender[0] != os.getpid():
             self._appender = (os.getpid(), redis.Redis(connection_pool=self._appends_pool,
                                                        single_connection_client=True))
         return self._appender[1]
 
-    def _own_client(self) -> "redis.Redis[bytes]":
+    def _own_client(self) -> redis.Redis[bytes]:
         """This thread's own connection for reads (standalone Redis, threaded workers), else the
         shared client.
 
@@ -133,7 +133,7 @@ class EventStore:
         return own[2]
 
     @property
-    def _client(self) -> "redis.Redis[bytes]":
+    def _client(self) -> redis.Redis[bytes]:
         """``_own_client``, checked as the pool checks a connection at checkout: one with unread
         bytes, or one the server closed (a Redis restart), starts over instead of failing."""
         if not self._per_thread:

@@ -216,7 +216,8 @@ def operation_examples(plugin: GamePlugin) -> dict[str, dict[str, Any]]:
                     "200": {"id": "N3xtGameId42", "rematch_of": GAME_ID}},
     })
     examples["events"]["200 text/event-stream"] = "".join(
-        f"id: {e['seq']}\ndata: {json.dumps(e, separators=(',', ':'))}\n\n" for e in examples["events"]["200"]["events"][-2:])
+        f"id: {e['seq']}\ndata: {json.dumps(e, separators=(',', ':'))}\n\n"
+        for e in examples["events"]["200"]["events"][-2:])
     # The spectator's file of the running example game: the header, then the events as /events gives them.
     meta = {"engine_version": game.engine_version, "options": json.dumps(options), "players": json.dumps(players),
             "seeded_by_client": "0", "status": "active"}

@@ -42,7 +42,8 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Generator, Iterator
-from typing import Any, Callable, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
+from collections.abc import Callable
 
 import redis
 from flask import Response, request
@@ -214,7 +215,7 @@ class Feed:
                     records = news.after(last)
                     if records is None:          # further behind than the news holds
                         after = last
-                        records = yield from _patiently(lambda: self._read(game_id, after, PAGE))
+                        records = yield from _patiently(lambda: self._read(game_id, after, PAGE))  # noqa: B023 - run now
                     if not records:              # the log is shorter than its meta said
                         news = yield from _patiently(lambda: self._status(game_id))
                         continue

@@ -32,7 +32,8 @@ import random
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from shared.engine import Game, Move, State
 from shared.eventstore import GENESIS_HASH, canonical, event_hash

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import redis
 from redis.exceptions import NoScriptError
@@ -48,7 +49,7 @@ class GroupCommit:
     client, a single-connection ``redis.Redis`` that only the leader uses.
     """
 
-    def __init__(self, run_one: RunOne, sha: str, connection: Callable[[], "redis.Redis[bytes]"],
+    def __init__(self, run_one: RunOne, sha: str, connection: Callable[[], redis.Redis[bytes]],
                  max_batch: int = 64) -> None:
         self.run_one = run_one
         self.sha = sha
@@ -133,7 +134,7 @@ class GroupCommit:
         # (run_one loads the script; the others' replies stand).
         return [self._one(p, client) if isinstance(r, NoScriptError) else r for p, r in zip(batch, replies)]
 
-    def _one(self, pending: _Pending, client: "redis.Redis[bytes]") -> Reply | BaseException:
+    def _one(self, pending: _Pending, client: redis.Redis[bytes]) -> Reply | BaseException:
         try:
             return self.run_one(pending.keys, pending.args, client)
         except redis.ResponseError as exc:

@@ -40,7 +40,8 @@ import hashlib
 import logging
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import redis
 from flask import Flask, Response, request
@@ -95,7 +96,8 @@ AUDIT_RESPONSES: dict[str, Any] = {
             "from this address (too-many-audits, AUDIT_RATE_LIMIT)", "headers": _RETRY_AFTER},
 }
 FEED_RESPONSES: dict[str, Any] = {
-    "429": {**PROBLEM_RESPONSE, "description": "rate-limited (too-many-streams): this address holds as many streams and waiting "
+    "429": {**PROBLEM_RESPONSE,
+            "description": "rate-limited (too-many-streams): this address holds as many streams and waiting "
             "long-polls as it may (FEED_CONNECTIONS_PER_ADDRESS); or too many reads (too-many-reads)",
             "headers": _RETRY_AFTER},
 }
@@ -288,8 +290,8 @@ class CreationRate:
     by the same maintainers) with a sliding-window counter in Redis.
 
     Checked inside the create route only.  flask-limiter's extension would hook before, after
-    and teardown of EVERY request, a cost each move paid (about 13% of a move's server CPU on
-    the HTTP bench) for a limit that concerns one route.
+    and teardown of EVERY request, a cost each move would pay (docs/benchmarks.md gives it) for a
+    limit that concerns one route.
     """
 
     def __init__(self, rate: str, storage_url: str, timeout: float, scope: str) -> None:
@@ -306,7 +308,8 @@ class CreationRate:
                 if not self._limiter.hit(item, "create", self.scope, address):
                     stats = self._limiter.get_window_stats(item, "create", self.scope, address)
                     raise RetryLater("rate-limited", f"At most {item} new games per client address; retry "
-                                     "after the time in Retry-After.", retry_after=int(stats.reset_time - time.time()) + 1)
+                                     "after the time in Retry-After.",
+                                     retry_after=int(stats.reset_time - time.time()) + 1)
         except RetryLater:
             raise
         except Exception as exc:  # noqa: BLE001 - any storage failure: create anyway, and say so

@@ -57,7 +57,7 @@ def access_logger_class() -> type:
     from gunicorn.glogging import Logger
 
     class JsonAccessLogger(Logger):
-        def access(self, resp, req, environ, request_time):  # noqa: ANN001 - gunicorn's signature
+        def access(self, resp, req, environ, request_time):  # gunicorn's signature
             if not self.access_log_enabled or not self.access_log.isEnabledFor(logging.INFO):
                 return      # access logging is off (ACCESS_LOG=""): build nothing
             atoms = self.atoms(resp, req, environ, request_time)

@@ -2,10 +2,10 @@
 
 ``make manifests`` writes, for each game in the registry, ``deploy/k8s/<game>.yaml`` (web
 Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget; bot-worker and search-bot
-worker ("thinker") Deployments, each with its autoscaler and budget; the sweeper) and ``deploy/compose.yaml`` (the same processes for every
-game, on one Redis).  The games differ only in their name and ``make run`` port, so nothing here is
-edited by hand per game; ``check`` exits 1 when a checked-in file differs from a fresh build (the
-tests do the same).
+worker ("thinker") Deployments, each with its autoscaler and budget; the sweeper) and
+``deploy/compose.yaml`` (the same processes for every game, on one Redis).  The games differ only
+in their name and ``make run`` port, so nothing here is edited by hand per game; ``check`` exits 1
+when a checked-in file differs from a fresh build (the tests do the same).
 
 Every container runs as a non-root user on a read-only root filesystem; what must be writable is
 an ``emptyDir`` (a ``tmpfs`` in compose) on ``/tmp``: gunicorn's worker heartbeat files and, for

@@ -11,7 +11,8 @@ import os
 import re
 import secrets
 import time
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from flask import has_request_context, request

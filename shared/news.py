@@ -39,7 +39,8 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import redis
 
@@ -50,7 +51,7 @@ TAIL = 256                  # the last events of each watched game the subscribe
 WAKE_SLICE = 64             # waiters woken in a row before the subscriber lets others run
 FLUSH_SECONDS = 0.1         # a game's news goes out at most this often (what comes meanwhile, together)
 
-_instances: "weakref.WeakSet[LogNews]" = weakref.WeakSet()
+_instances: weakref.WeakSet[LogNews] = weakref.WeakSet()
 _draining = threading.Event()
 
 
@@ -141,8 +142,8 @@ class LogNews:
     ``idle_seconds`` (a long-poll that answers usually comes straight back), then is dropped.
     """
 
-    def __init__(self, client: "redis.Redis[bytes]", game_name: str, read_log: ReadLog | None = None,
-                 page: int = 200, publisher: "redis.Redis[bytes] | None" = None,
+    def __init__(self, client: redis.Redis[bytes], game_name: str, read_log: ReadLog | None = None,
+                 page: int = 200, publisher: redis.Redis[bytes] | None = None,
                  idle_seconds: float = 30.0, read_status: ReadStatus | None = None,
                  flush_seconds: float = FLUSH_SECONDS) -> None:
         self._client = client
@@ -260,7 +261,7 @@ class LogNews:
                 if failures == 1:
                     log.warning("feed subscription of %s lost (%s); reconnecting", self._game_name, exc)
                 time.sleep(delay)
-            except Exception:  # noqa: BLE001 - the thread must outlive any surprise; waiters time out meanwhile
+            except Exception:  # the thread must outlive any surprise; waiters time out meanwhile
                 log.exception("feed subscriber failed; restarting it")
                 time.sleep(1.0)
             finally:

@@ -1,6 +1,6 @@
 """Platform events: records in a game's own log that the platform writes, not the rules.
 
-Seats joined and left, the game started or cancelled, a seat resigned, a rematch linked (issue 14;
+Seats joined and left, the game started or cancelled, a seat resigned, a rematch linked (the
 clocks add theirs).  Their ``type`` begins with ``platform.``; they are public (never redacted),
 chained into the log's hashes like every record, and the game's ``evolve``, ``redact``, ``view``
 and the audit's re-decide never see them: whoever folds or serves a log skips or passes them.

@@ -106,7 +106,7 @@ def connect_event_store(settings: Settings) -> EventStore:
     return EventStore(redis.Redis.from_url(settings.redis_url, **options))
 
 
-def connect_news(settings: Settings) -> "redis.Redis[bytes]":
+def connect_news(settings: Settings) -> redis.Redis[bytes]:
     """The feed's subscriber connection (:mod:`shared.news`): it waits for messages as long as
     it likes, so no read timeout; a PING on a quiet line finds a dead server instead.  On a
     Redis Cluster any node relays every node's PUBLISH, so the node in the URL will do."""
@@ -115,7 +115,7 @@ def connect_news(settings: Settings) -> "redis.Redis[bytes]":
                                 socket_keepalive=True, health_check_interval=15)
 
 
-def connect_readiness(settings: Settings) -> "redis.Redis[bytes]":
+def connect_readiness(settings: Settings) -> redis.Redis[bytes]:
     """The readiness probe's own connection to the event store's Redis (the node in the URL on a
     Cluster).  Not the shared pool: requests stuck on a hung Redis, or a burst of feed clients,
     hold every pooled connection, and the probe would queue behind them before it even sent its
@@ -128,6 +128,6 @@ def connect_readiness(settings: Settings) -> "redis.Redis[bytes]":
     return redis.Redis(connection_pool=pool)
 
 
-def connect_queue(settings: Settings) -> "redis.Redis[bytes]":
+def connect_queue(settings: Settings) -> redis.Redis[bytes]:
     """The bot queue's Redis (standalone: RQ does not support Cluster), with the same timeouts."""
     return redis.Redis.from_url(settings.rq_redis_url, **_timeouts(settings))

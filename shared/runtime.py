@@ -21,7 +21,8 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, cast
+from typing import Any, cast
+from collections.abc import Callable
 
 import redis
 

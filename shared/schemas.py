@@ -185,7 +185,7 @@ class EventCauseSchema(Schema):
         "description": "Setup: SHA-256 (hex) of `<seed>:<salt>`, the game's secret seed (decimal) and a random "
                        "salt (hex), shown to every seat from the start; `platform.seed_revealed` {seed, salt} opens "
                        "it when the game ends, and every recorded seed is then derived from it "
-                       "(README, \"Provably fair dice\"). Absent on games recorded before commitments."})
+                       "(docs/contract.md, \"Provably fair dice\"). Absent on games recorded before commitments."})
     bot_budget_ms = fields.Int(metadata={"description": "Setup: the search bots' time per move, when the "
                                          "creator set it (POST /games `bot_budget_ms`)."})
     seat = fields.Int(allow_none=True, metadata={"description": "Move: who moved; platform: the seat concerned "

@@ -229,7 +229,7 @@ class ExpertBot:
             return self.policy(game, state, seat, rng)
         except IllegalMove:
             return None
-        except Exception:  # noqa: BLE001 - a policy that fails on a strange position: no favourite
+        except Exception:  # a policy that fails on a strange position: no favourite
             if strict():
                 raise
             return None
@@ -255,7 +255,7 @@ class ExpertBot:
                         break
                     chosen = rng.choice(legal)
                 move = chosen
-        except Exception as exc:  # noqa: BLE001 - see below
+        except Exception as exc:  # see below
             # A move the seat's information allowed but this determinization does not, or a world
             # the dealing made inconsistent with what the seat could deduce (another seat accepted
             # an offer of cards it was then dealt away; a seat to act with no move): the world

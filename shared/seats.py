@@ -1,5 +1,5 @@
 """Seats that change hands: open seats taken and left, a waiting game cancelled, a seat resigned
-to a bot, and the rematch of a finished game (issue 14).
+to a bot, and the rematch of a finished game.
 
 Every change is a platform event (:mod:`shared.platform_events`) appended with the version and
 head the decision was made on, together with the meta fields it changes (players, token hashes,

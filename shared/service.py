@@ -26,7 +26,7 @@ the app: settings, connections, the runtime, error handlers, middleware, and the
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 import redis
 from flask import Flask, Response, jsonify, send_from_directory

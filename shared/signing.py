@@ -140,7 +140,7 @@ class Signer:
         return {"keys": keys}
 
     @classmethod
-    def from_files(cls, signing_key_file: str, verify_keys_file: str = "") -> "Signer | None":
+    def from_files(cls, signing_key_file: str, verify_keys_file: str = "") -> Signer | None:
         """The signer configured (None without a signing key); a key that does not load stops the service."""
         if not signing_key_file:
             return None

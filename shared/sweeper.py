@@ -1,10 +1,11 @@
 """Re-enqueue lost bot turns, forever: ``python -m shared.sweeper [game ...]``.
 
 It also ends the games nobody moved in for ``ABANDON_AFTER_SECONDS`` (``platform.game_abandoned``,
-see shared.seats), a few per pass through its slow lane.  One sweeper per deployment is enough (it is idempotent, so two do no harm).  A pass costs the
-same however many idle games there are (see :class:`shared.bots.Sweeper`), and a Redis fault
-only fails that pass: the next one tries again.  SIGTERM stops it after the pass under way (as
-PID 1 in a container a process without a handler would ignore it until the kill).
+see shared.seats), a few per pass through its slow lane.  One sweeper per deployment is enough
+(it is idempotent, so two do no harm).  A pass costs the same however many idle games there are
+(see :class:`shared.bots.Sweeper`), and a Redis fault only fails that pass: the next one tries
+again.  SIGTERM stops it after the pass under way (as PID 1 in a container a process without a
+handler would ignore it until the kill).
 """
 from __future__ import annotations
 

@@ -139,7 +139,7 @@ def assert_every_state_answers(game: Game, events: list[Event], players: int) ->
             answers: list[Any] = [game.result(state), game.to_act(state)]
             answers += [game.view(state, seat) for seat in [None, *range(players)]]
             answers += [game.legal_moves(state, seat) for seat in range(players)]
-        except Exception as exc:  # noqa: BLE001 - say which state broke, whatever broke
+        except Exception as exc:  # say which state broke, whatever broke
             raise AssertionError(f"{game.name}: {where}: {exc!r}") from exc
         assert json.loads(json.dumps(answers)) == answers, f"{game.name}: {where}: an answer is not JSON"
     return len(events)

@@ -257,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     played = time.perf_counter() - started
     weights = fit(train)
     report = {
-        "games": args.games, "variants": list(variants), "players": args.players, "seed": args.seed, "every": args.every,
+        "games": args.games, "variants": list(variants), "players": args.players, "seed": args.seed,
+        "every": args.every,
         "positions": len(train), "held_out_positions": len(test),
         "held_out_log_loss": round(log_loss(test, weights), 4),
         "uninformed_log_loss": round(math.log(args.players), 4),

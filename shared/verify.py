@@ -139,7 +139,7 @@ def load_keys(source: str, timeout: float = 10.0) -> dict[str, Any]:
         return {signing.key_id(key): key for key in keys}
     except CannotVerify:
         raise
-    except Exception as exc:     # a URL that does not answer, a file that is not a key: say which
+    except Exception as exc:  # noqa: BLE001 - a URL that does not answer, a file that is not a key: say which
         raise CannotVerify(f"cannot read the keys from {source}: {type(exc).__name__}: {exc}") from None
 
 

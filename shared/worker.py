@@ -37,7 +37,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 import redis
@@ -110,7 +110,7 @@ class ResilientScheduler(RQScheduler):
         record = SCHEDULER_KEY_TEMPLATE % holder
         beat = self.connection.hget(record, "last_heartbeat")
         if beat is not None:
-            age = (datetime.now(timezone.utc) - utcparse(beat.decode()).replace(tzinfo=timezone.utc)).total_seconds()
+            age = (datetime.now(UTC) - utcparse(beat.decode()).replace(tzinfo=UTC)).total_seconds()
             if age < SCHEDULER_STALE_SECONDS:
                 return False
         taken = self.connection.eval(_TAKE_STALE_LOCK, 2, lock, record, holder, beat.decode() if beat else "",

@@ -39,7 +39,7 @@ def redis_url() -> Iterator[str]:
 
 
 @pytest.fixture()
-def redis_client(redis_url: str) -> Iterator["redis.Redis[bytes]"]:
+def redis_client(redis_url: str) -> Iterator[redis.Redis[bytes]]:
     client = redis.Redis.from_url(redis_url)
     client.flushdb()
     yield client

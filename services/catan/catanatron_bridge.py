@@ -42,7 +42,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from services.catan.bots import STRATEGIES
 from services.catan.rules import board

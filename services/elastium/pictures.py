@@ -50,7 +50,7 @@ GROUND = "#f3ead2"
 CANAL = "#9fc9e8"
 CRATER = "#7a2e1b"
 # Engraved Plateau: one pale hue per image letter, so its segments read as one picture.
-IMAGE_FILL = {letter: "#%02x%02x%02x" % tuple(round(255 * c) for c in colorsys.hls_to_rgb(hue / 360, 0.82, 0.55))
+IMAGE_FILL = {letter: "#{:02x}{:02x}{:02x}".format(*(round(255 * c) for c in colorsys.hls_to_rgb(hue / 360, 0.82, 0.55)))
               for letter, hue in zip("ABCDEFGHIJKL", range(0, 360, 30))}
 
 

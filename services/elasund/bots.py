@@ -9,7 +9,8 @@ and the trade track, church tiles and towered walls when gold piles up.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from shared.engine import Game, Move, random_strategy
 from shared.search import ExpertBot

@@ -18,7 +18,7 @@ square a build or permit move names, ``wall`` (the wall space id) and ``row`` (a
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, cache
 from typing import Any
 
 from services.elasund.rules import board
@@ -147,7 +147,7 @@ def _cube(cx: float, cy: float, seat: int, size: float = 9) -> str:
 
 # The board itself (track, sea, squares, lanes, gates, empty wall spaces) depends only on the
 # player count: drawn once per count.  The pieces are drawn over it from the view.
-@lru_cache(maxsize=None)
+@cache
 def _background(players: int) -> str:
     return "".join(_track_spaces() + _sea() + _squares(players) + _lanes(players))
 

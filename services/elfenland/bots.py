@@ -138,7 +138,8 @@ def _placement(view: View, seat: int, legal: list[Move]) -> Move:
     rivals = {s["town"] for i, s in enumerate(view["seats"]) if i != seat}
     for move in places:
         road = ROADS[move["road"]]
-        if move["counter"] in (OBSTACLE, SEA_MONSTER) and road.id not in my_roads and (road.a in rivals or road.b in rivals):
+        if (move["counter"] in (OBSTACLE, SEA_MONSTER) and road.id not in my_roads
+                and (road.a in rivals or road.b in rivals)):
             return move
     return {"type": "pass"}
 

@@ -18,7 +18,8 @@ import importlib
 import logging
 import re
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from shared.i18n import _
 from shared.render.common import (Context, compact, describe_event_generic, describe_generic, generic_state,
@@ -50,7 +51,7 @@ def render_state(game: str | None, state: Any, ctx: Context | None = None) -> st
     if module is not None and isinstance(state, dict):
         try:
             return terminal_safe(str(module.render_state(state, ctx)))
-        except Exception:  # noqa: BLE001 - a half-built view must not break the terminal
+        except Exception:  # a half-built view must not break the terminal
             if strict():
                 raise
             log.debug("renderer for %s failed; generic fallback", game, exc_info=True)
@@ -67,7 +68,8 @@ def _header(title: str, status: Any, to_act: list[int], result: Any, ctx: Contex
             lines.append(_("Game over."))
         scores = result.get("scores") if isinstance(result, dict) else None
         if isinstance(scores, list):
-            lines.append(_("Scores: {scores}").format(scores=", ".join(f"{ctx.name(i)} {s}" for i, s in enumerate(scores))))
+            shown = ", ".join(f"{ctx.name(i)} {s}" for i, s in enumerate(scores))
+            lines.append(_("Scores: {scores}").format(scores=shown))
     elif to_act:
         lines.append(_("To act: {names}").format(names=", ".join(ctx.name(s) for s in to_act))
                      + (_("  <- your turn") if ctx.you in to_act else ""))
@@ -114,7 +116,7 @@ def _describe_move(move: Any, game: str | None, state: Any) -> str:
     if describe is not None and isinstance(move, dict):
         try:
             return str(describe(move, state if isinstance(state, dict) else None))
-        except Exception:  # noqa: BLE001
+        except Exception:
             if strict():
                 raise
             log.debug("describe_move for %s failed", game, exc_info=True)
@@ -130,7 +132,7 @@ def move_warning(move: Any, game: str | None, state: Any, you: Any) -> str | Non
         return None
     try:
         text = warn(move, state, you)
-    except Exception:  # noqa: BLE001 - the page sends the view: an odd one gets no warning, not a 500
+    except Exception:  # the page sends the view: an odd one gets no warning, not a 500
         log.debug("warn_move for %s failed", game, exc_info=True)
         return None
     return terminal_safe(str(text), keep_newlines=False) if text else None
@@ -143,7 +145,7 @@ def seat_scores(game: str | None, state: Any) -> list[str] | None:
         return None
     try:
         return [terminal_safe(str(s), keep_newlines=False) for s in scores(state)]
-    except Exception:  # noqa: BLE001 - a half-built view must not break the page
+    except Exception:  # a half-built view must not break the page
         if strict():
             raise
         log.debug("scores for %s failed", game, exc_info=True)
@@ -158,7 +160,7 @@ def event_words(game: str | None, event: Any, names: list[str]) -> str:
     if describe is not None and isinstance(event, dict):
         try:
             return str(describe(event, names))
-        except Exception:  # noqa: BLE001 - a log line must never break the page or the terminal
+        except Exception:  # a log line must never break the page or the terminal
             if strict():
                 raise
             log.debug("describe_event for %s failed", game, exc_info=True)

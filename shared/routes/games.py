@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from flask import Response
 from flask_smorest import Blueprint

@@ -1,4 +1,4 @@
-"""Moves: the hot path (see README, "The path of one move")."""
+"""Moves: the hot path (see docs/architecture.md, "The path of one move")."""
 from __future__ import annotations
 
 from flask import Response, request

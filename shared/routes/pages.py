@@ -114,7 +114,8 @@ def blueprint(service: Service) -> Blueprint:
     @pages.post("/web/words")
     def words() -> Response:
         """The game's own words for what a page already holds: ``{"lang", "names", "events", "moves", "view"}``
-        in (``lang``: the page's language, else Accept-Language's), ``{"events": [line...], "moves": [label...], "warnings": [text | null per move], "summary": text,
+        in (``lang``: the page's language, else Accept-Language's), ``{"events": [line...],
+        "moves": [label...], "warnings": [text | null per move], "summary": text,
         "scores": [text per seat] | null}`` out (a warning: what the move costs the view's seat that it
         may not expect, for the table to confirm first).
 

@@ -327,7 +327,7 @@ async function refresh() {
           ? [focused.getAttribute("data-kind"), focused.getAttribute("data-id")] : null;
         const drawn = showBoard($("board"), svg);
         if (drawn) {
-          // Its places are controls now: a group of buttons, no longer one picture.
+          // Its places are controls: a group of buttons, not one picture.
           drawn.setAttribute("role", "group");
           const playable = new Set();
           for (const place of drawn.querySelectorAll("[data-kind][data-id]")) {

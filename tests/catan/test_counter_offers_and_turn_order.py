@@ -1,4 +1,4 @@
-"""Issue 13's Catan rules points: counter-offers, and trading before building.
+"""Catan's trading rules of engine version 3: counter-offers, and trading before building.
 
 Counter-offers, the almanac ("Commerce/Echange"): "c'est le tour de Hans. Il veut construire une
 route mais cela coûte une brique et il n'a que deux bois de charpente et 3 minerais. Hans dit :

@@ -51,9 +51,9 @@ def test_renderers_on_real_views_of_a_random_game(name: str) -> None:
             if name != "elasund":          # Elasund shows the hand of the seat to act only
                 assert "Your hand" in text, text
             # The game's own renderer ran (not the generic fallback), for the seat and a spectator.
-            for text in (text, render_view(view_of(game, state, None))):
-                assert text.splitlines()[2].lower().startswith(name), text
-                assert all(words in text for words in OWN_WORDS[name]), text
+            for shown in (text, render_view(view_of(game, state, None))):
+                assert shown.splitlines()[2].lower().startswith(name), shown
+                assert all(words in shown for words in OWN_WORDS[name]), shown
             own = importlib.import_module(f"services.{name}.render").describe_move
             for move in game.legal_moves(state, seat):
                 line = describe_move(move, name, view["state"])

@@ -88,7 +88,7 @@ def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str], t
             leftovers = subprocess.run(["pgrep", "-g", str(runner.pid)], capture_output=True, text=True).stdout.split()
             kill_group(runner)
     assert runner.returncode == 0
-    for name, port in ports.items():
+    for port in ports.values():
         assert f"http://127.0.0.1:{port}" in out
         with pytest.raises(requests.ConnectionError):
             requests.get(f"http://127.0.0.1:{port}/healthz", timeout=1)

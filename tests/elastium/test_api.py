@@ -80,7 +80,7 @@ def test_listed_placements_are_exactly_the_affordable_bands(scenario: str) -> No
         except IllegalMove as exc:
             accepted = False
             if band.key in listed and direct:
-                raise AssertionError(f"{band.key} listed but refused: {exc.reason}")
+                raise AssertionError(f"{band.key} listed but refused: {exc.reason}") from exc
         if accepted:
             assert band.key in listed, band.key
 

@@ -225,7 +225,7 @@ def test_every_state_of_a_random_game_draws(players, options):
             svg = board_svg(GAME.view(state, None), seats)
             if number % 20 == 0:   # parsing is the slow part: a sample is parsed as XML
                 parse(svg)
-        except Exception as exc:  # noqa: BLE001 - say which state broke
+        except Exception as exc:  # say which state broke
             raise AssertionError(f"after event {number} ({e['type']}): {exc!r}") from exc
     winner = state["winner"]
     root = parse(board_svg(GAME.view(state, None), seats))

@@ -1,4 +1,4 @@
-"""Bad input is refused, not repaired (issue 10, items 7 and 8), through the real app and Redis.
+"""Bad input is refused, not repaired, through the real app and Redis.
 
 Numbers are strict and bounded, names carry no control characters, a garbage token is 401, and a
 client-chosen seed is either refused or told to everyone.

@@ -4,7 +4,8 @@ games nobody waits on, and comes back after its connection is cut."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import pytest
 import redis
@@ -32,7 +33,7 @@ def until(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
     return condition()
 
 
-def subscribers(client: "redis.Redis[bytes]", game: Any, game_id: str) -> int:
+def subscribers(client: redis.Redis[bytes], game: Any, game_id: str) -> int:
     return int(client.pubsub_numsub(channel(game.name, game_id))[0][1])
 
 

@@ -1,8 +1,8 @@
 """Fences around the private APIs of libraries the code still relies on, one test per use.
 
 Each names the library and the attribute, so an upgrade that renames or changes one fails here
-(with that name) rather than somewhere downstream.  argparse's ``_print_message`` is no longer
-used: ``shared.cli`` overrides only argparse's documented methods (see the last test).
+(with that name) rather than somewhere downstream.  ``shared.cli`` overrides only argparse's
+documented methods, none of its private ones (see the last test).
 """
 from __future__ import annotations
 

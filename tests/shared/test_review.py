@@ -107,8 +107,8 @@ class SilentHold(RaceGame):
 
 
 def test_a_decision_without_events_changes_nothing(redis_client: Any) -> None:
-    # Appending nothing used to set the log's head hash to "" (every later append then
-    # conflicted: the game was stuck) and answered with an IndexError.
+    # Appending nothing must not set the log's head hash to "" (every later append would then
+    # conflict: the game would be stuck), nor answer with an IndexError.
     store = EventStore(redis_client)
     runtime = GameRuntime(SilentHold(), store, cache=StateCache())
     game_id, version, _ = runtime.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
@@ -178,8 +178,8 @@ def test_a_strategy_cannot_corrupt_the_state_the_move_is_decided_on(redis_client
 
 def test_a_pinned_move_on_a_copy_of_a_lost_history_is_judged_on_the_log(redis_client: Any) -> None:
     # The log was rewritten to the same length (a restore): the version the client pins is the
-    # log's, only this process's copy is foreign.  It used to answer 409 "based on version N but
-    # the game is at N" on every try, as nothing refreshed the copy.
+    # log's, only this process's copy is foreign.  Unless the copy is refreshed, every try would answer
+    # 409 "based on version N but the game is at N".
     store = EventStore(redis_client)
     a = GameRuntime(RaceGame(), store, cache=StateCache())
     game_id, version, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=3)

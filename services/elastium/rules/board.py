@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, cache
 from pathlib import Path
 from typing import Any
 
@@ -189,7 +189,7 @@ def _triangle_neighbours(lattice: dict[str, Any], by_line: dict[str, list[str]]
     return triangle_sides, border_triangles
 
 
-@lru_cache(maxsize=None)
+@cache
 def board(scenario: str, players: int) -> Board:
     data = raw_boards()
     face = data["scenarios"][scenario]

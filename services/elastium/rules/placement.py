@@ -14,7 +14,8 @@ costs something.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from shared.engine import IllegalMove
 from services.elastium.rules.board import Band, Board

@@ -55,7 +55,7 @@ class ElfenlandGame(Game):
     min_players = 2
     max_players = 6
     # 4: no card cut after the game's last movement (engine 3 cut hands to 4 there, so its logs
-    # of such a game hold a keep_cards move the rules now refuse and no longer audit).
+    # of such a game hold a keep_cards move engine 4's rules refuse, so they audit only under engine 3).
     # 5: the 20-town victory applies at the end of the last round too (scoring.Ending).  One
     # engine serves 4 and 5: the end of the game is their only difference.
     engine_version = "5"
