@@ -48,16 +48,8 @@ def play_random_game(
     ``check_every`` thins the expensive checks (state copy comparison) for long games.
     """
     rng = random.Random(seed)
-    opts = {**game.default_options(), **(options or {})}
     setup_seed = rng.getrandbits(63)
-    events = game.setup(players, opts, random.Random(setup_seed))
-    assert events, "setup must return at least one event"
-    assert _canon(events) == _canon(game.setup(players, opts, random.Random(setup_seed))), \
-        "setup is not deterministic for a given seed"
-    state = None
-    for e in events:
-        assert json.loads(json.dumps(e)) == e, f"event not JSON-compatible: {e}"
-        state = game.evolve(state, e)
+    state, events = _checked_setup(game, players, {**game.default_options(), **(options or {})}, setup_seed)
     played = PlayedGame(state=state, events=list(events), setup_seed=setup_seed)
     strategies = strategies or {}
     probe_rng = random.Random(seed ^ 0x5EED)     # its own stream: the game plays as without probes
@@ -69,19 +61,12 @@ def play_random_game(
         acting = game.to_act(state)
         assert acting, "an unfinished game must have someone to act"
         seat = acting[rng.randrange(len(acting))]
-        legal = game.legal_moves(state, seat)
-        assert legal, f"seat {seat} is to act but has no legal move"
-        strategy = strategies.get(seat, random_strategy)
-        move = strategy(game, state, seat, random.Random(rng.getrandbits(63)))
+        assert game.legal_moves(state, seat), f"seat {seat} is to act but has no legal move"
+        move = strategies.get(seat, random_strategy)(game, state, seat, random.Random(rng.getrandbits(63)))
         move_seed = rng.getrandbits(63)
         check = step % check_every == 0
-        before = _canon(game.dump(state)) if check else None
-        new_events = game.decide(state, seat, move, random.Random(move_seed))
-        if check:
-            assert _canon(game.dump(state)) == before, f"decide modified the state for {move}"
-            again = game.decide(state, seat, move, random.Random(move_seed))
-            assert _canon(again) == _canon(new_events), "decide is not deterministic for a seed"
-            _assert_refusal_leaves_state(game, state, seat, played.moves, probe_rng, before)
+        new_events = _checked_decide(game, state, seat, move, move_seed, played.moves, probe_rng) if check \
+            else game.decide(state, seat, move, random.Random(move_seed))
         assert new_events, f"an accepted move must produce events: {move}"
         for e in new_events:
             if check:
@@ -90,6 +75,39 @@ def play_random_game(
         played.events.extend(new_events)
         played.moves.append((seat, move, move_seed))
     played.state = state
+    _assert_end_state(game, played, players)
+    return played
+
+
+def _checked_setup(game: Game, players: int, options: dict[str, Any], setup_seed: int) -> tuple[Any, list[Event]]:
+    """The state after setup and its events: deterministic for the seed, JSON-compatible."""
+    events = game.setup(players, options, random.Random(setup_seed))
+    assert events, "setup must return at least one event"
+    assert _canon(events) == _canon(game.setup(players, options, random.Random(setup_seed))), \
+        "setup is not deterministic for a given seed"
+    state = None
+    for e in events:
+        assert json.loads(json.dumps(e)) == e, f"event not JSON-compatible: {e}"
+        state = game.evolve(state, e)
+    return state, events
+
+
+def _checked_decide(game: Game, state: Any, seat: int, move: Move, move_seed: int,
+                    history: list[tuple[int, Any, int]], probe_rng: random.Random) -> list[Event]:
+    """``decide``, checked: it leaves the state as it was and decides the same again for the seed,
+    and a refused probe leaves the state too."""
+    before = _canon(game.dump(state))
+    new_events = game.decide(state, seat, move, random.Random(move_seed))
+    assert _canon(game.dump(state)) == before, f"decide modified the state for {move}"
+    again = game.decide(state, seat, move, random.Random(move_seed))
+    assert _canon(again) == _canon(new_events), "decide is not deterministic for a seed"
+    _assert_refusal_leaves_state(game, state, seat, history, probe_rng, before)
+    return new_events
+
+
+def _assert_end_state(game: Game, played: PlayedGame, players: int) -> None:
+    """Replaying the events gives the state played; its dump, load and views are JSON."""
+    state = played.state
     replayed = game.replay([json.loads(json.dumps(e)) for e in played.events])
     assert _canon(game.dump(replayed)) == _canon(game.dump(state)), "replay differs from play"
     dumped = game.dump(state)
@@ -98,7 +116,6 @@ def play_random_game(
     for seat in [None, *range(players)]:
         view = game.view(state, seat)
         assert json.loads(json.dumps(view)) == view, "view not JSON-compatible"
-    return played
 
 
 def _assert_refusal_leaves_state(game: Game, state: Any, seat: int, history: list[tuple[int, Any, int]],
