@@ -17,14 +17,14 @@ class Reads:
 
     def __init__(self, url: str, game_ids: Iterable[str], verbs: Iterable[str] = GAME_READS) -> None:
         self.url = url
-        self.tags = tuple("{g:%s}" % gid for gid in game_ids)
+        self.tags = tuple(f"{{g:{gid}}}" for gid in game_ids)
         self.verbs = frozenset(v.upper() for v in verbs)
         self.count = 0
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
 
-    def __enter__(self) -> "Reads":
+    def __enter__(self) -> Reads:
         self._thread.start()
         assert self._ready.wait(5), "MONITOR did not start"
         return self

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 import requests
 
-from shared import registry
+from shared.game import registry
 
 pytestmark = pytest.mark.e2e
 

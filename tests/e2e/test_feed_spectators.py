@@ -15,7 +15,7 @@ from typing import Any, cast
 import pytest
 import requests
 
-from shared.redis_server import free_port
+from shared.ops.redis_server import free_port
 from tests.e2e.conftest import Stack, feed_subscribers, wait_until
 from tests.e2e.redis_reads import LOG_READS, Reads
 from tests.e2e.test_feed import create_race, play_one, sse_messages

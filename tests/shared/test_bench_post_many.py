@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from shared.bench import post_many
+from shared.ops.bench import post_many
 
 
 class Flaky(BaseHTTPRequestHandler):

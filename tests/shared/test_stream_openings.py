@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from shared.feed import StreamOpenings
+from shared.http.feed import StreamOpenings
 
 
 def _environ(accept: str = "text/event-stream", path: str = "/games/g1/events") -> dict[str, Any]:
