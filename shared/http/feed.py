@@ -423,7 +423,7 @@ class _TurnHeld:
         self._release: Callable[[], None] | None = release
         self._chunks = 0
 
-    def __iter__(self) -> "_TurnHeld":
+    def __iter__(self) -> _TurnHeld:
         return self
 
     def __next__(self) -> bytes:

@@ -20,7 +20,7 @@ class Flaky(BaseHTTPRequestHandler):
     seen = 0
     dropped: set[str] = set()
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
         key = self.headers.get("Idempotency-Key", "")
         with Flaky.lock:
