@@ -377,7 +377,10 @@ def _limit_sends(environ: dict[str, Any]) -> None:
 
 
 OPENINGS_AT_ONCE = 4    # streams being opened at one time; the rest wait their turn, costing nothing
-IDLE_WAIT_SECONDS = 0.5  # an opening waits at most this long for an idle moment (a saturated loop has none)
+# An opening waits at most this long for an idle moment: a loop kept busy (moves, deliveries) still
+# opens ``OPENINGS_AT_ONCE`` streams in each such pause (40 a second at the least), and gives the rest
+# of its time to what is already under way.
+IDLE_WAIT_SECONDS = 0.1
 
 
 class StreamOpenings:
@@ -391,8 +394,8 @@ class StreamOpenings:
     meanwhile waits behind all of them.  Here an opening first waits for a turn (at most
     ``at_once`` at a time) and then for an idle moment of the event loop (``gevent.idle``: no
     socket or timer ready; at most ``IDLE_WAIT_SECONDS``, so a loop that is never idle still
-    opens streams), so moves, probes and the streams' deliveries go first and the openings fill
-    the gaps.  The turn is held until the stream's head and first line are sent.
+    opens streams at a steady pace), so moves, probes and the streams' deliveries go first and
+    the openings fill the gaps.  The turn is held until the stream's head and first line are sent.
     Without gevent (a threaded worker) it only bounds how many open at once."""
 
     def __init__(self, app: Any, at_once: int = OPENINGS_AT_ONCE) -> None:
