@@ -472,7 +472,10 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     body = [f'<rect {attrs(x=0, y=0, width=WIDTH, height="100%", fill="#f4ecd8")}/>',
             '<g font-family="sans-serif">']
     body.append(_MAP)
+    # The counters lie on the roads: a click on one goes through to the road beneath, as it looks.
+    body.append('<g pointer-events="none">')
     body += _counters(view.get("board"))
+    body.append("</g>")
     body.append(_TOWN_PLACES)
     body += _town_marks(view, seats)
     body += _elves(seats)
