@@ -16,10 +16,11 @@ $(STAMP): pyproject.toml $(LOCK)
 	touch $(STAMP)
 
 run: $(STAMP)          ## every service under gunicorn + RQ bot workers (+ embedded Redis if none)
-	$(PY) -m shared.runner
+	$(PY) -m shared.ops.runner
 
-test: $(STAMP)         ## lint and type-check, then the whole suite against a real Redis (started if none answers)
-	$(PY) -m pyflakes shared services tests
+test: $(STAMP)         ## lint (ruff), the import layers (import-linter) and types, then the whole suite against a real Redis
+	$(PY) -m ruff check shared services tests
+	$(VENV)/bin/lint-imports      # the contracts in pyproject.toml ([tool.importlinter])
 	$(PY) -m mypy         # shared/ and services/, configured in pyproject.toml
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)   # the browser tests
 	command -v npm >/dev/null || (apt-get update && apt-get install -y npm)             # axe-core for the browser tests
@@ -38,19 +39,20 @@ test-fast: $(STAMP)    ## the rules engines' tests and the platform's in-process
 
 bench: $(STAMP)        ## benchmarks, one JSON line per figure
 	command -v haproxy >/dev/null || (apt-get update && apt-get install -y haproxy)     # the scale-out figures
-	$(PY) -m shared.bench
+	$(PY) -m shared.ops.bench
 
 spec: $(STAMP)         ## regenerate api-spec/*.yaml from the code
-	$(PY) -m shared.spec write
+	$(PY) -m shared.ops.spec write
 
 golden: $(STAMP)       ## golden logs of each game's newest engine version, where it has none yet (tests/golden)
-	$(PY) -m shared.golden record catan elasund elfenland elastium --missing-only
+	$(PY) -m shared.ops.golden record catan elasund elfenland elastium --missing-only
 
-manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.yaml (one source: shared/manifests.py)
-	$(PY) -m shared.manifests write
+manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.yaml (one source: shared/ops/manifests.py)
+	$(PY) -m shared.ops.manifests write
 
-lint: $(STAMP)        ## unused imports, undefined names
-	$(PY) -m pyflakes shared services tests
+lint: $(STAMP)        ## ruff (the rule families in pyproject.toml) and the import layers (lint-imports)
+	$(PY) -m ruff check shared services tests
+	$(VENV)/bin/lint-imports
 
 # After changing a dependency in pyproject.toml: re-resolve both locks with uv (pinned in the dev
 # extra), keeping every version already locked that still fits; UPGRADE="--upgrade-package NAME" moves one.

@@ -2,7 +2,7 @@
 
 Evented workers (gevent): each client connection is a greenlet, not a thread.  A client waiting
 on the feed (a long-poll ``/events?wait=S`` or a Server-Sent Events stream) parks its greenlet
-until its game moves (shared/news.py: one Redis subscription per process wakes it), so a
+until its game moves (shared/log/news.py: one Redis subscription per process wakes it), so a
 thousand waiting clients, slow clients or connections that never send their headers cost
 memory, never a request thread that moves and probes need.  WEB_CONNECTIONS bounds the
 connections one process holds (beyond it, new ones wait in the listen backlog).
@@ -27,20 +27,20 @@ threads = int(os.environ.get("WEB_THREADS", "16"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 # SIGTERM (a rolling restart, a scale-in): stop accepting, finish the requests in flight, end open
 # feeds with a reconnect hint (post_worker_init below); what is still running after this many
-# seconds is cut.  The Kubernetes manifests give the pod more than this (shared/manifests.py).
+# seconds is cut.  The Kubernetes manifests give the pod more than this (shared/ops/manifests.py).
 graceful_timeout = 10
 keepalive = 5
 # ACCESS_LOG: "-" (default) stdout, a file path, or empty for none (make run and the tests).  The logging
 # config below owns the gunicorn.access logger, so the choice is made there, not only in `accesslog`.
 _access = os.environ.get("ACCESS_LOG", "-")
 accesslog = _access or None
-logconfig_dict = copy.deepcopy(__import__("shared.logs", fromlist=["LOGGING"]).LOGGING)  # JSON lines with request ids
+logconfig_dict = copy.deepcopy(__import__("shared.http.logs", fromlist=["LOGGING"]).LOGGING)  # JSON lines with request ids
 if not _access:
     logconfig_dict["loggers"]["gunicorn.access"].update(level="WARNING", handlers=[])
 elif _access != "-":
     logconfig_dict["handlers"]["access"] = {"class": "logging.FileHandler", "formatter": "access", "filename": _access}
 # One JSON object per request (t, req, status, ms, request_id), escaped by json.dumps.
-logger_class = __import__("shared.logs", fromlist=["access_logger_class"]).access_logger_class()
+logger_class = __import__("shared.http.logs", fromlist=["access_logger_class"]).access_logger_class()
 
 
 def on_starting(server):  # noqa: ANN001 - gunicorn's hook signature
@@ -48,7 +48,7 @@ def on_starting(server):  # noqa: ANN001 - gunicorn's hook signature
     (a restart keeps its emptyDir) would add the dead processes' counts to the new ones'.
 
     METRICS_PORT: listen there too, on the first bind's host, and serve /metrics there only
-    (shared/metrics.py).  Added here rather than in ``bind`` above, so that it holds with a
+    (shared/http/metrics.py).  Added here rather than in ``bind`` above, so that it holds with a
     ``--bind`` on the command line as well; the sockets are opened after this hook."""
     path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if path:
@@ -62,11 +62,11 @@ def on_starting(server):  # noqa: ANN001 - gunicorn's hook signature
 
 def post_worker_init(worker):  # noqa: ANN001 - gunicorn's hook signature
     """On SIGTERM, besides gunicorn's own graceful stop, wake every feed client parked here so
-    each stream ends with a reconnect hint and each long-poll answers now (shared.news).
-    First, the app being loaded, the garbage collector is tuned for a server (shared.gc_tuning)."""
-    from shared.gc_tuning import tune_garbage_collector
+    each stream ends with a reconnect hint and each long-poll answers now (shared.log.news).
+    First, the app being loaded, the garbage collector is tuned for a server (shared.http.gc_tuning)."""
+    from shared.http.gc_tuning import tune_garbage_collector
     tune_garbage_collector()
-    from shared.news import begin_draining
+    from shared.log.news import begin_draining
     graceful = signal.getsignal(signal.SIGTERM)
 
     def on_sigterm(signum, frame):  # noqa: ANN001

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from shared import redis_server
+from shared.ops import redis_server
 
 # The suite replays games from chosen seeds: every Settings.from_env() and every stack it spawns
 # takes them (the service's own default is off; tests of that build their settings with it off).
@@ -17,7 +17,7 @@ os.environ["ALLOW_CLIENT_SEED"] = "1"
 # stateful runs depend on what ran before them: its bundles fill only on a 201.)
 os.environ["CREATE_RATE_LIMIT"] = ""
 os.environ["MAX_GAMES_PER_ADDRESS"] = "0"
-# Strict mode (shared.strict): an error a bot, a search or a renderer would swallow, playing or
+# Strict mode (shared.game.strict): an error a bot, a search or a renderer would swallow, playing or
 # drawing something plainer instead, fails the test.  Tests of those fallbacks switch it off.
 os.environ["BOARDGAMES_STRICT"] = "1"
 
@@ -39,7 +39,7 @@ def redis_url() -> Iterator[str]:
 
 
 @pytest.fixture()
-def redis_client(redis_url: str) -> Iterator["redis.Redis[bytes]"]:
+def redis_client(redis_url: str) -> Iterator[redis.Redis[bytes]]:
     client = redis.Redis.from_url(redis_url)
     client.flushdb()
     yield client

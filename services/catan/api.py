@@ -7,9 +7,11 @@ are ids 0..53 and paths (edges) 0..71, numbered from the board topology (see
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from services.catan import render
 from services.catan.bots import STRATEGIES
 from services.catan.value import FEATURES as VALUE_FEATURES
 from services.catan.pictures import PLACE_FIELDS, board_svg
@@ -17,9 +19,9 @@ from services.catan.rules import ENGINES
 from services.catan.rules.board import EDGE_COUNT, HEX_COUNT, NODE_COUNT, RESOURCES
 from services.catan.rules.state import RESOURCES_PER_TYPE
 from services.catan.schemas import EVENT_SCHEMAS, Result, View
-from shared.i18n import N_
-from shared.plugin import GamePlugin
-from shared.schemas import strict_int
+from shared.text.i18n import N_
+from shared.game.plugin import GamePlugin
+from shared.http.schemas import strict_int
 
 _resource = validate.OneOf(RESOURCES)
 
@@ -154,13 +156,21 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "cancel_trade": NoFields,
 }
 
+def catanatron_match(games: int) -> dict[str, Any]:
+    """Our expert (200 ms a move) against catanatron's players in catanatron's engine (``make bench``)."""
+    from services.catan import catanatron_bridge     # late: catanatron is a bench-only dependency
+    return catanatron_bridge.run_match(games, "expert", 1, 200)
+
+
 PLUGIN = GamePlugin(
+    renderer=render,
     game=ENGINES["3"],
     engines=dict(ENGINES),
     options_schema=OptionsSchema,
     move_schemas=MOVE_SCHEMAS,
     strategies=STRATEGIES,
     value_features=VALUE_FEATURES,
+    expert_goal_win_rate=0.6,
     port=8001,
     board_svg=board_svg,
     places=PLACE_FIELDS,
@@ -168,6 +178,7 @@ PLUGIN = GamePlugin(
     view_schema=View,
     result_schema=Result,
     event_schemas=EVENT_SCHEMAS,
+    reference_match=catanatron_match,
     description="The Settlers of Catan (base game, 3-4 players): set-up, production, robber, "
                 "bank and domestic trade, building, development cards, Longest Road and Largest Army.",
 )

@@ -22,9 +22,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from shared.engine import Game, Move, Strategy, random_strategy
-from shared.search import ExpertBot
-from shared.valuefit import load
+from shared.game.engine import Game, Move, Strategy, random_strategy
+from shared.play.search import ExpertBot
+from shared.game.value import load
 from services.catan.rules import board
 from services.catan.rules.board import NODE_LINKS, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (
@@ -53,11 +53,8 @@ class Style:
 
 # Plain ``greedy`` keeps its style: it is the rule-of-thumb level people play and the ladder's yardstick.
 PLAIN = Style(RESOURCE_WEIGHT, harbour=1.0, second_step=0.6, road_race=0)
-# The expert's favourite and playouts.  Tuned one part at a time, each in 1,500 seeded games of the
-# tuned bot against two plain greedy bots (fair share 33%): the weights alone won 53-54% (flat weights
-# 38%, wool at 1.1 with the rest flat 46%, ore and grain at 1.2 50%); no harbour bonus and sites two
-# roads away at 0.8 alone 55%; with the race for the longest road when two roads short, 57-60% on
-# three sets of seeds (one road short 55%, three 57%).
+# The expert's favourite and playouts: tuned one part at a time by seeded self-play against two
+# plain greedy bots, each part kept only where it won more (the figures: docs/bots.md).
 EXPERT = Style(EXPERT_RESOURCE_WEIGHT, harbour=0.0, second_step=0.8, road_race=2)
 
 NOTHING: tuple[int, ...] = (0, 0, 0, 0, 0)
@@ -447,7 +444,8 @@ MAX_OFFERS_PER_TURN = 2      # the expert's own limit, so that offering never lo
 
 def trade_offers(game: Game, state: State, seat: int) -> list[Move]:
     """One-for-one offers (of a card it holds two or more of, for one it lacks) while the seat may
-    trade (twice a turn at most), and one-for-one counter-offers to an open offer: the trades ``legal_moves`` leaves out."""
+    trade (twice a turn at most), and one-for-one counter-offers to an open offer: the trades
+    ``legal_moves`` leaves out."""
     hand = state["hands"][seat]
     phase = state["phase"]
     ruleset = ruleset_of(game)
@@ -491,7 +489,8 @@ def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[M
             victims = [owner for node in board.HEX_NODES[move["hex"]]
                        if (owner := state["node_owner"][node]) not in (EMPTY, seat)]
             own = sum(1 for node in board.HEX_NODES[move["hex"]] if state["node_owner"][node] == seat)
-            return sum(victory_points(state, v, hidden=False) for v in victims) - 5 * own + (move.get("victim") is not None)
+            return (sum(victory_points(state, v, hidden=False) for v in victims) - 5 * own
+                    + (move.get("victim") is not None))
         return 0.0
 
     return sorted(moves, key=lambda m: (KIND_PRIORITY.get(m["type"], 3), -within(m)))
@@ -499,8 +498,7 @@ def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[M
 
 # The value function is fit to greedy self-play (services/catan/value.py): its scores are log-odds.
 # Playouts of 40 plies (a few turns): with the stronger playout style, 15-ply playouts judged by
-# that function talked the expert out of its favourite's good moves (64 of the ladder's first 120
-# tables at 200 ms, against 72 for the playout bot alone and 75 with 40 plies).
+# that function talked the expert out of its favourite's good moves (docs/bots.md).
 expert_strategy = ExpertBot(expert_greedy_strategy, load(FEATURES), horizon=40, sharpness=1.0, extra_moves=trade_offers,
                             rank=rank_moves)
 

@@ -42,7 +42,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from services.catan.bots import STRATEGIES
 from services.catan.rules import board
@@ -52,8 +53,8 @@ from services.catan.rules.state import (
     DEV_CARDS, DEV_DECK, DISCARD, EMPTY, MAIN, RESOURCES_PER_TYPE, ROAD_BUILDING, ROBBER, ROLL,
     SETUP, State, longest_road,
 )
-from shared.engine import Move, Strategy, deal_back
-from shared.stats import wilson_interval
+from shared.game.engine import Move, Strategy, deal_back
+from shared.ai.stats import wilson_interval
 
 Coordinate = tuple[int, int, int]
 TheirEdge = tuple[int, int]

@@ -1,4 +1,4 @@
-"""The Catan board as SVG, drawn from the spectator's view (see shared.pictures).
+"""The Catan board as SVG, drawn from the spectator's view (see shared.game.pictures).
 
 The island uses the rules' own lattice (``rules/board.py``): a hex centre sits at
 ``(2*col + |row-2|, 3*row)`` and its corners at ``(0,-2) (1,-1) (1,1) (0,2) (-1,1) (-1,-1)``
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from services.catan.rules.board import EDGE_NODES, HEX_NODES, NODE_COUNT, ROW_LENGTHS
-from shared.pictures import Place, place_field, seat_colour, svg_document, text
+from shared.game.pictures import Place, place_field, seat_colour, svg_document, text
 
 Point = tuple[float, float]
 
@@ -58,12 +58,12 @@ NAME_LIMIT = 24                      # characters of a player's name shown in th
 
 @lru_cache(maxsize=4096)
 def _escaped(value: str) -> str:
-    # shared.pictures.text looks at every character; a board repeats the same few hundred values.
+    # shared.game.pictures.text looks at every character; a board repeats the same few hundred values.
     return text(value)
 
 
 def attrs(**values: Any) -> str:
-    """shared.pictures.attrs, with the escaping memoised (a picture has ~500 elements)."""
+    """shared.game.pictures.attrs, with the escaping memoised (a picture has ~500 elements)."""
     return " ".join(f'{key.replace("_", "-")}="{_escaped(str(value))}"' for key, value in values.items()
                     if value is not None)
 

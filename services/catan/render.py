@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.i18n import N_, translator
-from shared.render.common import Context, counts, describe_generic, describe_with, seat_name
+from shared.text.i18n import N_, translator
+from shared.text.render.common import Context, counts, describe_generic, describe_with, seat_name
+from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
 # Catan's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)
@@ -17,7 +18,7 @@ PHASES = (N_("setup"), N_("roll"), N_("discard"), N_("robber"), N_("main"), N_("
           N_("over"))
 PRODUCES = {"hills": "brick", "forest": "lumber", "pasture": "wool", "fields": "grain", "mountains": "ore"}
 LEVEL = {1: "settlement", 2: "city"}
-# The words of Catan's data the pages show in their forms (shared.render.game_terms).
+# The words of Catan's data the pages show in their forms (shared.text.render.game_terms).
 TERMS = (N_("brick"), N_("lumber"), N_("wool"), N_("grain"), N_("ore"),
          N_("hills"), N_("forest"), N_("pasture"), N_("fields"), N_("mountains"), N_("desert"), N_("sea"),
          N_("knight"), N_("monopoly"), N_("road_building"), N_("year_of_plenty"), N_("victory_point"),
@@ -303,3 +304,78 @@ def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | No
             return _("You end your turn holding {held} resource cards: if anyone rolls a 7 before your next turn, "
                      "you discard {half} of them.").format(held=held, half=held // 2)
     return None
+
+
+# The resources' swatches: the colours of the terrains that produce them on the board picture.
+RESOURCE_COLOURS = {"brick": "#c0603a", "lumber": "#2f7a3b", "wool": "#a3cf62", "grain": "#edc860", "ore": "#8d939b"}
+# What each phase asks of the player whose turn it is, in words.
+PHASE_WORDS = {"setup": N_("placing the first settlements and roads"), "roll": N_("rolling the dice"),
+               "discard": N_("discarding half of a big hand"), "robber": N_("moving the robber"),
+               "main": N_("building and trading"), "road_building": N_("building two free roads"),
+               "trade": N_("answering a trade offer"), "over": N_("the game is over")}
+DEV_CARDS = {"knight": N_("knight"), "monopoly": N_("monopoly"), "road_building": N_("road building"),
+             "year_of_plenty": N_("year of plenty"), "victory_point": N_("victory point")}
+
+
+def _resource(word: str) -> str:
+    return _(word)
+
+
+def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
+    """Whose turn and the dice, one's hand and development cards, the bank, each seat's public counts."""
+    you = ctx.you
+    out = []
+    current = state.get("current")
+    turn_rows = [Row(_("Turn"), str(state.get("turn", "?")))]
+    if isinstance(current, int):
+        turn_rows.append(Row(seat_label(ctx, current), _(PHASE_WORDS.get(str(state.get("phase")), str(state.get("phase")))),
+                             seat=current, current=True))
+    dice = state.get("dice")
+    if isinstance(dice, list) and len(dice) == 2:
+        turn_rows.append(Row(_("Dice"), f"{dice[0]} + {dice[1]} = {dice[0] + dice[1]}"))
+    for key, label in (("longest_road", N_("Longest road")), ("largest_army", N_("Largest army"))):
+        holder = state.get(key)
+        turn_rows.append(Row(_(label), seat_label(ctx, holder) if isinstance(holder, int) else _("nobody yet"),
+                             seat=holder if isinstance(holder, int) else None))
+    out.append(Panel("turn", _("This turn"), tuple(turn_rows)))
+    seats = [s for s in state.get("seats") or [] if isinstance(s, dict)]
+    mine = next((s for s in seats if s.get("seat") == you), None) if isinstance(you, int) else None
+    if mine is not None:
+        held: dict[str, int] = mine["resources"] if isinstance(mine.get("resources"), dict) else {}
+        rows = [Row(_("Resources"), "", counted({k: held.get(k, 0) for k in RESOURCE_COLOURS}, _resource, RESOURCE_COLOURS,
+                                                keep_zero=True))]
+        new: dict[str, int] = mine.get("dev_cards_new") or {}
+        dev = {k: n + new.get(k, 0) for k, n in (mine.get("dev_cards") or {}).items()}
+        rows.append(Row(_("Development cards"), "" if any(dev.values()) else _("none"),
+                        counted(dev, lambda k: _(DEV_CARDS.get(k) or k))))
+        rates = {k: v for k, v in (mine.get("trade_rates") or {}).items() if v != 4}
+        if rates:
+            rows.append(Row(_("Harbours"), ", ".join(f"{_(k)} {v}:1" for k, v in rates.items())))
+        out.append(Panel("hand", _("Your hand"), tuple(rows)))
+    if isinstance(state.get("bank"), dict):
+        out.append(Panel("bank", _("Bank"), (
+            Row(_("Resources"), "", counted({k: state["bank"].get(k, 0) for k in RESOURCE_COLOURS}, _resource,
+                                            RESOURCE_COLOURS, keep_zero=True)),
+            Row(_("Development cards"), _("{n} left").format(n=state.get("dev_deck_size", "?"))))))
+    rows = []
+    for info in seats:
+        seat = info.get("seat")
+        if not isinstance(seat, int):
+            continue
+        points = info.get("points") if info.get("points") is not None else info.get("public_points")
+        settlements, cities, roads = buildings_of(state, seat)
+        facts = [Item(_("Victory points"), points), Item(_("Cards"), info.get("resource_count", 0)),
+                 Item(_("Development cards"), info.get("dev_card_count", 0)), Item(_("Settlements"), len(settlements)),
+                 Item(_("Cities"), len(cities)), Item(_("Roads"), roads),
+                 Item(_("Knights played"), info.get("knights_played", 0))]
+        if info.get("must_discard"):
+            facts.append(Item(_("Must discard"), info["must_discard"]))
+        rows.append(Row(seat_label(ctx, seat), "", tuple(facts), seat=seat, current=seat in ctx.to_act))
+    out.append(Panel("players", _("Players"), tuple(rows)))
+    offer = state.get("offer")
+    if isinstance(offer, dict):
+        out.append(Panel("offer", _("Trade offer"), (
+            Row(seat_label(ctx, offer["seat"]) if isinstance(offer.get("seat"), int) else _("someone"),
+                _("gives {give} for {get}").format(give=_counts(offer.get("give")), get=_counts(offer.get("get"))),
+                seat=offer.get("seat") if isinstance(offer.get("seat"), int) else None),)))
+    return out

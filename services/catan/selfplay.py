@@ -4,7 +4,7 @@
     python -m services.catan.selfplay --versus greedy --games 100 --players 4
     python -m services.catan.selfplay --compare-catanatron --games 200
 
-The loop is :mod:`shared.selfplay`'s.  ``--compare-catanatron`` times the same random games in
+The loop is :mod:`shared.ai.selfplay`'s.  ``--compare-catanatron`` times the same random games in
 catanatron (the best-known Python engine) in the same run, when it is installed
 (``pip install -e '.[bench]'``; ``make bench`` does).
 """
@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 from services.catan.api import PLUGIN
-from shared import selfplay
+from shared.ai import selfplay
 
 MAX_MOVES = 5000   # random 4-player games take about 1,000 moves
 

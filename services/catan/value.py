@@ -1,7 +1,7 @@
 """Catan's value features: what a position is worth to a seat, for the expert's search.
 
-The weights are fit to self-play by the greedy bot (``python -m shared.valuefit catan``, see
-``shared.valuefit``) and live in ``value_model.json``.  Production is multiplied by how much of
+The weights are fit to self-play by the greedy bot (``python -m shared.ai.valuefit catan``, see
+``shared.ai.valuefit``) and live in ``value_model.json``.  Production is multiplied by how much of
 the game is left (``1 - leader's points / 10``): a pip is worth much at turn 3 and little when
 someone is about to win, which no fixed weight can say.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shared.valuefit import FeatureSet
+from shared.game.value import FeatureSet
 from services.catan.rules.board import NODE_HEXES
 from services.catan.rules.state import (
     PIECES, SETTLEMENT, WINNING_POINTS, State, settlement_spots, victory_points,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from services.elastium import render
 from services.elastium.bots import STRATEGIES
 from services.elastium.value import FEATURES as VALUE_FEATURES
 from services.elastium.pictures import PLACE_FIELDS, board_svg
@@ -15,9 +16,9 @@ from services.elastium.rules.board import COLOURS, SCENARIOS
 from services.elastium.rules.game import Elastium
 from services.elastium.rules.moves import DEFAULT_MAX_ROUNDS
 from services.elastium.schemas import EVENT_SCHEMAS, Result, View
-from shared.i18n import N_
-from shared.plugin import GamePlugin
-from shared.schemas import strict_int
+from shared.text.i18n import N_
+from shared.game.plugin import GamePlugin
+from shared.http.schemas import strict_int
 
 _colour = validate.OneOf(COLOURS)
 _peg = validate.Regexp(r"^c[0-7]r[0-9]$")
@@ -97,6 +98,7 @@ class TakeBonusCardMove(Schema):
 
 
 PLUGIN = GamePlugin(
+    renderer=render,
     game=Elastium(),
     options_schema=OptionsSchema,
     move_schemas={

@@ -16,18 +16,18 @@ from services.elastium.rules.placement import candidate_bands, pegs_to_pay
 from services.elastium.rules.scoring import Outcome, band_outcome
 from services.elastium.rules.state import own_pegs
 from services.elastium.value import FEATURES
-from shared.engine import Game, Strategy, random_strategy
-from shared.search import ExpertBot
-from shared.valuefit import load
+from shared.game.engine import Game, Strategy, random_strategy
+from shared.play.search import ExpertBot
+from shared.game.value import load
 
 Move = dict[str, Any]
 
 GIVEN_CARD_COST = 1.3      # a card given to an opponent also helps them
 MIN_VALUE_PER_CARD = 0.45  # below this a band is not worth its cards: draw instead
 # The expert's playouts and favourite wait for better bands: with this bar (and nothing else
-# changed) the greedy bot won 48% of 600 games against two plain greedy bots (fair share 33%;
-# 0.8 and 1.0 did as well, 0.25 and 1.7 worse).  Plain ``greedy`` keeps its bar: it is the
-# rule-of-thumb level people play and the ladder's yardstick.
+# changed) the greedy bot beats two plain greedy bots more often than with a lower or a higher one
+# (docs/bots.md).  Plain ``greedy`` keeps its bar: it is the rule-of-thumb level people play and
+# the ladder's yardstick.
 PATIENT_VALUE_PER_CARD = 0.9
 EXTRA_ACTION_WORTH = 1.5   # 3 energy are 1 point at the end: buy an action only for more
 DEAD_END_WORTH = -1.0      # Labyrinth: a head no band can leave
@@ -271,12 +271,12 @@ def rank_moves(game: Game, state: Any, seat: int, moves: list[Move]) -> list[Mov
 
 # Its playouts are short (a greedy decision weighs every band: milliseconds), so few candidates.  Its
 # value function is fit to greedy self-play over the eight scenarios (services/elastium/value.py).
-# Shorter playouts (1 or 2 plies) judged by that function alone lost clearly (7 and 15 of 60).
+# Shorter playouts (1 or 2 plies) judged by that function alone lost clearly.
 # The favourite and the playouts are the patient greedy bot's.  ``same_kind``: only moves of the
 # favourite's kind compete (which band, which cards), not whether to place or draw: 4 plies show
 # a band's points but not what waiting for a better one brings, and with draws and placements in
-# one race the search talked the patient bot out of waiting (21 of the ladder's 60 games, against
-# 26.5 with same_kind).  Three times the budget did not help either (19.5 of 60 at 600 ms).
+# one race the search talked the patient bot out of waiting.  A longer budget did not help either
+# (the figures: docs/bots.md).
 expert_strategy = ExpertBot(patient_strategy, load(FEATURES), horizon=4, sharpness=1.0, rank=rank_moves,
                             max_candidates=6, same_kind=True)
 

@@ -8,7 +8,7 @@ North (row 9) is at the top, as in the pegs' names; odd rows sit half a step eas
 bottom to top: segments (items, tint of the seat that collected them, hatching of the seats
 that enclosed them), printed lines, line items and bridges, bands, pegs, side labels, legend.
 
-Clickable places (see ``shared/pictures.py``): every playable peg (``data-kind="peg"``,
+Clickable places (see ``shared/game/pictures.py``): every playable peg (``data-kind="peg"``,
 ``data-id="c3r4"``), every printed line between playable pegs (``line``, ``"c3r4-c4r4"``, the
 two pegs of a 2-peg band) and every playable segment (``segment``, ``"s4i6"``, the three pegs
 of a triangle band; none in the Labyrinth, which has 2-peg bands only).  Bands, chain heads and collected marks carry ``data-seat``.
@@ -21,7 +21,7 @@ from typing import Any
 
 from services.elastium.rules.board import (
     BARRIER, COLOURS, SCENARIOS, Board, board, line_key, peg_row_col, raw_boards)
-from shared.pictures import Place, attrs, place_field, seat_colour, svg_document, text
+from shared.game.pictures import Place, attrs, place_field, seat_colour, svg_document, text
 
 # The move fields each kind of clickable place fills (GamePlugin.places): a peg is one of a
 # band's pegs; a printed line is a 2-peg band on its two pegs, a segment a triangle band on its
@@ -50,7 +50,7 @@ GROUND = "#f3ead2"
 CANAL = "#9fc9e8"
 CRATER = "#7a2e1b"
 # Engraved Plateau: one pale hue per image letter, so its segments read as one picture.
-IMAGE_FILL = {letter: "#%02x%02x%02x" % tuple(round(255 * c) for c in colorsys.hls_to_rgb(hue / 360, 0.82, 0.55))
+IMAGE_FILL = {letter: "#{:02x}{:02x}{:02x}".format(*(round(255 * c) for c in colorsys.hls_to_rgb(hue / 360, 0.82, 0.55)))
               for letter, hue in zip("ABCDEFGHIJKL", range(0, 360, 30))}
 
 

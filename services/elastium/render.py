@@ -4,9 +4,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from shared.i18n import N_, translator
-from shared.render.common import Context, counts, describe_generic, describe_with, game_end_words
-from shared.render.common import words as plain_words
+from shared.text.i18n import N_, translator
+from shared.text.render.common import Context, counts, describe_generic, describe_with, game_end_words
+from shared.text.render.common import words as plain_words
+from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
 # Elastium's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)
@@ -205,3 +206,61 @@ def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | No
         return _("This spends {spent} energy and leaves you {left}: in the Volcano a player with fewer "
                  "than 7 energy at the end does not escape and loses.").format(spent=spent, left=energy - spent)
     return None
+
+
+# The cards' colours: the French rules name them (data in both languages); a person reads them in
+# the page's language, with a swatch of the peg colour on the board picture.
+CARD_WORDS = {"gris": N_("grey"), "bleu": N_("blue"), "vert": N_("green"), "rouge": N_("red"), "jaune": N_("yellow")}
+CARD_COLOURS = {"gris": "#8f8f8f", "bleu": "#3d6fd1", "vert": "#3c9a48", "rouge": "#cc3434", "jaune": "#f0c419"}
+PHASE_WORDS = {"actions": N_("taking actions"), "extra": N_("an extra action"), "bonus": N_("taking bonus cards"),
+               "over": N_("the game is over")}
+
+
+def _card(colour: str) -> str:
+    return _(CARD_WORDS.get(colour, colour))
+
+
+def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
+    """The scenario, round and actions left, one's hand by colour, the market, each seat's points,
+    energy, cards and bands."""
+    you = ctx.you if ctx.you is not None else state.get("seat")
+    rows = [Row(_("Scenario"), words(state.get("scenario", "?"))),
+            Row(_("Round"), _("{n} of {total}").format(n=state.get("round", "?"), total=state.get("max_rounds", "?")))]
+    seat = state.get("turn_seat")
+    if isinstance(seat, int) and not (ctx.result or state.get("result")):
+        rows.append(Row(seat_label(ctx, seat), _("{phase}, {n} actions left").format(
+            phase=_(PHASE_WORDS.get(str(state.get("phase")), str(state.get("phase")))), n=state.get("actions_left", "?")),
+            seat=seat, current=True))
+    if state.get("end_triggered") is not None:
+        rows.append(Row(_("The end is near"), words(state["end_triggered"])))
+    out = [Panel("turn", _("This turn"), tuple(rows))]
+    if isinstance(you, int) and isinstance(state.get("hand"), dict):
+        rows = [Row(_("Cards"), "", counted(state["hand"], _card, CARD_COLOURS, keep_zero=True))]
+        energy = _at(state.get("energy"), you)
+        if energy is not None:
+            rows.append(Row(_("Energy"), str(energy)))
+        if state.get("pending_bonus_cards"):
+            rows.append(Row(_("Bonus cards to take"), str(state["pending_bonus_cards"])))
+        out.append(Panel("hand", _("Your hand"), tuple(rows)))
+    if state.get("market") is not None:
+        market: dict[str, int] = {}
+        for card in state.get("market") or []:
+            market[str(card)] = market.get(str(card), 0) + 1
+        out.append(Panel("market", _("Market"), (
+            Row(_("Face up"), "" if market else _("empty"), counted(market, _card, CARD_COLOURS)),
+            Row(_("Deck"), _("{n} cards").format(n=state.get("deck_count", "?"))),
+            Row(_("Energy supply"), str(state.get("energy_supply", "?"))))))
+    bands = Counter(b.get("seat") for b in state.get("bands") or [] if isinstance(b, dict))
+    pegs = Counter(s for owners in (state.get("peg_owners") or {}).values() if isinstance(owners, list) for s in owners)
+    players, score_list = state.get("players"), state.get("score")
+    count = players if isinstance(players, int) and players > 0 else len(score_list) if isinstance(score_list, list) else 0
+    rows = []
+    for s in range(count):
+        facts = [Item(label, value) for label, value in (
+            (_("Points"), _at(state.get("score"), s)), (_("Energy"), _at(state.get("energy"), s)),
+            (_("Cards"), _at(state.get("hand_counts"), s))) if value is not None]
+        facts += [Item(_("Bands"), bands.get(s, 0)), Item(_("Pegs"), pegs.get(s, 0)),
+                  Item(_("Segments enclosed"), len(_at(state.get("enclosed"), s) or []))]
+        rows.append(Row(seat_label(ctx, s), "", tuple(facts), seat=s, current=s in ctx.to_act))
+    out.append(Panel("players", _("Players"), tuple(rows)))
+    return out

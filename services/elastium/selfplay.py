@@ -4,7 +4,7 @@
     python -m services.elastium.selfplay --versus greedy --scenario volcano
     python -m services.elastium.selfplay --versus greedy --all-scenarios
 
-The loop is :mod:`shared.selfplay`'s; a game still running after ``--max-moves`` is unfinished.
+The loop is :mod:`shared.ai.selfplay`'s; a game still running after ``--max-moves`` is unfinished.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from services.elastium.api import PLUGIN
 from services.elastium.rules.board import SCENARIOS
-from shared import selfplay
+from shared.ai import selfplay
 
 MAX_MOVES = 3000
 

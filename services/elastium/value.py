@@ -1,7 +1,7 @@
 """Elastium's value features: what a position is worth to a seat, for the expert's search.
 
 The weights are fit to self-play by the greedy bot over the eight scenarios (``python -m
-shared.valuefit elastium``, see ``shared.valuefit``) and live in ``value_model.json``.  The points
+shared.ai.valuefit elastium``, see ``shared.ai.valuefit``) and live in ``value_model.json``.  The points
 are those the end of the game would count now (``final_breakdown``: score, energy, the scenario's
 bonuses); the rest is what will bring more (cards to pay for bands, energy short of a point) and
 the tie-break (fewer bands used).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shared.valuefit import FeatureSet
+from shared.game.value import FeatureSet
 from services.elastium.rules.scoring import final_breakdown
 from services.elastium.rules.state import ENERGY_PER_POINT, State, board_of
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from services.elasund import render
 from services.elasund.bots import STRATEGIES
 from services.elasund.value import FEATURES as VALUE_FEATURES
 from services.elasund.pictures import PLACE_FIELDS, board_svg
@@ -15,9 +16,9 @@ from services.elasund.rules import board
 from services.elasund.rules.game import ENGINES, GAME
 from services.elasund.rules.options import OPTIONS
 from services.elasund.schemas import EVENT_SCHEMAS, Result, View
-from shared.i18n import N_
-from shared.plugin import GamePlugin
-from shared.schemas import strict_int
+from shared.text.i18n import N_
+from shared.game.plugin import GamePlugin
+from shared.http.schemas import strict_int
 
 _row = validate.OneOf(board.ROWS)
 _colour = validate.OneOf(board.INFLUENCE_COLOURS)
@@ -49,7 +50,7 @@ def _pay_colour(required: bool, description: str) -> fields.Str:
 def _option(name: str, description: str, label: str, hint: str = "",
             choices: dict[str, str] | None = None) -> fields.Field:
     """An option of rules/options.py: ``label``, ``hint`` and ``choices`` are the lobby's words
-    (shared.options_form)."""
+    (shared.http.options_form)."""
     default, allowed = OPTIONS[name]
     metadata: dict[str, object] = {"description": description, "label": label}
     if hint:
@@ -173,6 +174,7 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
 }
 
 PLUGIN = GamePlugin(
+    renderer=render,
     game=GAME,
     engines=dict(ENGINES),
     options_schema=OptionsSchema,

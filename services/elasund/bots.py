@@ -9,11 +9,12 @@ and the trade track, church tiles and towered walls when gold piles up.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
-from shared.engine import Game, Move, random_strategy
-from shared.search import ExpertBot
-from shared.valuefit import load
+from shared.game.engine import Game, Move, random_strategy
+from shared.play.search import ExpertBot
+from shared.game.value import load
 from services.elasund.rules import board
 from services.elasund.rules.board import key
 from services.elasund.rules.state import State, find_building, occupancy

@@ -1,4 +1,4 @@
-"""Elasund's board as SVG: a pure function of the spectator's view (see shared.pictures).
+"""Elasund's board as SVG: a pure function of the spectator's view (see shared.game.pictures).
 
 The picture follows the printed board, seen from above with north up:
 
@@ -18,11 +18,11 @@ square a build or permit move names, ``wall`` (the wall space id) and ``row`` (a
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, cache
 from typing import Any
 
 from services.elasund.rules import board
-from shared.pictures import Place, place_field, seat_colour, svg_document, text
+from shared.game.pictures import Place, place_field, seat_colour, svg_document, text
 
 # The move fields each kind of clickable place fills (GamePlugin.places): a city square by its
 # column and row (where a building or permit goes, or where a moved permit comes from), a wall
@@ -116,7 +116,7 @@ def _escaped(value: str) -> str:
 
 
 def _attrs(cls: str | None = None, **values: Any) -> str:
-    """Like ``shared.pictures.attrs`` (escaped, ``_`` -> ``-``, None left out), plus a ``class``
+    """Like ``shared.game.pictures.attrs`` (escaped, ``_`` -> ``-``, None left out), plus a ``class``
     (a Python keyword, so it comes in as ``cls``); numbers are written as they are, quickly."""
     parts = [f'class="{_escaped(cls)}"'] if cls else []
     for name, value in values.items():
@@ -147,7 +147,7 @@ def _cube(cx: float, cy: float, seat: int, size: float = 9) -> str:
 
 # The board itself (track, sea, squares, lanes, gates, empty wall spaces) depends only on the
 # player count: drawn once per count.  The pieces are drawn over it from the view.
-@lru_cache(maxsize=None)
+@cache
 def _background(players: int) -> str:
     return "".join(_track_spaces() + _sea() + _squares(players) + _lanes(players))
 

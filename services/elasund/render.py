@@ -4,8 +4,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from shared.i18n import N_, translator
-from shared.render.common import Context, compact, counts, describe_generic, describe_with, seat_name
+from shared.text.i18n import N_, translator
+from shared.text.render.common import Context, compact, counts, describe_generic, describe_with, seat_name
+from shared.text.render.common import words as plain_words
+from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
 # Elasund's words, in French from locale/fr/LC_MESSAGES/messages.po.
 _ = translator(__file__)
@@ -218,3 +220,73 @@ def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | No
             warnings.append(_("Your {building} at {at} is removed, with its victory cubes and trade points.").format(
                 building=words_of(building["kind"]), at=_at(building)))
     return " ".join(warnings) or None
+
+
+# The influence cards' swatches, as the colours are printed.
+INFLUENCE_COLOURS = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#f9a825"}
+# What each phase asks of the player whose turn it is, in words.
+PHASE_WORDS = {"roll": N_("rolling the dice"), "ship_choice": N_("choosing where the ship goes"),
+               "pirate_row": N_("choosing the pirates' row"), "discard": N_("discarding influence cards"),
+               "build": N_("building"), "church_choice": N_("choosing a church tile"),
+               "hut_rebuild": N_("rebuilding a worker hut"), "permit": N_("placing a building permit"),
+               "special": N_("taking a special action"), "over": N_("the game is over")}
+
+
+def _word(name: str) -> str:
+    translated = _(name)
+    return translated if translated != name else plain_words(name)
+
+
+def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
+    """The turn, phase and dice, one's gold and influence cards, the bank and the building stock,
+    each seat's victory cubes, trade, cards and buildings."""
+    you = ctx.you
+    rows = [Row(_("Turn"), str(state.get("turn", "?")))]
+    current = state.get("current")
+    if isinstance(current, int):
+        rows.append(Row(seat_label(ctx, current), _(PHASE_WORDS.get(str(state.get("phase")), str(state.get("phase")))),
+                        seat=current, current=True))
+    dice = state.get("dice")
+    if isinstance(dice, list) and dice:
+        rows.append(Row(_("Dice"), " + ".join(map(str, dice)) + f" = {sum(dice)}"))
+    if state.get("ship") is not None:
+        rows.append(Row(_("Ship"), _("row {n}").format(n=state["ship"]) + (_(", pirates!") if state.get("pirates") else "")))
+    out = [Panel("turn", _("This turn"), tuple(rows))]
+    hands: list[Any] = state["hands"] if isinstance(state.get("hands"), list) else []
+    hand = hands[you] if isinstance(you, int) and 0 <= you < len(hands) and isinstance(hands[you], dict) else None
+    if hand is not None and "gold" in hand:
+        out.append(Panel("hand", _("Your hand"), (
+            Row(_("Gold"), str(hand.get("gold", 0))),
+            Row(_("Influence cards"), "", counted(hand.get("influence"), _word, INFLUENCE_COLOURS, keep_zero=True)))))
+    rows = []
+    if isinstance(state.get("gold_bank"), int):
+        rows.append(Row(_("Gold in the bank"), str(state["gold_bank"])))
+    if isinstance(state.get("influence_deck"), int):
+        rows.append(Row(_("Influence cards in the deck"), str(state["influence_deck"])))
+    if isinstance(state.get("stock"), dict):
+        rows.append(Row(_("Buildings left"), "", counted(state["stock"], _word)))
+    church = state.get("church")
+    if isinstance(church, dict):
+        rows.append(Row(_("Church"), _("{built} tiles built, {left} left").format(
+            built=len(church.get("tiles") or {}), left=church.get("stack", "?"))))
+    out.append(Panel("bank", _("Bank"), tuple(rows)))
+    trade, on_board = state.get("trade") or [], state.get("cubes_on_board") or []
+    built: dict[int, int] = defaultdict(int)
+    for b in state.get("buildings") or []:
+        if isinstance(b, dict) and isinstance(b.get("seat"), int):
+            built[b["seat"]] += 1
+    players = state.get("players")
+    rows = []
+    for seat in range(players if isinstance(players, int) and players > 0 else len(hands)):
+        facts = []
+        if seat < len(on_board):
+            facts.append(Item(_("Victory cubes"), on_board[seat]))
+        if seat < len(trade):
+            facts.append(Item(_("Trade"), trade[seat]))
+        seat_hand = hands[seat] if seat < len(hands) and isinstance(hands[seat], dict) else {}
+        cards = seat_hand.get("cards") if "cards" in seat_hand else sum((seat_hand.get("influence") or {}).values())
+        facts.append(Item(_("Influence cards"), cards))
+        facts.append(Item(_("Buildings"), built.get(seat, 0)))
+        rows.append(Row(seat_label(ctx, seat), "", tuple(facts), seat=seat, current=seat in ctx.to_act))
+    out.append(Panel("players", _("Players"), tuple(rows)))
+    return out

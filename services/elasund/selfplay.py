@@ -3,14 +3,14 @@
     python -m services.elasund.selfplay --games 20 --players 4 [--seed 1] [--bots random,heuristic]
     python -m services.elasund.selfplay --versus heuristic --games 40 --players 4
 
-The loop is :mod:`shared.selfplay`'s; games longer than ``--max-moves`` are reported unfinished.
+The loop is :mod:`shared.ai.selfplay`'s; games longer than ``--max-moves`` are reported unfinished.
 """
 from __future__ import annotations
 
 from functools import partial
 
 from services.elasund.api import PLUGIN
-from shared import selfplay
+from shared.ai import selfplay
 
 MAX_MOVES = 4000   # random games take about 410 moves: this only stops a runaway
 

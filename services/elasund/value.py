@@ -1,7 +1,7 @@
 """Elasund's value features: what a position is worth to a seat, for the expert's search.
 
-The weights are fit to self-play by the heuristic bot (``python -m shared.valuefit elasund``, see
-``shared.valuefit``) and live in ``value_model.json``.  Income and permits are multiplied by how
+The weights are fit to self-play by the heuristic bot (``python -m shared.ai.valuefit elasund``, see
+``shared.ai.valuefit``) and live in ``value_model.json``.  Income and permits are multiplied by how
 much of the game is left (``1 - leader's cubes / cubes to win``): what a workshop or a waiting
 permit will bring shrinks as the end nears.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shared.valuefit import FeatureSet
+from shared.game.value import FeatureSet
 from services.elasund.rules import board
 from services.elasund.rules.state import State, building_squares, cubes_on_board, influence_total
 

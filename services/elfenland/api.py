@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from services.elfenland import render
 from services.elfenland.bots import STRATEGIES
 from services.elfenland.value import FEATURES as VALUE_FEATURES
 from services.elfenland.pictures import PLACE_FIELDS, board_svg
@@ -16,9 +17,9 @@ from services.elfenland.rules import ENGINES
 from services.elfenland.rules.board import ROADS, TOWNS
 from services.elfenland.rules.components import COUNTER_KINDS, EDITIONS, HAND_CARDS, TRANSPORTS
 from services.elfenland.schemas import EVENT_SCHEMAS, Result, View
-from shared.i18n import N_
-from shared.plugin import GamePlugin
-from shared.schemas import strict_int
+from shared.text.i18n import N_
+from shared.game.plugin import GamePlugin
+from shared.http.schemas import strict_int
 
 _card = validate.OneOf(HAND_CARDS)
 _counter = validate.OneOf(COUNTER_KINDS)
@@ -159,6 +160,7 @@ class KeepCardsMove(Schema):
 
 
 PLUGIN = GamePlugin(
+    renderer=render,
     game=ENGINES["5"],
     engines=dict(ENGINES),
     options_schema=OptionsSchema,

@@ -12,9 +12,9 @@ import random
 from collections import deque
 from typing import Any
 
-from shared.engine import Game, Move, State, Strategy, random_strategy
-from shared.search import ExpertBot
-from shared.valuefit import load
+from shared.game.engine import Game, Move, State, Strategy, random_strategy
+from shared.play.search import ExpertBot
+from shared.game.value import load
 
 from services.elfenland.lookahead import SEARCH_DEPTH, TOWN_POINTS, best_journey
 from services.elfenland.rules.board import MARKER_TOWNS, ROADS, ROADS_AT, Road
@@ -138,7 +138,8 @@ def _placement(view: View, seat: int, legal: list[Move]) -> Move:
     rivals = {s["town"] for i, s in enumerate(view["seats"]) if i != seat}
     for move in places:
         road = ROADS[move["road"]]
-        if move["counter"] in (OBSTACLE, SEA_MONSTER) and road.id not in my_roads and (road.a in rivals or road.b in rivals):
+        if (move["counter"] in (OBSTACLE, SEA_MONSTER) and road.id not in my_roads
+                and (road.a in rivals or road.b in rivals)):
             return move
     return {"type": "pass"}
 

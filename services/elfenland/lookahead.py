@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.engine import Move
+from shared.game.engine import Move
 from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS, ROADS_AT
 from services.elfenland.rules.multiset import remove
 from services.elfenland.rules.travel import payments

@@ -17,7 +17,7 @@ import textwrap
 from typing import Any
 
 from services.elfenland.rules.board import ROADS, START_TOWN, TOWNS, Road
-from shared.pictures import Place, attrs, place_field, seat_colour, svg_document, text
+from shared.game.pictures import Place, attrs, place_field, seat_colour, svg_document, text
 
 Point = tuple[float, float]
 

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.i18n import N_, translator
-from shared.render.common import (Context, compact, counts, describe_generic, describe_with, game_end_words,
-                                  seat_name)
-from shared.render.common import words as plain_words
+from shared.text.i18n import N_, translator
+from shared.text.render.common import (Context, compact, counts, describe_generic, describe_with, game_end_words,
+                                       seat_name)
+from shared.text.render.common import words as plain_words
+from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
 # Elfenland's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)
@@ -229,3 +230,90 @@ def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | No
                      "closes, you forfeit all {coins} gold, get nothing, and the counter is auctioned again.").format(
                 coins=coins, amount=amount)
     return None
+
+
+# The transports' swatches: the colours of their counters on the board picture (the raft has none: blue).
+TRANSPORT_COLOURS = {"giant_pig": "#f48fb1", "elfcycle": "#bdbdbd", "magic_cloud": "#e3f2fd", "unicorn": "#ce93d8",
+                     "troll_wagon": "#a1887f", "dragon": "#e53935", "raft": "#1e88e5", "obstacle": "#3e2723",
+                     "sea_monster": "#00695c", "gold": "#ffd54f", "double": "#ffffff", "exchange": "#ffffff",
+                     "wizard": "#7e57c2"}
+# What each phase asks of the players, in words.
+PHASE_WORDS = {"setup": N_("setting up"), "round_start": N_("starting the round"),
+               "secret_counter": N_("taking a secret counter"), "draft_cards": N_("drawing travel cards"),
+               "draft_counters": N_("drawing transport counters"), "reveal_counter": N_("revealing a counter"),
+               "placement": N_("placing counters on roads"), "auction": N_("bidding for counters"),
+               "keep": N_("choosing what to keep"), "movement": N_("travelling"), "over": N_("the game is over")}
+
+
+def _transport(name: str) -> str:
+    return words(name)
+
+
+def _counter_items(counters: Any) -> tuple[Item, ...]:
+    """A seat's counters as the view shows them: a kind, else "hidden"."""
+    shown: dict[str, int] = {}
+    for c in counters or []:
+        if isinstance(c, dict):
+            kind = str(c["kind"]) if c.get("kind") else "hidden"
+            shown[kind] = shown.get(kind, 0) + 1
+    return tuple(Item(_("hidden") if k == "hidden" else words(k), n, TRANSPORT_COLOURS.get(k)) for k, n in shown.items())
+
+
+def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
+    """The round and phase, one's hand of cards and counters, the face-up piles (and Elfengold's
+    auction), each elf's town, visits, cards and counters."""
+    you = ctx.you if ctx.you is not None else state.get("viewer")
+    gold = state.get("edition") != "elfenland"
+    seats = [s for s in state.get("seats") or [] if isinstance(s, dict)] if isinstance(state.get("seats"), list) else []
+    rows = [Row(_("Round"), _("{n} of {total}").format(n=state.get("round", "?"), total=state.get("rounds", "?"))),
+            Row(_("Phase"), _(PHASE_WORDS.get(str(state.get("phase")), str(state.get("phase")))))]
+    rows += [Row(seat_label(ctx, s), _("to play"), seat=s, current=True) for s in ctx.to_act]
+    out = [Panel("turn", _("This round"), tuple(rows))]
+    if isinstance(you, int) and 0 <= you < len(seats):
+        mine = seats[you]
+        rows = [Row(_("Travel cards"), "" if mine.get("hand") else _("none"),
+                    counted(mine.get("hand"), _transport, TRANSPORT_COLOURS)),
+                Row(_("Transport counters"), "" if mine.get("counters") else _("none"), _counter_items(mine.get("counters")))]
+        if gold:
+            rows.append(Row(_("Gold coins"), str(mine.get("coins", 0))))
+        if mine.get("home"):
+            rows.append(Row(_("Home town"), str(mine["home"])))
+        out.append(Panel("hand", _("Your hand"), tuple(rows)))
+    rows = []
+    if state.get("face_up_cards"):
+        rows.append(Row(_("Face-up cards"), "", counted(_kinds(state["face_up_cards"]), _transport, TRANSPORT_COLOURS)))
+    if state.get("face_up_counters"):
+        rows.append(Row(_("Face-up counters"), "", counted(_kinds(state["face_up_counters"]), _transport,
+                                                           TRANSPORT_COLOURS)))
+    piles = [Item(_("Card deck"), state["deck_size"]) if isinstance(state.get("deck_size"), int) else None,
+             Item(_("Counters in the bag"), state["bag_size"]) if isinstance(state.get("bag_size"), int) else None,
+             Item(_("Discarded cards"), state["discard_size"]) if isinstance(state.get("discard_size"), int) else None,
+             Item(_("Gold pile"), state["gold_pile"]) if gold and isinstance(state.get("gold_pile"), int) else None]
+    rows.append(Row(_("Piles"), "", tuple(p for p in piles if p is not None)))
+    out.append(Panel("market", _("Face up and piles"), tuple(rows)))
+    auction = state.get("auction")
+    if isinstance(auction, dict):
+        bidder = auction.get("bidder")
+        rows = [Row(_("Lots"), ", ".join(words(str(lot)) for lot in auction.get("lots") or []) or _("none"))]
+        rows.append(Row(_("Highest bid"), _("{n} gold by {name}").format(n=auction.get("high", 0),
+                                                                         name=seat_label(ctx, bidder))
+                        if isinstance(bidder, int) else _("no bid yet"), seat=bidder if isinstance(bidder, int) else None))
+        out.append(Panel("auction", _("Auction"), tuple(rows)))
+    rows = []
+    for seat, info in enumerate(seats):
+        facts = [Item(_("Towns visited"), len(info.get("visited") or [])), Item(_("Cards"), info.get("hand_size", 0)),
+                 *_counter_items(info.get("counters"))]
+        if gold and isinstance(info.get("coins"), int):
+            facts.append(Item(_("Gold coins"), info["coins"]))
+        rows.append(Row(seat_label(ctx, seat), _("in {town}").format(town=info.get("town", "?")), tuple(facts),
+                        seat=seat, current=seat in ctx.to_act))
+    out.append(Panel("players", _("Elves"), tuple(rows)))
+    return out
+
+
+def _kinds(values: Any) -> dict[str, int]:
+    """How many of each kind a list of kinds holds."""
+    tally: dict[str, int] = {}
+    for value in values if isinstance(values, list) else []:
+        tally[str(value)] = tally.get(str(value), 0) + 1
+    return tally

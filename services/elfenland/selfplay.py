@@ -4,7 +4,7 @@
     python -m services.elfenland.selfplay --versus planner --games 30 --players 4
     python -m services.elfenland.selfplay --edition elfengold --wizards --games 10
 
-The loop is :mod:`shared.selfplay`'s.  Games end by themselves (4 or 6 rounds).
+The loop is :mod:`shared.ai.selfplay`'s.  Games end by themselves (4 or 6 rounds).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from services.elfenland.api import PLUGIN
-from shared import selfplay
+from shared.ai import selfplay
 
 run_selfplay = partial(selfplay.run_selfplay, PLUGIN)
 run_versus = partial(selfplay.run_versus, PLUGIN)

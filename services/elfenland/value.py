@@ -1,7 +1,7 @@
 """Elfenland's value features: what a position is worth to a seat, for the expert's search.
 
-The weights are fit to self-play by the planner (``python -m shared.valuefit elfenland``, see
-``shared.valuefit``) and live in ``value_model.json``.  What lies ahead (unvisited towns near the
+The weights are fit to self-play by the planner (``python -m shared.ai.valuefit elfenland``, see
+``shared.ai.valuefit``) and live in ``value_model.json``.  What lies ahead (unvisited towns near the
 elf, cards and counters to pay for the legs) is multiplied by the share of the game still to
 play; the distance home (the home-town rule) counts most in the last round; while counters go
 down and elves travel, the new towns the seat's best journey would still collect this round
@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from shared.valuefit import FeatureSet
+from shared.game.value import FeatureSet
 from services.elfenland.lookahead import towns_in_reach
 from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS
 from services.elfenland.rules.multiset import size

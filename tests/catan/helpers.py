@@ -8,7 +8,7 @@ import pytest
 
 from services.catan.rules import CatanGame
 from services.catan.rules.board import EDGE_ID, RESOURCES
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 
 GAME = CatanGame()
 State = dict[str, Any]

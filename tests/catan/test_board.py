@@ -99,7 +99,7 @@ def test_first_player_is_the_highest_start_roll_ties_roll_again() -> None:
 
 
 def test_setup_rejects_bad_player_counts_and_options() -> None:
-    from shared.engine import InvalidOptions
+    from shared.game.engine import InvalidOptions
     with pytest.raises(InvalidOptions):
         GAME.setup(2, {}, random.Random(0))
     with pytest.raises(InvalidOptions):

@@ -1,4 +1,4 @@
-"""Issue 13's Catan rules points: counter-offers, and trading before building.
+"""Catan's trading rules of engine version 3: counter-offers, and trading before building.
 
 Counter-offers, the almanac ("Commerce/Echange"): "c'est le tour de Hans. Il veut construire une
 route mais cela coûte une brique et il n'a que deux bois de charpente et 3 minerais. Hans dit :
@@ -18,7 +18,7 @@ import random
 import pytest
 
 from services.catan.bots import STRATEGIES
-from shared.engine import InvalidOptions
+from shared.game.engine import InvalidOptions
 from services.catan.rules.state import settlement_spots
 from tests.catan.helpers import GAME, edge, fold, give, holding, illegal, play, set_up, to_main
 
@@ -227,7 +227,7 @@ def test_the_greedy_bot_trades_before_it_builds() -> None:
 
 
 def test_the_text_client_reads_counter_offers() -> None:
-    from shared.render import Context, describe_move, render_state
+    from shared.text.render import Context, describe_move, render_state
     state = _almanac_table()
     play(state, HANS, {"type": "offer_trade", "give": {"ore": 1}, "get": {"brick": 1}})
     play(state, GABI, {"type": "counter_trade", "give": {"brick": 1}, "get": {"lumber": 1, "ore": 1}})

@@ -13,7 +13,7 @@ import pytest
 from services.catan.api import PLUGIN
 from services.catan.pictures import SIZE, board_svg, harbour_xy, hex_corners, hex_xy, node_xy, road_path
 from services.catan.rules.board import EDGE_COUNT, EDGE_NODES, HEX_COUNT, NODE_COUNT
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 from tests.catan.helpers import GAME, edge, give, play, roll, set_up, start, to_main
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 # The e2e stacks, and their logs shown when a test fails.
-from tests.e2e.conftest import _logs_of_this_test, make_stack, pytest_runtest_makereport, stack_env  # noqa: F401
+from tests.e2e.conftest import _logs_of_this_test, make_stack, pytest_runtest_makereport, stack_env
 
 __all__ = ["make_stack", "stack_env", "serve", "_logs_of_this_test", "pytest_runtest_makereport"]
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from shared.cli import (all_events, check_chain, filter_moves, main, moves_menu, numbered_moves, parse_choice,
-                        service_url)
-from shared.client import GameClient, ProblemError
+from shared.client.cli import (all_events, check_chain, filter_moves, main, moves_menu, numbered_moves, parse_choice,
+                               service_url)
+from shared.client.client import GameClient, ProblemError
 from tests.client.conftest import serve
 
 pytestmark = pytest.mark.e2e
@@ -165,7 +165,7 @@ def test_choosing_moves() -> None:
 
 
 def test_module_entry_point_runs() -> None:
-    done = subprocess.run([sys.executable, "-m", "shared.cli", "--help"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-m", "shared.client.cli", "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "usage: boardgames" in done.stdout
 
 

@@ -1,4 +1,4 @@
-"""The whole HTTP contract through :class:`shared.client.GameClient`, against real gunicorn + RQ."""
+"""The whole HTTP contract through :class:`shared.client.client.GameClient`, against real gunicorn + RQ."""
 from __future__ import annotations
 
 import time
@@ -8,8 +8,9 @@ import pytest
 import requests
 from requests.adapters import HTTPAdapter
 
-from shared import clocks, registry
-from shared.client import GameClient, ProblemError
+from shared.play import turn_clock
+from shared.game import registry
+from shared.client.client import GameClient, ProblemError
 
 pytestmark = pytest.mark.e2e
 
@@ -189,7 +190,7 @@ def test_follow_a_bots_only_game_to_the_end_then_replay_and_audit(catan: str) ->
 
 
 def test_unreachable_service_raises_after_retries() -> None:
-    from shared.redis_server import free_port
+    from shared.ops.redis_server import free_port
     client = GameClient(f"http://127.0.0.1:{free_port()}", timeout=1, retries=2, backoff=0.01)
     assert not client.healthy()
     with pytest.raises(requests.ConnectionError):
@@ -204,7 +205,7 @@ def test_a_turn_clock_is_set_through_the_client(catan: str) -> None:
     [first] = view["to_act"]                                # one seat places first; only it has a clock
     [(seat, deadline)] = view["deadlines"].items()
     assert seat == str(first)
-    assert 80 <= (clocks.iso_to_ms(deadline) / 1000 - time.time()) <= 91
+    assert 80 <= (turn_clock.iso_to_ms(deadline) / 1000 - time.time()) <= 91
 
 
 def test_an_answer_cut_short_is_retried_like_a_lost_connection() -> None:

@@ -27,15 +27,16 @@ from pathlib import Path
 from contextlib import ExitStack
 from functools import cache
 from types import ModuleType
-from typing import Any, Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
 from flask.testing import FlaskClient
 
-from shared import registry
-from shared.bots import play_bot_turn_with
-from shared.spec import spec_path
+from shared.game import registry
+from shared.play.bots import play_bot_turn_with
+from shared.ops.spec import spec_path
 from tests.client.conftest import serve
 from tests.shared.test_every_state import _app
 
@@ -309,7 +310,7 @@ class BothModels:
     def read(self, component: str, body: Any, what: str) -> Any:
         try:
             parsed = getattr(self.api.models, component).from_dict(body)
-        except Exception as exc:  # noqa: BLE001 - whatever it raises, the client cannot read the answer
+        except Exception as exc:  # whatever it raises, the client cannot read the answer
             raise AssertionError(f"{what}: openapi-python-client's {component} refuses it: {exc!r}") from exc
         try:
             getattr(self.models, component).model_validate(body)

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from shared.engine import random_strategy
-from shared.render import (Context, describe_event, describe_move, event_words, render_replay, render_state,
-                           render_view, seat_scores)
-from shared.render.common import describe_event_generic, describe_generic, generic_state, terminal_safe
+from shared.game.engine import random_strategy
+from shared.text.render import (Context, describe_event, describe_move, event_words, render_replay, render_state,
+                                render_view, seat_scores)
+from shared.text.render.common import describe_event_generic, describe_generic, generic_state, terminal_safe
 
 GAMES = ("catan", "elasund", "elfenland", "elastium")
 # What only each game's own renderer writes (the generic layout writes none of it).
@@ -51,9 +51,9 @@ def test_renderers_on_real_views_of_a_random_game(name: str) -> None:
             if name != "elasund":          # Elasund shows the hand of the seat to act only
                 assert "Your hand" in text, text
             # The game's own renderer ran (not the generic fallback), for the seat and a spectator.
-            for text in (text, render_view(view_of(game, state, None))):
-                assert text.splitlines()[2].lower().startswith(name), text
-                assert all(words in text for words in OWN_WORDS[name]), text
+            for shown in (text, render_view(view_of(game, state, None))):
+                assert shown.splitlines()[2].lower().startswith(name), shown
+                assert all(words in shown for words in OWN_WORDS[name]), shown
             own = importlib.import_module(f"services.{name}.render").describe_move
             for move in game.legal_moves(state, seat):
                 line = describe_move(move, name, view["state"])
@@ -176,7 +176,7 @@ def test_player_text_never_reaches_the_terminal_as_control_characters(name: str)
     """A server may be old or hostile: names with escapes are shown escaped, never acted on."""
     import io
 
-    from shared.cli import Terminal
+    from shared.client.cli import Terminal
 
     game = load_game(name)
     state = game.replay(game.setup(3, game.default_options(), random.Random(1)))
@@ -256,7 +256,7 @@ def test_every_event_of_a_random_game_reads_in_the_games_own_words(name: str) ->
 
 
 def test_each_game_words_its_scores() -> None:
-    from shared.render import seat_scores
+    from shared.text.render import seat_scores
 
     assert seat_scores("catan", {"seats": [{"points": 7}, {"public_points": 3, "points": None}]}) == ["7 VP", "3 VP"]
     assert seat_scores("elasund", {"cubes_on_board": [8, 10]}) == ["8 cubes", "10 cubes"]

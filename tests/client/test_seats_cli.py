@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from shared.client import GameClient, ProblemError
+from shared.client.client import GameClient, ProblemError
 from tests.client.test_cli import run
 
 pytestmark = pytest.mark.e2e

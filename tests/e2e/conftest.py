@@ -19,7 +19,7 @@ import pytest
 import redis
 import requests
 
-from shared.redis_server import free_port
+from shared.ops.redis_server import free_port
 from tests.wait import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,10 +66,10 @@ class Stack:
         return url
 
     def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
-        return self.start(name, [sys.executable, "-m", "shared.worker", "--quiet", self.game])
+        return self.start(name, [sys.executable, "-m", "shared.play.worker", "--quiet", self.game])
 
     def start_sweeper(self, name: str = "sweeper") -> subprocess.Popen[bytes]:
-        return self.start(name, [sys.executable, "-m", "shared.sweeper", self.game])
+        return self.start(name, [sys.executable, "-m", "shared.play.sweeper", self.game])
 
     def start(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
         """``argv`` in a process group of its own, its output in ``<log_dir>/<name>.log``."""
@@ -80,7 +80,7 @@ class Stack:
 
     def start_thinker(self, name: str = "thinker") -> subprocess.Popen[bytes]:
         """A worker on the search bots' queue (``--thinking``: their turns have workers of their own)."""
-        return self.start(name, [sys.executable, "-m", "shared.worker", "--quiet", "--thinking", self.game])
+        return self.start(name, [sys.executable, "-m", "shared.play.worker", "--quiet", "--thinking", self.game])
 
     def stop(self) -> None:
         """Stop every process group this stack started: a worker killed on purpose leaves its
@@ -142,7 +142,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 def feed_subscribers(redis_url: str, game: str, game_id: str) -> int:
     """How many processes subscribe to a game's news: a long-poll or a stream waiting on it there."""
-    from shared.news import channel
+    from shared.log.news import channel
     client = redis.Redis.from_url(redis_url)
     try:
         return int(client.pubsub_numsub(channel(game, game_id))[0][1])

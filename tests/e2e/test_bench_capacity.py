@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from shared.bench_capacity import bench_capacity, bench_spectators
+from shared.ops.bench_capacity import bench_capacity, bench_spectators
 
 pytestmark = [pytest.mark.e2e]
 

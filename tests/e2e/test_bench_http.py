@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from shared.bench import bench_http, bench_scaleout
+from shared.ops.bench import bench_http, bench_scaleout
 
 pytestmark = [pytest.mark.e2e]
 

@@ -39,10 +39,11 @@ def test_catan_in_french_then_switched_to_english(stacks: Any, french: Any) -> N
     page.goto(f"{base}/table/{game_id}#token={token}")
     page.get_by_text("Vous êtes à la place 0").wait_for()
     page.get_by_role("heading", name="Vos coups").wait_for()
-    # The log and the moves in Catan's French words (services/catan/locale), the summary too.
+    # The log, the moves and the panels in Catan's French words (services/catan/locale).
     page.locator("#log > li", has_text="la partie commence avec 3 joueurs").wait_for()
     page.locator("#moves", has_text="construire une colonie").wait_for()
-    assert "Joueurs :" in page.locator("#summary").inner_text()
+    page.locator('#panels [data-panel="hand"] h2', has_text="Votre main").wait_for()
+    assert "Ressources" in page.locator('#panels [data-panel="bank"]').inner_text()
     assert "construire une colonie" in page.locator("#moves").inner_text()
     shot(page, "i18n-catan-table-fr")
 
@@ -53,7 +54,8 @@ def test_catan_in_french_then_switched_to_english(stacks: Any, french: Any) -> N
     page.get_by_role("heading", name="Your moves").wait_for()
     page.locator("#log > li", has_text="the game starts with 3 players").wait_for()
     page.locator("#moves", has_text="build settlement").wait_for()
-    assert "Players:" in page.locator("#summary").inner_text()
+    page.locator('#panels [data-panel="hand"] h2', has_text="Your hand").wait_for()
+    assert "Resources" in page.locator('#panels [data-panel="bank"]').inner_text()
     assert page.locator("#lang-switch").inner_text() == "Français"
     shot(page, "i18n-catan-table-en")
     page.goto(f"{base}/replay/{game_id}")
@@ -77,5 +79,6 @@ def test_elfenland_lobby_options_table_and_log_in_french(stacks: Any, french: An
     page.goto(f"{base}/table/{game_id}#token={token}")
     page.get_by_role("heading", name="Vos coups").wait_for()
     page.locator("#log > li", has_text="une partie d’Elfengold à 3 joueurs").wait_for()
-    assert "Elfes :" in page.locator("#summary").inner_text()
+    page.locator('#panels [data-panel="players"] h2', has_text="Elfes").wait_for()
+    assert "Pièces d’or" in page.locator('#panels [data-panel="players"]').inner_text()
     shot(page, "i18n-elfengold-table-fr")

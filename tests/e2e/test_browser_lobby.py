@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import requests
 
-from shared.registry import plugin
+from shared.game.registry import plugin
 from tests.e2e.browsing import PHONE, WIDE, game_stacks, launch, shot, watched_page
 
 pytestmark = pytest.mark.e2e

@@ -6,8 +6,8 @@ from typing import Any
 
 from services.catan.api import PLUGIN
 from services.catan.rules.board import RESOURCES
-from shared.config import Settings
-from shared.service import create_app
+from shared.play.config import Settings
+from shared.http.service import create_app
 
 
 def _three_humans(redis_url: str, seed: int) -> tuple[Any, dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 import pytest
@@ -14,7 +14,7 @@ import requests
 from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
 from rq.utils import utcparse
 
-from shared.clocks import EXPIRED, iso_to_ms
+from shared.play.turn_clock import EXPIRED, iso_to_ms
 from tests.e2e.conftest import Stack, wait_until
 from tests.e2e.test_reliability import assert_log_is_whole
 
@@ -81,13 +81,13 @@ def test_a_player_cannot_freeze_the_game_with_its_clocks_key(make_stack: Any) ->
     assert events[expiry + 1]["cause"]["seat"] == 0
 
 
-def live_scheduler(conn: "redis.Redis[bytes]", queue: str = "bots-race") -> str | None:
+def live_scheduler(conn: redis.Redis[bytes], queue: str = "bots-race") -> str | None:
     """The scheduler holding the queue's lock, if it beat in the last three seconds."""
     holder = conn.get(RQScheduler.get_locking_key(queue))
     beat = conn.hget(SCHEDULER_KEY_TEMPLATE % holder.decode(), "last_heartbeat") if holder else None
     if holder is None or beat is None:
         return None
-    age = datetime.now(timezone.utc) - utcparse(beat.decode()).replace(tzinfo=timezone.utc)
+    age = datetime.now(UTC) - utcparse(beat.decode()).replace(tzinfo=UTC)
     return holder.decode() if age.total_seconds() < 3 else None
 
 

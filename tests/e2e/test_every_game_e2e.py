@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 import requests
 
-from shared import registry
+from shared.game import registry
 from tests.e2e.conftest import bots_game_to_the_end
 
 pytestmark = pytest.mark.e2e

@@ -10,7 +10,7 @@ import requests
 from rq import Queue
 from rq.registry import StartedJobRegistry
 
-from shared.bots import thinking_queue_name
+from shared.play.bots import thinking_queue_name
 from tests.e2e.conftest import wait_until
 
 BUDGET_MS = 2000

@@ -8,7 +8,8 @@ import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 import requests
@@ -114,16 +115,16 @@ def test_waiting_slow_and_silent_clients_do_not_hold_up_probes_or_moves(race_sta
     far = 10_000
     held: list[socket.socket] = []
     try:
-        for i in range(150):        # long-polls for an event that will not come
+        for _ in range(150):        # long-polls for an event that will not come
             held.append(_raw(port, f"GET /games/{gid}/events?after={far}&wait=30 HTTP/1.1\r\n"
                                    f"Host: x\r\n\r\n".encode()))
         for i in range(150):        # SSE streams; a third of them never read a byte
             held.append(_raw(port, f"GET /games/{gid}/events HTTP/1.1\r\nHost: x\r\n"
                                    f"Accept: text/event-stream\r\n\r\n".encode(),
                              rcvbuf=1024 if i % 3 == 0 else None))
-        for i in range(50):         # slow headers: a request line and never the blank line
+        for _ in range(50):         # slow headers: a request line and never the blank line
             held.append(_raw(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n"))
-        for i in range(50):         # slow bodies: 10 bytes of a promised 1,000
+        for _ in range(50):         # slow bodies: 10 bytes of a promised 1,000
             held.append(_raw(port, b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                                    b"Content-Length: 1000\r\n\r\n{\"players\""))
         # A long-poll that a move must wake, well before its 20 s run out.
@@ -165,7 +166,7 @@ def test_waiting_slow_and_silent_clients_do_not_hold_up_probes_or_moves(race_sta
 def test_waiting_clients_are_woken_after_a_redis_restart(tmp_path: Path, stack_env: dict[str, str]) -> None:
     """The feed's subscription comes back by itself after Redis restarts: a long-poll begun after
     the restart is woken by the next move, not by its timeout."""
-    from shared import redis_server
+    from shared.ops import redis_server
     proc, url, port = redis_server.start_server(data_dir=str(tmp_path), appendonly=True)
     stack = Stack("race", {**stack_env, "REDIS_URL": url, "RQ_REDIS_URL": url})
     try:

@@ -43,13 +43,13 @@ class GameReads:
 
     def __init__(self, url: str, game_ids: list[str]) -> None:
         self.url = url
-        self.tags = tuple("{g:%s}" % gid for gid in game_ids)
+        self.tags = tuple(f"{{g:{gid}}}" for gid in game_ids)
         self.count = 0
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
 
-    def __enter__(self) -> "GameReads":
+    def __enter__(self) -> GameReads:
         self._thread.start()
         self._ready.wait(5)
         return self

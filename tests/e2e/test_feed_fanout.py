@@ -13,8 +13,8 @@ import pytest
 import redis
 import requests
 
-from shared.eventstore import EventStore
-from shared.replay import served_record
+from shared.log.eventstore import EventStore
+from shared.log.replay import served_record
 from tests.e2e.conftest import auth, play_one, wait_until
 from tests.e2e.test_feed import sse_messages
 from tests.shared.toygame import RaceGame

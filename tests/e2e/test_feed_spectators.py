@@ -16,7 +16,7 @@ import pytest
 import redis
 import requests
 
-from shared.redis_server import free_port
+from shared.ops.redis_server import free_port
 from tests.e2e.conftest import Stack, create_race, feed_subscribers, play_one, wait_until
 from tests.e2e.test_feed import sse_messages
 
@@ -32,13 +32,13 @@ class LogReads:
 
     def __init__(self, url: str, game_id: str) -> None:
         self.url = url
-        self.tag = "{g:%s}" % game_id
+        self.tag = f"{{g:{game_id}}}"
         self.count = 0
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
 
-    def __enter__(self) -> "LogReads":
+    def __enter__(self) -> LogReads:
         self._thread.start()
         assert self._ready.wait(5)
         return self

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 import requests
 
-from shared import redis_server, registry
+from shared.ops import redis_server
+from shared.game import registry
 from tests.e2e.conftest import ROOT, kill_group, log_file, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -25,7 +26,7 @@ def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str], t
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     errors = tmp_path / "stderr"
     with log_file(errors) as stderr:
-        runner = subprocess.Popen([sys.executable, "-m", "shared.runner"], cwd=ROOT, env=env,
+        runner = subprocess.Popen([sys.executable, "-m", "shared.ops.runner"], cwd=ROOT, env=env,
                                   stdout=subprocess.PIPE, stderr=stderr, text=True, start_new_session=True)
     try:
         for name, port in ports.items():
@@ -42,7 +43,7 @@ def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str], t
                    "the bots to play")
 
         # A worker killed -9 is started again; the others, and the game, carry on.
-        worker = subprocess.run(["pgrep", "-P", str(runner.pid), "-f", "shared.worker --quiet catan"],
+        worker = subprocess.run(["pgrep", "-P", str(runner.pid), "-f", "shared.play.worker --quiet catan"],
                                 capture_output=True, text=True).stdout.split()
         assert len(worker) == 2, worker          # two a game: one may think through an expert's turn
         # Kill the one running RQ's scheduler (a forked child): its orphan is adopted and reaped by the
@@ -88,7 +89,7 @@ def test_runner_serves_every_game_and_stops_cleanly(stack_env: dict[str, str], t
             leftovers = subprocess.run(["pgrep", "-g", str(runner.pid)], capture_output=True, text=True).stdout.split()
             kill_group(runner)
     assert runner.returncode == 0
-    for name, port in ports.items():
+    for port in ports.values():
         assert f"http://127.0.0.1:{port}" in out
         with pytest.raises(requests.ConnectionError):
             requests.get(f"http://127.0.0.1:{port}/healthz", timeout=1)

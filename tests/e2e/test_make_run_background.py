@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from shared import redis_server, registry
+from shared.ops import redis_server
+from shared.game import registry
 from tests.e2e.conftest import wait_until
 
 pytestmark = pytest.mark.e2e
@@ -29,7 +30,7 @@ def group_members(pgid: int) -> list[str]:
 
 def start_runner(env: dict[str, str], errors: Path) -> subprocess.Popen[str]:
     # Run from the test's directory: an embedded Redis keeps its files under ./.run/redis.
-    return subprocess.Popen([sys.executable, "-m", "shared.runner"], cwd=errors.parent, env=env,
+    return subprocess.Popen([sys.executable, "-m", "shared.ops.runner"], cwd=errors.parent, env=env,
                             stdout=subprocess.PIPE, stderr=errors.open("w"), text=True,
                             start_new_session=True, preexec_fn=ignore_sigint)
 

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 import requests
 
-from shared.redis_server import free_port
+from shared.ops.redis_server import free_port
 from tests.e2e.conftest import wait_until
 
 pytestmark = pytest.mark.e2e

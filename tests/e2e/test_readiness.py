@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from shared import redis_server
+from shared.ops import redis_server
 from tests.e2e.conftest import Stack, wait_until
 
 pytestmark = pytest.mark.e2e

@@ -96,7 +96,7 @@ def test_worker_killed_mid_bot_turn_the_turn_still_happens_once(make_stack: Any,
     from rq.registry import ScheduledJobRegistry, StartedJobRegistry
     from rq.serializers import JSONSerializer
 
-    from shared.bots import BotQueue, job_id, queue_name
+    from shared.play.bots import BotQueue, job_id, queue_name
     conn = redis.Redis.from_url(stack.env["RQ_REDIS_URL"])
     jid = job_id("race", gid, version, 1)
 
@@ -132,7 +132,7 @@ def test_worker_killed_mid_bot_turn_the_turn_still_happens_once(make_stack: Any,
 
 
 def test_redis_restart_with_aof_loses_no_accepted_move(tmp_path: Path, stack_env: dict[str, str]) -> None:
-    from shared import redis_server
+    from shared.ops import redis_server
     proc, url, port = redis_server.start_server(data_dir=str(tmp_path), appendonly=True)
     stack = Stack("race", {**stack_env, "REDIS_URL": url, "RQ_REDIS_URL": url})
     try:

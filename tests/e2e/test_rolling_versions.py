@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 import requests
 
-from shared import registry
-from shared.balancer import Balancer
-from shared.eventstore import EventStore
-from shared.replay import audit_log
+from shared.game import registry
+from shared.ops.balancer import Balancer
+from shared.log.eventstore import EventStore
+from shared.log.replay import audit_log
 from tests.e2e.conftest import Stack
 
 pytestmark = [pytest.mark.e2e]

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import requests
 
-from shared.balancer import Balancer
-from shared.client import RETRY_STATUSES, GameClient
+from shared.ops.balancer import Balancer
+from shared.client.client import RETRY_STATUSES, GameClient
 from tests.e2e.conftest import Stack, wait_until
 from tests.e2e.test_feed import sse_messages
 

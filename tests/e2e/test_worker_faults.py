@@ -15,8 +15,9 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from shared import platform_events as pe, redis_server
-from shared.bots import TAKEN_GRACE_SECONDS, job_id, queue_name
+from shared.log import platform_events as pe
+from shared.ops import redis_server
+from shared.play.bots import TAKEN_GRACE_SECONDS, job_id, queue_name
 from tests.e2e.conftest import Stack, wait_until
 from tests.e2e.test_clocks_e2e import live_scheduler
 from tests.e2e.test_reliability import assert_log_is_whole, create, full_log
@@ -28,7 +29,7 @@ def start_sweeper(stack: Stack) -> None:
     stack.start_sweeper()
 
 
-def assert_each_bot_turn_once(base: str, gid: str, store: "redis.Redis[bytes]") -> None:
+def assert_each_bot_turn_once(base: str, gid: str, store: redis.Redis[bytes]) -> None:
     """The log is whole and audits, and every move in it is one bot job's, recorded once under
     that job's idempotency key (``<seat>:platform/bot/<version>``), at the version it was played at."""
     events = assert_log_is_whole(base, gid)
@@ -42,7 +43,7 @@ def assert_each_bot_turn_once(base: str, gid: str, store: "redis.Redis[bytes]") 
         assert recorded is not None and int(recorded.split("|")[2]) == move["seq"], (move, recorded)
 
 
-def running_job(conn: "redis.Redis[bytes]", gid: str) -> Job | None:
+def running_job(conn: redis.Redis[bytes], gid: str) -> Job | None:
     """The bot job playing the race's current turn, once a worker has started it."""
     meta = {k.decode(): v.decode() for k, v in conn.hgetall("{g:" + gid + "}:meta").items()}
     try:
@@ -140,7 +141,7 @@ def test_job_stranded_between_dequeue_and_start_is_played_again(make_stack: Any,
     assert_each_bot_turn_once_or_human(base, gid, conn)
 
 
-def assert_each_bot_turn_once_or_human(base: str, gid: str, store: "redis.Redis[bytes]") -> None:
+def assert_each_bot_turn_once_or_human(base: str, gid: str, store: redis.Redis[bytes]) -> None:
     events = assert_log_is_whole(base, gid)
     bot_moves = [e for e in events if e.get("cause", {}).get("kind") == "move" and e["cause"]["seat"] == 1]
     idem = {k.decode() for k in store.hkeys("{g:" + gid + "}:idem") if k.startswith(b"1:")}

@@ -9,8 +9,8 @@ from marshmallow import ValidationError
 from services.elastium.api import PLUGIN, OptionsSchema
 from services.elastium.rules.board import SCENARIOS, board
 from services.elastium.rules.placement import pegs_to_pay
-from shared.engine import IllegalMove, InvalidOptions
-from shared.testing import play_random_game
+from shared.game.engine import IllegalMove, InvalidOptions
+from shared.game.testing import play_random_game
 from tests.elastium.helpers import GAME
 
 
@@ -80,7 +80,7 @@ def test_listed_placements_are_exactly_the_affordable_bands(scenario: str) -> No
         except IllegalMove as exc:
             accepted = False
             if band.key in listed and direct:
-                raise AssertionError(f"{band.key} listed but refused: {exc.reason}")
+                raise AssertionError(f"{band.key} listed but refused: {exc.reason}") from exc
         if accepted:
             assert band.key in listed, band.key
 

@@ -8,13 +8,13 @@ import pytest
 from services.elastium import selfplay
 from services.elastium.bots import STRATEGIES
 from services.elastium.rules.board import SCENARIOS
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 from tests.elastium.helpers import GAME
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_greedy_keeps_the_protocol_and_beats_random(scenario: str) -> None:
-    played = play_random_game(GAME, 2, {"scenario": scenario}, seed=3, max_moves=1500, check_every=40,
+    played = play_random_game(GAME, 2, {"scenario": scenario}, seed=3, check_every=40,
                               strategies={0: STRATEGIES["greedy"]})
     assert played.finished
     assert 0 in GAME.result(played.state)["winners"]

@@ -5,7 +5,7 @@ import pytest
 
 from services.elastium.rules.legal import legal_moves
 from services.elastium.rules.state import hand_size
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 from tests.elastium.helpers import GAME, events_of, new_game, play
 
 

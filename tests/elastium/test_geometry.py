@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from services.elastium.rules.board import BARRIER, LINE, RHOMBUS, TRIANGLE, board, enclosed_segments, line_key
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 from tests.elastium.helpers import events_of, new_game, place, put, ring_lines, triangles_at
 
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from services.elastium.rules.board import SCENARIOS
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 from tests.elastium.helpers import GAME, new_game
 
 
@@ -73,7 +73,7 @@ def test_random_play_never_leaks_hidden_cards(scenario: str) -> None:
 @pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow)])
 def test_random_games_keep_the_protocol(scenario: str, players: int) -> None:
     played = play_random_game(GAME, players, {"scenario": scenario}, seed=players * 7 + len(scenario),
-                              max_moves=1500, check_every=25)
+                              check_every=25)
     assert played.finished
     result = GAME.result(played.state)
     assert result is not None and len(result["scores"]) == players
@@ -95,7 +95,7 @@ def test_hands_are_turned_up_only_once_the_game_is_over() -> None:
 
 def test_a_finished_game_shows_phase_over_and_no_round_past_the_last() -> None:
     from services.elastium.rules.game import Elastium
-    from shared.testing import play_random_game
+    from shared.game.testing import play_random_game
     game = Elastium()
     played = play_random_game(game, 2, {"scenario": "labyrinth", "max_rounds": 2}, seed=5, check_every=50)
     assert played.finished

@@ -11,7 +11,7 @@ import pytest
 
 from services.elastium.pictures import board_svg, centroid, peg_xy
 from services.elastium.rules.board import SCENARIOS, board, line_key, raw_boards
-from shared.engine import random_strategy
+from shared.game.engine import random_strategy
 from tests.elastium.helpers import GAME, new_game, place
 from tests.shared.variants import VARIANTS
 

@@ -10,7 +10,7 @@ import pytest
 from services.elastium.rules.board import board
 from services.elastium.rules.legal import legal_moves
 from services.elastium.rules.placement import payments
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 from tests.elastium.helpers import events_of, give_hand, new_game, place, play, put, turn_to
 
 # jungle-temples colours: c1r0 bleu, c2r0 vert, c3r0 rouge, c1r1 rouge, c2r1 jaune, c0r0 gris

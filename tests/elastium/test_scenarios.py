@@ -6,7 +6,7 @@ import pytest
 from services.elastium.rules.board import board
 from services.elastium.rules.legal import legal_moves
 from services.elastium.rules.scoring import final_breakdown, territories, winners
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 from tests.elastium.helpers import events_of, new_game, place, play, put, ring_lines, turn_to
 
 TAKE = {"type": "take_cards", "market": []}

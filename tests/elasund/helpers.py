@@ -6,7 +6,7 @@ from typing import Any
 
 from services.elasund.rules.game import GAME
 from services.elasund.rules.state import State
-from shared.engine import IllegalMove, event
+from shared.game.engine import IllegalMove, event
 
 
 def fresh(players: int = 4, options: dict[str, Any] | None = None, seed: int = 0) -> State:

@@ -6,7 +6,7 @@ import random
 
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
-from shared.testing import assert_views_hide, play_random_game
+from shared.game.testing import assert_views_hide, play_random_game
 
 from tests.elasund.helpers import at_phase, fresh, give
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from services.elasund.rules.state import cubes_on_board, gold_in_bank, influence_total
-from shared.engine import IllegalMove, event
+from shared.game.engine import IllegalMove, event
 
 from tests.elasund.helpers import at_phase, fold, fresh, give
 

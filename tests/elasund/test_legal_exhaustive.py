@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import pytest
 
 from services.elasund.rules import board, construction, permits
 from services.elasund.rules.game import GAME
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 
 COLOURS: list[Any] = [None, *board.INFLUENCE_COLOURS]
 

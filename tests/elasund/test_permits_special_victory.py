@@ -4,7 +4,7 @@ from __future__ import annotations
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from services.elasund.rules.state import cubes_on_board
-from shared.engine import GameOver, event
+from shared.game.engine import GameOver, event
 
 import pytest
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from services.elasund.rules.game import GAME
 from services.elasund.rules.state import gold_in_bank
-from shared.engine import event
+from shared.game.engine import event
 
 from tests.elasund.helpers import (
     building, empty_hand, fold, fresh, give, of_type, play, refusal, roll_seed, types,

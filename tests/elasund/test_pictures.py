@@ -14,9 +14,9 @@ from services.elasund.pictures import (
 )
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
-from shared.engine import event
-from shared.pictures import seat_colour
-from shared.testing import play_random_game
+from shared.game.engine import event
+from shared.game.pictures import seat_colour
+from shared.game.testing import play_random_game
 from tests.elasund.helpers import building, fold, fresh, permit
 from tests.shared.variants import VARIANTS
 
@@ -225,7 +225,7 @@ def test_every_state_of_a_random_game_draws(players, options):
             svg = board_svg(GAME.view(state, None), seats)
             if number % 20 == 0:   # parsing is the slow part: a sample is parsed as XML
                 parse(svg)
-        except Exception as exc:  # noqa: BLE001 - say which state broke
+        except Exception as exc:  # say which state broke
             raise AssertionError(f"after event {number} ({e['type']}): {exc!r}") from exc
     winner = state["winner"]
     root = parse(board_svg(GAME.view(state, None), seats))

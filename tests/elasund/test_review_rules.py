@@ -7,7 +7,7 @@ import random
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from services.elasund.rules.state import cubes_on_board, empty_squares, gold_in_bank
-from shared.engine import event
+from shared.game.engine import event
 
 from tests.elasund.helpers import (
     at_phase, building, empty_hand, fold, fresh, give, of_type, permit, play, refusal, roll_seed, types,

@@ -8,7 +8,7 @@ import pytest
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from services.elasund.rules.state import cubes_left, empty_squares
-from shared.engine import InvalidOptions
+from shared.game.engine import InvalidOptions
 
 from tests.elasund.helpers import fresh
 

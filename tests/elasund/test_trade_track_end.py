@@ -11,8 +11,8 @@ import json
 import random
 
 from services.elasund.rules.game import ENGINES, GAME
-from shared.engine import event
-from shared.eventstore import canonical
+from shared.game.engine import event
+from shared.log.eventstore import canonical
 
 from tests.elasund.helpers import at_phase, building, fold, fresh, give, of_type, permit, play
 

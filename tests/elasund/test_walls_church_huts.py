@@ -4,7 +4,7 @@ from __future__ import annotations
 from services.elasund.rules import board
 from services.elasund.rules.game import GAME
 from services.elasund.rules.state import cubes_on_board, empty_squares
-from shared.engine import event
+from shared.game.engine import event
 
 from tests.elasund.helpers import at_phase, building, fold, fresh, give, of_type, permit, play, refusal, types
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import IllegalMove, event
+from shared.game.engine import IllegalMove, event
 
 from services.elfenland.rules import ElfenlandGame
 from services.elfenland.rules.board import ROADS, Road

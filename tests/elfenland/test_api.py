@@ -6,7 +6,7 @@ from marshmallow import ValidationError
 
 from services.elfenland.api import PLUGIN
 from services.elfenland.rules import DEFAULT_OPTIONS
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 
 
 def test_options_default_to_the_engine_defaults() -> None:
@@ -42,7 +42,7 @@ def test_plugin_port_and_strategies() -> None:
 def test_an_option_the_edition_does_not_have_is_refused() -> None:
     import random
 
-    from shared.engine import InvalidOptions
+    from shared.game.engine import InvalidOptions
     game = PLUGIN.game
     with pytest.raises(InvalidOptions, match="no caravans"):
         game.setup(3, {**game.default_options(), "edition": "elfenroads", "caravan_cards": 5}, random.Random(1))

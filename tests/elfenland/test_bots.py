@@ -5,7 +5,7 @@ import random
 
 from services.elfenland.bots import STRATEGIES, planner_strategy, route
 from services.elfenland.selfplay import run_selfplay, run_versus
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 
 from tests.elfenland.positions import (
     GAME, clear_counters, give_counter, new_game, place, road_between, set_hand, start_phase)

@@ -6,7 +6,7 @@ import json
 import random
 from typing import Any
 
-from shared.engine import random_strategy
+from shared.game.engine import random_strategy
 from tests.elfenland.positions import GAME
 
 

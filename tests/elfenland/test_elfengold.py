@@ -7,7 +7,7 @@ import pytest
 
 from services.elfenland.rules.board import GOLD_VALUES, MARKER_TOWNS
 from services.elfenland.rules.multiset import size
-from shared.engine import InvalidOptions
+from shared.game.engine import InvalidOptions
 
 from tests.elfenland.positions import (
     GAME, lay_pig_path, clear_counters, fold, give_counter, move_elf, new_game, place, play, rejection,

@@ -5,7 +5,7 @@ import json
 import random
 
 from services.elfenland.rules.components import HAND_CARDS
-from shared.testing import assert_views_hide, play_random_game
+from shared.game.testing import assert_views_hide, play_random_game
 
 from tests.elfenland.positions import GAME, new_game, play
 

@@ -18,7 +18,7 @@ from services.elfenland.rules.board import ROADS, ROADS_AT, TOWNS
 from services.elfenland.rules.components import COUNTER_KINDS, HAND_CARDS, TRANSPORTS
 from services.elfenland.rules.multiset import submultisets
 from services.elfenland.rules.state import held_counters
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 
 from tests.elfenland.positions import GAME, new_game
 

@@ -7,8 +7,8 @@ import pytest
 
 from services.elfenland.rules.board import ROADS
 from services.elfenland.rules.components import COUNTER_KINDS
-from shared.engine import GameOver, IllegalMove, NotYourTurn
-from shared.testing import play_random_game
+from shared.game.engine import GameOver, IllegalMove, NotYourTurn
+from shared.game.testing import play_random_game
 
 from tests.elfenland.positions import GAME, give_counter, new_game, place, play, rejection, road_between, start_phase
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from services.elfenland.rules import ElfenlandGame
-from shared.testing import play_random_game
+from shared.game.testing import play_random_game
 
 GAME = ElfenlandGame()
 

@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from shared.config import Settings
-from shared.service import create_app
+from shared.play.config import Settings
+from shared.http.service import create_app
 from tests.shared.toygame import PLUGIN
 
 
@@ -65,8 +65,8 @@ def recreate_with_another_history(store: Any, game_id: str, seed: int) -> Any:
     the wrong backup, or a failover that lost writes, does to processes that saw the old log."""
     from unittest import mock
 
-    import shared.runtime as runtime_module
-    from shared.runtime import GameRuntime, StateCache
+    import shared.play.runtime as runtime_module
+    from shared.play.runtime import GameRuntime, StateCache
     from tests.shared.toygame import RaceGame
 
     for key in store.keys(game_id):

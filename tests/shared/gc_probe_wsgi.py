@@ -1,7 +1,8 @@
 """gunicorn 'tests.shared.gc_probe_wsgi:app': answers with its worker's garbage-collector settings."""
 import gc
 import json
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 
 def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:

@@ -6,7 +6,7 @@ import time
 
 from flask import request
 
-from shared.service import create_app
+from shared.http.service import create_app
 from tests.shared.toygame import PLUGIN
 
 app = create_app(PLUGIN)

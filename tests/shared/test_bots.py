@@ -8,11 +8,14 @@ from typing import Any
 import pytest
 import redis
 from rq import SimpleWorker
+from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from shared import bots
-from shared.config import Settings
-from shared.service import create_app
+from shared.play import bots, jobs
+from shared.play.config import Settings
+from shared.http.service import create_app
+from shared.play.sweeper import SCAN_PER_PASS, Sweeper, sweep
+from shared.play.worker import ResilientWorker
 from tests.shared.conftest import burst, new_game
 from tests.shared.toygame import PLUGIN
 
@@ -22,7 +25,7 @@ def bot_app(redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("REDIS_URL", redis_url)
     monkeypatch.setenv("RQ_REDIS_URL", redis_url)
     monkeypatch.setenv("GAME_SERVICES_EXTRA", "race=tests.shared.toygame")
-    bots._runtime.cache_clear()
+    jobs.worker_runtime.cache_clear()
     settings = dataclasses.replace(Settings.from_env(), enqueue_bots=True)
     return create_app(PLUGIN, settings)
 
@@ -70,9 +73,27 @@ def test_bot_answers_a_human_and_stale_jobs_do_nothing(bot_app: Any, redis_url: 
         assert after["version"] > version_after_human
         assert after["to_act"] == [0] or after["status"] == "finished"
         # A job for an old version finds the game moved on and appends nothing.
-        outcome = bots.play_bot_turn("race", gid, version_after_human, 1)
+        outcome = jobs.play_bot_turn("race", gid, version_after_human, 1)
         assert outcome == {"played": False, "why": "moved-on", "version": after["version"]}
         assert client.get(f"/games/{gid}").get_json()["version"] == after["version"]
+
+
+def test_a_job_queued_by_an_older_release_still_runs(bot_app: Any, redis_url: str) -> None:
+    """A deploy that moves the job functions must not strand the jobs already queued: a bot turn
+    enqueued under the name an older release used is played by today's worker."""
+    conn = redis.Redis.from_url(redis_url)
+    with bot_app.test_client() as client:
+        game = new_game(client, humans=0, bots=2, seed=5)
+        gid = game["id"]
+        queue = bots.BotQueue(conn, "race").queue
+        queue.empty()                                   # the turn this release enqueued: gone
+        version = client.get(f"/games/{gid}").get_json()["version"]
+        seat = client.get(f"/games/{gid}").get_json()["to_act"][0]
+        queue.enqueue("shared.bots.play_bot_turn", "race", gid, version, seat, job_id="legacy-turn")
+        burst(ResilientWorker([queue], connection=conn, serializer=JSONSerializer))
+        assert client.get(f"/games/{gid}").get_json()["version"] > version
+        job = Job.fetch("legacy-turn", connection=conn, serializer=JSONSerializer)
+        assert job.get_status() == JobStatus.FINISHED and job.return_value()["played"] is True
 
 
 def test_sweeper_reenqueues_a_lost_turn(bot_app: Any, redis_url: str) -> None:
@@ -84,8 +105,8 @@ def test_sweeper_reenqueues_a_lost_turn(bot_app: Any, redis_url: str) -> None:
         for job_id in bot_queue.queue.job_ids:
             conn.delete(f"rq:job:{job_id}")
         runtime = bot_app.extensions["runtime"]
-        assert bots.sweep(runtime, bot_queue) >= 1
-        assert bots.sweep(runtime, bot_queue) == 0   # the job is queued now: not twice
+        assert sweep(runtime, bot_queue) >= 1
+        assert sweep(runtime, bot_queue) == 0   # the job is queued now: not twice
         run_worker(redis_url)
         assert client.get(f"/games/{game['id']}").get_json()["status"] == "finished"
 
@@ -114,7 +135,7 @@ def test_a_sweep_pass_costs_the_same_with_thousands_of_idle_games(bot_app: Any, 
     lose_every_job(conn, bot_queue)
     # The turn was enqueued a while ago (older than BOT_STUCK_SECONDS): the index names it.
     conn.zadd(bots.pending_key("race"), {game["id"]: 1.0})
-    sweeper = bots.Sweeper(runtime, bot_queue)
+    sweeper = Sweeper(runtime, bot_queue)
 
     def calls() -> int:
         return sum(stat["calls"] for stat in conn.info("commandstats").values())
@@ -124,7 +145,7 @@ def test_a_sweep_pass_costs_the_same_with_thousands_of_idle_games(bot_app: Any, 
     spent = calls() - before - 1                     # the INFO above
     # The slow lane's share (a meta read per scanned game) plus a handful for the lost turn,
     # not one per idle game.
-    assert spent < 2 * bots.SCAN_PER_PASS + 40, spent
+    assert spent < 2 * SCAN_PER_PASS + 40, spent
     run_worker(redis_url)
     assert bot_app.extensions["runtime"].meta(game["id"])["status"] == "finished"
 
@@ -137,7 +158,7 @@ def test_the_index_forgets_a_game_with_no_bot_to_act_unless_a_turn_came_meanwhil
         human = new_game(client, humans=2, bots=0, seed=1)["id"]
     key = bots.pending_key("race")
     conn.zadd(key, {human: 1.0, "gone": 1.0})
-    sweeper = bots.Sweeper(runtime, bots.BotQueue(conn, "race"))
+    sweeper = Sweeper(runtime, bots.BotQueue(conn, "race"))
     # A turn enqueued between the sweeper's read and its delete keeps the entry.
     assert sweeper._remove_if_unchanged(keys=[key], args=[human, b"2"]) == 0
     sweeper.sweep_index()
@@ -155,11 +176,11 @@ def test_every_state_a_dead_job_can_be_left_in_is_recognised(
     bot_queue.enqueue_turn("g1", 5, 1)
     jid = bots.job_id("race", "g1", 5, 1)
     job = queue.fetch_job(jid)
-    assert bots._job_state(bot_queue, jid) == "alive"            # waiting in the queue
+    assert bots.job_state(bot_queue, jid) == "alive"            # waiting in the queue
     monkeypatch.setattr(bots, "STUCK_AFTER_SECONDS", 0.5)
     if status == "taken-then-worker-died":
         conn.lmove(queue.key, queue.intermediate_queue_key, "LEFT", "RIGHT")   # as RQ 3's dequeue does
-        assert bots._job_state(bot_queue, jid) == "watch"        # a live worker starts it in a moment
+        assert bots.job_state(bot_queue, jid) == "watch"        # a live worker starts it in a moment
         monkeypatch.setattr(bots, "TAKEN_GRACE_SECONDS", 0.0)
     else:
         conn.lrem(queue.key, 0, jid)
@@ -171,7 +192,7 @@ def test_every_state_a_dead_job_can_be_left_in_is_recognised(
             conn.zadd(queue.scheduled_job_registry.key, {jid: job.enqueued_at.timestamp()})
     import time
     time.sleep(0.6)
-    assert bots._job_state(bot_queue, jid) == "dead"
+    assert bots.job_state(bot_queue, jid) == "dead"
     assert not conn.exists(f"rq:job:{jid}")
     assert conn.lpos(queue.intermediate_queue_key, jid) is None
     assert bot_queue.enqueue_turn("g1", 5, 1)                    # room for the turn's new job
@@ -181,17 +202,18 @@ def test_a_turn_lost_between_the_append_and_the_enqueue_is_in_the_index(
         redis_url: str, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A process killed after the append but before its bot job: the turn was indexed before the
     append, so the index pass (not the slow lane) plays it again."""
-    from shared.runtime import GameRuntime
+    from shared.play.runtime import GameRuntime
     conn = redis.Redis.from_url(redis_url)
     bot_queue = bots.BotQueue(conn, "race")
-    from shared.eventstore import EventStore
+    from shared.log.eventstore import EventStore
     store = EventStore(redis.Redis.from_url(redis_url))
 
-    def killed_before_the_enqueue(game_id: str, version: int, seats: list[int]) -> None:
-        raise SystemExit("killed")          # what the queue sees: no job, ever
+    class KilledBeforeTheEnqueue(bots.BotQueue):
+        def appended(self, news: Any) -> None:
+            if news.bots:
+                raise SystemExit("killed")  # what the queue sees: no job, ever
 
-    runtime = GameRuntime(PLUGIN.game, store, notify_bots=killed_before_the_enqueue,
-                          before_bot_turn=bot_queue.mark_pending)
+    runtime = GameRuntime(PLUGIN.game, store, listeners=[KilledBeforeTheEnqueue(conn, "race")])
     game_id, _, _ = runtime.create([{"name": "a"}, {"name": "b", "bot": "roller"}], {}, seed=4)
     loaded = runtime.load(game_id)
     if PLUGIN.game.to_act(loaded.state) == [0]:
@@ -201,5 +223,5 @@ def test_a_turn_lost_between_the_append_and_the_enqueue_is_in_the_index(
     assert conn.zscore(bots.pending_key("race"), game_id) is not None, "the turn was not indexed first"
     assert conn.llen(bot_queue.queue.key) == 0
     monkeypatch.setattr(bots, "STUCK_AFTER_SECONDS", 0.0)
-    assert bots.Sweeper(runtime, bot_queue).sweep_index() == 1      # the index alone, no slow lane
+    assert Sweeper(runtime, bot_queue).sweep_index() == 1      # the index alone, no slow lane
     assert conn.llen(bot_queue.queue.key) == 1

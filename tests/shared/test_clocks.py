@@ -1,4 +1,4 @@
-"""Turn clocks (shared.clocks) on the toy game: a real Redis, a real RQ queue and its scheduler,
+"""Turn clocks (shared.play.clocks) on the toy game: a real Redis, a real RQ queue and its scheduler,
 run by an in-process burst worker."""
 from __future__ import annotations
 
@@ -16,12 +16,15 @@ from rq.serializers import JSONSerializer
 
 from services.catan.api import PLUGIN as CATAN
 from services.elfenland.api import PLUGIN as ELFENLAND
-from shared import bots, clocks, platform_events as pe, registry
-from shared.config import Settings
-from shared.plugin import GamePlugin
-from shared.runtime import derive_seed
-from shared.service import create_app
-from shared.worker import ResilientWorker
+from shared.play import bots, clocks, jobs, turn_clock
+from shared.log import platform_events as pe
+from shared.game import registry
+from shared.play.config import Settings
+from shared.game.plugin import GamePlugin
+from shared.play.runtime import derive_seed
+from shared.http.service import create_app
+from shared.play.worker import ResilientWorker
+from shared.play.sweeper import sweep
 from tests.shared.conftest import auth, burst
 from tests.shared.toygame import PLUGIN, RaceGame
 from tests.wait import wait_until
@@ -37,7 +40,7 @@ def clocked_client(plugin: GamePlugin, redis_url: str, monkeypatch: pytest.Monke
     monkeypatch.setenv("RQ_REDIS_URL", redis_url)
     monkeypatch.setenv("GAME_SERVICES_EXTRA", "race=tests.shared.toygame")
     monkeypatch.setenv("ALLOW_CLIENT_SEED", "1")
-    bots._runtime.cache_clear()
+    jobs.worker_runtime.cache_clear()
     app = create_app(plugin, dataclasses.replace(Settings.from_env(), enqueue_bots=True))
     with app.test_client() as c:
         c.application = app
@@ -61,7 +64,7 @@ def create(client: FlaskClient, humans: int, seed: int, **clock: Any) -> dict[st
 
 def wait_past(view: dict[str, Any]) -> None:
     """Sleep until every deadline in the view has passed."""
-    latest = max(clocks.iso_to_ms(d) for d in view["deadlines"].values())
+    latest = max(turn_clock.iso_to_ms(d) for d in view["deadlines"].values())
     time.sleep(max(0.0, latest / 1000 - time.time()) + 0.05)
 
 
@@ -81,7 +84,7 @@ def log_of(client: FlaskClient, gid: str) -> list[dict[str, Any]]:
 
 
 def expiries(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [e for e in events if e["type"] == clocks.EXPIRED]
+    return [e for e in events if e["type"] == turn_clock.EXPIRED]
 
 
 def seed_with_a_six(players: int) -> int:
@@ -115,7 +118,7 @@ def test_each_game_falls_back_on_its_rule_of_thumb_bot_not_its_expert(monkeypatc
     monkeypatch.setenv("GAME_SERVICES_EXTRA", "race=tests.shared.toygame")
     rule_of_thumb = {"catan": "greedy", "elasund": "heuristic", "elfenland": "planner", "elastium": "greedy",
                      "race": "roller"}
-    assert {name: clocks.default_fallback(registry.plugin(name)) for name in rule_of_thumb} == rule_of_thumb
+    assert {name: turn_clock.default_fallback(registry.plugin(name)) for name in rule_of_thumb} == rule_of_thumb
     assert all(registry.plugin(name).bot_level(bot) == "medium" for name, bot in rule_of_thumb.items())
 
 
@@ -173,7 +176,7 @@ def test_a_player_cannot_take_its_clocks_idempotency_key(client: FlaskClient, bo
                               headers={**auth(tokens[0]), "Idempotency-Key": key})
         assert (refused.status_code, refused.get_json()["reason"]) == (400, "malformed-request")
     runtime = client.application.extensions["runtime"]
-    deadline, set_at = clocks.parse(runtime.meta(gid))["seats"]["0"]
+    deadline, set_at = turn_clock.parse(runtime.meta(gid))["seats"]["0"]
     assert set_at == expiry
     time.sleep(max(0.0, deadline / 1000 - time.time()) + 0.05)
     strategies = {**PLUGIN.strategies, "refused": lambda *_: {"type": "ack"}}   # a choice the rules refuse
@@ -188,7 +191,7 @@ def test_an_expiry_that_runs_early_fires_the_clock_without_the_sweeper(client: F
     gid = game["id"]
     view = client.get(f"/games/{gid}").get_json()
     seat = view["to_act"][0]
-    deadline, set_at = clocks.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(seat)]
+    deadline, set_at = turn_clock.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(seat)]
     conn = redis.Redis.from_url(redis_url)
     queue = bots.BotQueue(conn, "race").queue
     scheduled = ScheduledJobRegistry(queue=queue)
@@ -197,8 +200,8 @@ def test_an_expiry_that_runs_early_fires_the_clock_without_the_sweeper(client: F
     assert conn.zscore(scheduled.key, jid) == deadline / 1000
     # What a scheduler that reads whole seconds does: the job runs before its deadline.
     scheduled.remove(jid, delete_job=True)
-    queue.enqueue("shared.clocks.expire_clock", "race", gid, seat, deadline, set_at, job_id=jid)
-    assert clocks.now_ms() < deadline
+    queue.enqueue("shared.play.jobs.expire_clock", "race", gid, seat, deadline, set_at, job_id=jid)
+    assert turn_clock.now_ms() < deadline
     run_worker(redis_url)
     assert expiries(log_of(client, gid)) == []
     # It scheduled its successor at the deadline: the clock fires then, no sweeper involved.
@@ -214,7 +217,7 @@ def test_a_seat_that_moves_in_time_gets_no_expiry(client: FlaskClient, redis_url
     gid = game["id"]
     view = client.get(f"/games/{gid}").get_json()
     seat = view["to_act"][0]
-    clock = clocks.parse(client.application.extensions["runtime"].meta(gid))
+    clock = turn_clock.parse(client.application.extensions["runtime"].meta(gid))
     deadline, set_at = clock["seats"][str(seat)]
     scheduled = ScheduledJobRegistry(queue=bots.BotQueue(redis.Redis.from_url(redis_url), "race").queue)
     assert scheduled.get_job_ids() == [clocks.job_id("race", gid, seat, deadline, set_at)]
@@ -222,7 +225,7 @@ def test_a_seat_that_moves_in_time_gets_no_expiry(client: FlaskClient, redis_url
     assert resp.status_code == 201
     # Its job is dropped (a week's clock would keep it for a week); the next seat's is scheduled.
     [other] = client.get(f"/games/{gid}").get_json()["to_act"]
-    other_deadline, other_set_at = clocks.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(other)]
+    other_deadline, other_set_at = turn_clock.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(other)]
     assert scheduled.get_job_ids() == [clocks.job_id("race", gid, other, other_deadline, other_set_at)]
     wait_past(view)
     runtime = client.application.extensions["runtime"]
@@ -257,7 +260,7 @@ def test_an_expiry_run_twice_acts_once_and_never_for_a_bot(client: FlaskClient, 
     gid = game["id"]
     runtime = client.application.extensions["runtime"]
     seat = client.get(f"/games/{gid}").get_json()["to_act"][0]
-    deadline, set_at = clocks.parse(runtime.meta(gid))["seats"][str(seat)]
+    deadline, set_at = turn_clock.parse(runtime.meta(gid))["seats"][str(seat)]
     time.sleep(max(0.0, deadline / 1000 - time.time()) + 0.05)
     first = clocks.expire_with(runtime, PLUGIN.strategies, "roller", gid, seat, deadline, set_at)
     again = clocks.expire_with(runtime, PLUGIN.strategies, "roller", gid, seat, deadline, set_at)
@@ -266,7 +269,7 @@ def test_an_expiry_run_twice_acts_once_and_never_for_a_bot(client: FlaskClient, 
     assert len(expiries(log_of(client, gid))) == 1
     # A seat a bot took over (a resignation) is the bot queue's: its clock does nothing.
     other = client.get(f"/games/{gid}").get_json()["to_act"][0]
-    deadline, set_at = clocks.parse(runtime.meta(gid))["seats"][str(other)]
+    deadline, set_at = turn_clock.parse(runtime.meta(gid))["seats"][str(other)]
     players = client.get(f"/games/{gid}").get_json()["players"]
     players[other]["bot"] = "random"
     redis_client.hset("{g:" + gid + "}:meta", "players", json.dumps(players))
@@ -289,8 +292,8 @@ def test_the_sweeper_catches_a_deadline_whose_job_was_lost(client: FlaskClient, 
     wait_past(view)
     runtime = client.application.extensions["runtime"]
     # Once no worker ran for STUCK_AFTER_SECONDS past the deadline, the sweep queues its expiry.
-    wait_until(lambda: bots.sweep(runtime, bot_queue) == 1, "the sweep to find the lost deadline")
-    assert bots.sweep(runtime, bot_queue) == 0   # queued now: not twice
+    wait_until(lambda: sweep(runtime, bot_queue) == 1, "the sweep to find the lost deadline")
+    assert sweep(runtime, bot_queue) == 0   # queued now: not twice
     [expired] = expiries(run_until_expired(client, redis_url, gid, 1))
     assert expired["data"]["seat"] == view["to_act"][0]
     # The other seat is to act now, with a deadline of its own: the game stays in the sweeper's index.
@@ -325,11 +328,11 @@ def test_the_sweeper_starts_a_clock_an_append_left_behind(client: FlaskClient, r
     the view shows no deadline, and the next sweep starts the clock, a full turn for each seat."""
     game = create(client, humans=2, seed=3)
     gid = game["id"]
-    redis_client.hdel("{g:" + gid + "}:meta", clocks.FIELD)
+    redis_client.hdel("{g:" + gid + "}:meta", turn_clock.FIELD)
     assert client.get(f"/games/{gid}").get_json()["deadlines"] == {}
     monkeypatch.setattr(bots, "STUCK_AFTER_SECONDS", -5)      # the game's first deadline counts as passed
     runtime = client.application.extensions["runtime"]
-    bots.sweep(runtime, bots.BotQueue(redis.Redis.from_url(redis_url), "race"))
+    sweep(runtime, bots.BotQueue(redis.Redis.from_url(redis_url), "race"))
     view = client.get(f"/games/{gid}").get_json()
     assert list(view["deadlines"]) == [str(view["to_act"][0])]
     wait_past(view)
@@ -348,7 +351,7 @@ def test_the_last_seat_taken_starts_the_acting_seats_clock_at_once(client: Flask
     view = client.get(f"/games/{gid}").get_json()
     # The append that started the game set the clock: no sweep needed, the deadline is there now.
     assert view["version"] == joined["version"] and list(view["deadlines"]) == [str(view["to_act"][0])]
-    deadline, set_at = clocks.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(view["to_act"][0])]
+    deadline, set_at = turn_clock.parse(client.application.extensions["runtime"].meta(gid))["seats"][str(view["to_act"][0])]
     scheduled = ScheduledJobRegistry(queue=bots.BotQueue(redis.Redis.from_url(redis_url), "race").queue)
     assert scheduled.get_job_ids() == [clocks.job_id("race", gid, view["to_act"][0], deadline, set_at)]
     wait_past(view)
@@ -395,7 +398,7 @@ def test_a_clock_started_without_a_new_version_changes_the_tag(client: FlaskClie
     runtime = client.application.extensions["runtime"]
     seat = client.get(f"/games/{gid}").get_json()["to_act"][0]
     token = game["players"][seat]["token"]
-    redis_client.hdel("{g:" + gid + "}:meta", clocks.FIELD)               # an append left the clock behind
+    redis_client.hdel("{g:" + gid + "}:meta", turn_clock.FIELD)               # an append left the clock behind
     held = {path: client.get(path, headers=auth(token)) for path in (f"/games/{gid}", f"/games/{gid}/legal-moves")}
     for path, answer in held.items():
         version = answer.get_json()["version"]

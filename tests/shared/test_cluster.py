@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from redis.cluster import RedisCluster
 
-from shared import redis_server
-from shared.engine import random_strategy
-from shared.eventstore import EventStore
-from shared.replay import audit_log
-from shared.runtime import GameRuntime, StateCache
+from shared.ops import redis_server
+from shared.game.engine import random_strategy
+from shared.log.eventstore import EventStore
+from shared.log.replay import audit_log
+from shared.play.runtime import GameRuntime, StateCache
 from tests.shared.test_eventstore import all_at_once, records
 from tests.shared.toygame import RaceGame
 
@@ -72,7 +72,7 @@ def test_the_service_answers_its_probes_moves_and_audits_on_a_cluster(cluster: R
     the feed and the audit (its cache reads the log stream by key)."""
     import dataclasses
 
-    from shared.service import create_app
+    from shared.http.service import create_app
     from tests.shared.conftest import auth, new_game
     from tests.shared.toygame import PLUGIN
     node = cluster.get_default_node()

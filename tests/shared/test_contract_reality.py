@@ -17,10 +17,10 @@ import jsonschema_rs
 import pytest
 from flask.testing import FlaskClient
 
-from shared import registry
-from shared.bots import play_bot_turn_with
-from shared.openapi import camel, game_prefix
-from shared.spec import generated_spec
+from shared.game import registry
+from shared.play.bots import play_bot_turn_with
+from shared.http.openapi import camel, game_prefix
+from shared.ops.spec import generated_spec
 from tests.shared.test_every_state import _app
 from tests.shared.variants import VARIANTS, case_id, cases
 

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from shared import registry
-from shared.engine import EngineUnavailable
-from shared.eventstore import EventStore
-from shared.limits import RetryLater
-from shared.replay import audit_log
-from shared.runtime import GameRuntime, StateCache
+from shared.game import registry
+from shared.game.engine import EngineUnavailable
+from shared.log.eventstore import EventStore
+from shared.play.problems import RetryLater
+from shared.log.replay import audit_log
+from shared.play.runtime import GameRuntime, StateCache
 
 
 def _runtime(store: EventStore, newest: str | None = None) -> GameRuntime:

@@ -7,7 +7,7 @@ from typing import Any
 
 from redis.crc import key_slot
 
-from shared.eventstore import GENESIS_HASH, EventStore, event_hash
+from shared.log.eventstore import GENESIS_HASH, EventStore, event_hash
 
 
 def records(start: int, n: int, head: str = GENESIS_HASH) -> list[dict[str, Any]]:

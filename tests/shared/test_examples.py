@@ -12,9 +12,9 @@ import jsonschema
 import pytest
 import yaml
 
-from shared import registry
-from shared.examples import ILLEGAL_EXAMPLE_PREFIX, PLATFORM_PROBLEMS, PROBLEM_EXAMPLE_PREFIX, PROBLEMS_FILE
-from shared.spec import spec_path
+from shared.game import registry
+from shared.http.examples import ILLEGAL_EXAMPLE_PREFIX, PLATFORM_PROBLEMS, PROBLEM_EXAMPLE_PREFIX, PROBLEMS_FILE
+from shared.ops.spec import spec_path
 from tests.shared.reasons import ROOT, collect
 
 GAMES = registry.available()
@@ -136,7 +136,7 @@ def test_every_reason_a_client_can_meet_has_an_example_answer(game: str) -> None
     examples = problem_examples(spec(game))
     platform = {name.removeprefix(PROBLEM_EXAMPLE_PREFIX) for name in examples if name.startswith(PROBLEM_EXAMPLE_PREFIX)}
     missing = platform_reasons() - platform
-    assert not missing, f"add an example of these to PLATFORM_PROBLEMS in shared/examples.py: {sorted(missing)}"
+    assert not missing, f"add an example of these to PLATFORM_PROBLEMS in shared/http/examples.py: {sorted(missing)}"
     rules = {name.removeprefix(ILLEGAL_EXAMPLE_PREFIX) for name in examples if name.startswith(ILLEGAL_EXAMPLE_PREFIX)}
     found = collect(game)
     assert not found.unresolved, f"reasons the collector cannot read (teach tests/shared/reasons.py): {found.unresolved}"

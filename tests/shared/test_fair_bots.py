@@ -3,7 +3,7 @@
 For every title, option set and bot, over states of random games: the same state with the
 secrets hidden from the acting seat moved around (tests/shared/secret_swaps.py, written apart from
 the games' ``conceal``) looks the same to that seat, and the bot, run the way the worker runs it
-(``shared.engine.play_fair`` with ``shared.bots.bot_rngs``), plays the same move in both.
+(``shared.game.engine.play_fair`` with ``shared.play.bots.bot_rngs``), plays the same move in both.
 """
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 import redis
 
-from shared import registry
-from shared.bots import bot_rngs, play_bot_turn_with
-from shared.engine import Game, State, play_fair, thinks
-from shared.eventstore import EventStore
-from shared.runtime import GameRuntime
+from shared.game import registry
+from shared.play.bots import bot_rngs, play_bot_turn_with
+from shared.game.engine import Game, State, play_fair, thinks
+from shared.log.eventstore import EventStore
+from shared.play.runtime import GameRuntime
 from tests.shared.secret_swaps import swapped
 from tests.shared.variants import case_id, cases
 

@@ -1,5 +1,5 @@
 """Provably fair randomness: a game commits to its secret seed at creation, reveals it when it ends,
-and the audit checks every recorded seed against the derivation (shared.proofs)."""
+and the audit checks every recorded seed against the derivation (shared.log.proofs)."""
 from __future__ import annotations
 
 import copy
@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
-from shared import proofs, registry
-from shared.engine import play_fair
-from shared.eventstore import GENESIS_HASH, EventStore, event_hash
-from shared.platform_events import SEED_REVEALED
-from shared.replay import audit_log, served_record
-from shared.runtime import GameRuntime, StateCache
+from shared.log import proofs
+from shared.game import registry
+from shared.game.engine import play_fair
+from shared.log.eventstore import GENESIS_HASH, EventStore, event_hash
+from shared.log.platform_events import SEED_REVEALED
+from shared.log.replay import audit_log, served_record
+from shared.play.runtime import GameRuntime, StateCache
 
 CATAN = registry.plugin("catan")
 

@@ -1,4 +1,4 @@
-"""The service workers' garbage-collector settings (shared.gc_tuning), read off real gunicorn workers."""
+"""The service workers' garbage-collector settings (shared.http.gc_tuning), read off real gunicorn workers."""
 from __future__ import annotations
 
 import os
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from shared.gc_tuning import DEFAULT_THRESHOLDS, thresholds_from
-from shared.redis_server import free_port
+from shared.http.gc_tuning import DEFAULT_THRESHOLDS, thresholds_from
+from shared.ops.redis_server import free_port
 from tests.wait import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from shared import golden, registry
-from shared.engine import IllegalMove
-from shared.replay import audit_log
+from shared.ops import golden
+from shared.game import registry
+from shared.game.engine import IllegalMove
+from shared.log.replay import audit_log
 
 FILES = golden.golden_files()
 

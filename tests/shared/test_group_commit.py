@@ -1,4 +1,4 @@
-"""Group commit (shared.group_commit): overlapping appends share a round trip, and nothing else
+"""Group commit (shared.log.group_commit): overlapping appends share a round trip, and nothing else
 changes: each gets its own reply or error, versions stay strict, a failed batch loses nothing."""
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 
 import redis
 
-from shared import redis_server
-from shared.eventstore import EventStore
-from shared.group_commit import GroupCommit, _Pending
-from shared.replay import audit_log
-from shared.runtime import GameRuntime
+from shared.ops import redis_server
+from shared.log.eventstore import EventStore
+from shared.log.group_commit import GroupCommit, _Pending
+from shared.log.replay import audit_log
+from shared.play.runtime import GameRuntime
 from tests.shared.toygame import RaceGame
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from shared.middleware import relative
+from shared.http.middleware import relative
 from tests.shared.conftest import new_game
 
 

@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from shared import registry
-from shared.engine import Game, IllegalMove
-from shared.replay import served_record
+from shared.game import registry
+from shared.game.engine import Game, IllegalMove
+from shared.log.replay import served_record
 
 # (state, the seats whose secrets are redrawn, rng, redraw the face-down piles too) -> state
 Scramble = Callable[[Any, list[int], random.Random, bool], Any]

@@ -1,7 +1,7 @@
 """Two languages: every message the code says has its French, with the same placeholders, and the
 catalogs hold nothing no code says (English is the source language: a message is its English text).
 
-The messages are extracted as a maintainer's ``python -m shared.i18n update`` does: Babel's
+The messages are extracted as a maintainer's ``python -m shared.text.i18n update`` does: Babel's
 extractor over each domain's Python sources (``_`` and ``N_``), a plain one over the pages
 (``t("...")`` in the scripts, ``[[...]]`` in the templates)."""
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from shared import i18n
-from shared.render import describe_move, event_words
+from shared.text import i18n
+from shared.text.render import describe_move, event_words
 
 DOMAINS = i18n.domains()
 
@@ -86,14 +86,14 @@ def test_pick_reads_accept_language_and_locale_names() -> None:
 
 def test_no_binary_catalog_is_checked_in() -> None:
     root = Path(i18n.ROOT)
-    assert not [p for p in root.glob("shared/locale/**/*.mo")] + [p for p in root.glob("services/*/locale/**/*.mo")]
+    assert not [p for p in root.glob("shared/text/locale/**/*.mo")] + [p for p in root.glob("services/*/locale/**/*.mo")]
 
 
 def test_the_pages_speak_the_language_asked_for(settings: Any) -> None:
     """Accept-Language chooses, ?lang= and the lang cookie choose over it; <html lang> says which;
     the page's config carries its words and the game's terms; /web/words answers in the page's language."""
     from services.catan.api import PLUGIN as CATAN
-    from shared.service import create_app
+    from shared.http.service import create_app
 
     client = create_app(CATAN, settings).test_client()
     french = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}).get_data(as_text=True)
@@ -137,8 +137,8 @@ def test_a_random_game_reads_in_french_without_falling_back(name: str) -> None:
     import importlib
     import random
 
-    from shared.engine import random_strategy
-    from shared.render import Context, render_state
+    from shared.game.engine import random_strategy
+    from shared.text.render import Context, render_state
 
     game = importlib.import_module(f"services.{name}.api").PLUGIN.game
     module = importlib.import_module(f"services.{name}.render")

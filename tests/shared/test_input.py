@@ -1,4 +1,4 @@
-"""Bad input is refused, not repaired (issue 10, items 7 and 8), through the real app and Redis.
+"""Bad input is refused, not repaired, through the real app and Redis.
 
 Numbers are strict and bounded, names carry no control characters, a garbage token is 401, and a
 client-chosen seed is either refused or told to everyone.
@@ -14,10 +14,10 @@ import pytest
 from flask.testing import FlaskClient
 from marshmallow import Schema, fields, validate
 
-from shared import registry
-from shared.config import Settings
-from shared.openapi import create_game_schema
-from shared.service import create_app
+from shared.game import registry
+from shared.play.config import Settings
+from shared.http.openapi import create_game_schema
+from shared.http.service import create_app
 from tests.shared.conftest import auth, new_game
 from tests.shared.test_service import assert_problem
 

@@ -1,4 +1,4 @@
-"""The ladder (shared.ladder) end to end on a few games: its series, their figures and the Elo line."""
+"""The ladder (shared.ai.ladder) end to end on a few games: its series, their figures and the Elo line."""
 from __future__ import annotations
 
 import json
@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from shared import ladder, registry
+from shared.ai import ladder
+from shared.game import registry
 
 
 @pytest.mark.slow
@@ -65,7 +66,7 @@ def test_each_series_is_given_as_soon_as_it_is_played() -> None:
 # asks for a warm shutdown and the process goes on.  The ladder's pool must still end when terminated.
 WARM_SHUTDOWN_PARENT = """
 import signal, sys, time
-from shared import ladder
+from shared.ai import ladder
 signal.signal(signal.SIGTERM, lambda signum, frame: print("warm shut down requested", flush=True))
 pool = ladder.worker_pool(2)
 busy = [pool.apply_async(time.sleep, (120,)) for _ in range(2)]

@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from shared import bots
-from shared.config import Settings
-from shared.eventstore import EventStore
-from shared.redis_server import free_port
-from shared.runtime import GameRuntime
-from shared.service import create_app
+from shared.play import bots
+from shared.play.config import Settings
+from shared.log.eventstore import EventStore
+from shared.ops.redis_server import free_port
+from shared.play.runtime import GameRuntime
+from shared.http.service import create_app
+from shared.play.sweeper import sweep
 from tests.shared.conftest import auth, new_game
 from tests.shared.test_service import assert_problem, play_to_the_end
 from tests.shared.toygame import PLUGIN, RaceGame
@@ -150,31 +151,34 @@ def test_the_sweeper_ends_a_game_nobody_moved_in_as_abandoned(settings: Settings
     idle_for(store, lively["id"], day)
     before = client.get(f"/games/{idle['id']}").get_json()["version"]
     bot_queue = bots.BotQueue(redis_client, "race")
-    bots.sweep(runtime, bot_queue, abandon_after=2 * day)
-    # Ended in its log, not deleted: the last record says so, the view and the feed too.
+    sweep(runtime, bot_queue, abandon_after=2 * day)
+    # Ended in its log, not deleted: the record says so (and the seed is revealed with it), the
+    # view and the feed too.
     events = client.get(f"/games/{idle['id']}/events").get_json()
-    last = events["events"][-1]
+    last, reveal = events["events"][-2:]
     assert (last["seq"], last["type"]) == (before + 1, "platform.game_abandoned")
+    assert (reveal["seq"], reveal["type"]) == (before + 2, "platform.seed_revealed")
     assert last["data"]["status"] == "abandoned" and last["data"]["result"] is None
     assert last["data"]["idle_seconds"] == 2 * day and last["cause"] == {"kind": "platform", "seat": None}
     view = client.get(f"/games/{idle['id']}").get_json()
-    assert (view["status"], view["to_act"], view["version"]) == ("abandoned", [], before + 1)
+    assert (view["status"], view["to_act"], view["version"]) == ("abandoned", [], before + 2)
     assert events["status"] == "abandoned"
     token = idle["players"][1]["token"]
     assert_problem(client.post(f"/games/{idle['id']}/moves", json={"type": "hold"}, headers=auth(token)),
                    409, "game-abandoned")
     assert_problem(client.post(f"/games/{idle['id']}/resign", headers=auth(token)), 409, "game-abandoned")
     assert client.get(f"/games/{idle['id']}/audit").get_json()["ok"] is True
-    assert client.get(f"/games/{idle['id']}/replay?version={before + 1}").get_json()["status"] == "abandoned"
+    for version, status in ((before, "active"), (before + 1, "abandoned"), (before + 2, "abandoned")):
+        assert client.get(f"/games/{idle['id']}/replay?version={version}").get_json()["status"] == status
     assert idle["id"] not in store.active_games("race") and lively["id"] in store.active_games("race")
     assert client.get(f"/games/{lively['id']}").get_json()["status"] == "active"
     # Its address may create again; a second sweep changes nothing.
     new_game(client)
-    bots.sweep(runtime, bot_queue, abandon_after=2 * day)
-    assert client.get(f"/games/{idle['id']}").get_json()["version"] == before + 1
+    sweep(runtime, bot_queue, abandon_after=2 * day)
+    assert client.get(f"/games/{idle['id']}").get_json()["version"] == before + 2
     # Without the setting (0) nothing is ever abandoned.
     idle_for(store, lively["id"], 30 * day)
-    bots.sweep(runtime, bot_queue, abandon_after=0)
+    sweep(runtime, bot_queue, abandon_after=0)
     assert client.get(f"/games/{lively['id']}").get_json()["status"] == "active"
 
 

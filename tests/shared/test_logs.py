@@ -3,8 +3,8 @@ import logging
 
 from flask import Flask
 
-from shared.logs import JsonFormatter, RequestIdFilter
-from shared.middleware import REQUEST_ID_KEY
+from shared.http.logs import JsonFormatter, RequestIdFilter
+from shared.http.middleware import REQUEST_ID_KEY
 
 
 def test_log_lines_are_json_with_the_request_id() -> None:

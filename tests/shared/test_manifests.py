@@ -11,7 +11,8 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from shared import manifests, registry
+from shared.ops import manifests
+from shared.game import registry
 
 K8S_VERSION = "1.30.0"      # the oldest Kubernetes the manifests promise to work on
 
@@ -40,9 +41,9 @@ def test_every_game_has_its_manifest_with_every_process() -> None:
                          ("Deployment", f"{game}-sweeper")}
         commands = {d["metadata"]["name"]: d["spec"]["template"]["spec"]["containers"][0]["command"]
                     for d in docs if d["kind"] == "Deployment"}
-        # The search bots' turns have workers of their own (shared.bots.BotQueue).
-        assert commands[f"{game}-thinker"] == ["python", "-m", "shared.worker", "--thinking", game]
-        assert commands[f"{game}-worker"] == ["python", "-m", "shared.worker", game]
+        # The search bots' turns have workers of their own (shared.play.bots.BotQueue).
+        assert commands[f"{game}-thinker"] == ["python", "-m", "shared.play.worker", "--thinking", game]
+        assert commands[f"{game}-worker"] == ["python", "-m", "shared.play.worker", game]
         for doc in docs:
             if doc["kind"] != "Deployment":
                 continue

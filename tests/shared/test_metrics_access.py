@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from shared.config import Settings
-from shared.service import create_app
+from shared.play.config import Settings
+from shared.http.service import create_app
 from tests.shared.toygame import PLUGIN
 
 
@@ -40,7 +40,7 @@ def test_a_metrics_port_serves_them_there_only(settings: Settings, monkeypatch: 
 
 
 def test_the_manifests_keep_the_metrics_off_the_public_port() -> None:
-    from shared import manifests
+    from shared.ops import manifests
     docs = manifests.k8s_documents("catan")
     web = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "catan-web")
     (container,) = web["spec"]["template"]["spec"]["containers"]
@@ -50,3 +50,20 @@ def test_the_manifests_keep_the_metrics_off_the_public_port() -> None:
     assert [p["targetPort"] for p in service["spec"]["ports"]] == ["http"]
     compose = manifests.compose_document(["catan"])["services"]["catan-web"]
     assert compose["environment"]["METRICS_PORT"] == port and port not in " ".join(compose["ports"])
+
+
+def test_the_queue_depth_counts_both_bot_queues_each_under_its_name(client: Any, redis_client: Any) -> None:
+    """Search bots' turns wait on a queue of their own: a scaler watching the fast queue only would
+    never see experts piling up."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from shared.play.bots import BotQueue
+    bot_queue = BotQueue(redis_client, "race", thinkers=["deep"])
+    for version in range(2):
+        assert bot_queue.enqueue_turn("g1", version, 0, bot="random")
+    for version in range(3):
+        assert bot_queue.enqueue_turn("g2", version, 1, bot="deep")
+    text = client.get("/metrics").get_data(as_text=True)
+    depth = {sample.labels["queue"]: sample.value for family in text_string_to_metric_families(text)
+             if family.name == "bot_queue_depth" for sample in family.samples if sample.labels["game"] == "race"}
+    assert depth == {"bots-race": 2, "bots-race-thinking": 3}, depth

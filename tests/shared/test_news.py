@@ -1,17 +1,18 @@
-"""The feed's subscriber (shared.news) against a real Redis: it hears only the games someone
+"""The feed's subscriber (shared.log.news) against a real Redis: it hears only the games someone
 here waits on, never misses an append that lands while a subscription is being made, drops
 games nobody waits on, and comes back after its connection is cut."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import pytest
 import redis
 
-from shared.eventstore import EventStore
-from shared.news import LogNews, News, channel
-from shared.runtime import GameRuntime
+from shared.log.eventstore import EventStore
+from shared.log.news import LogNews, News, channel
+from shared.play.runtime import GameRuntime
 from tests.shared.toygame import RaceGame
 
 
@@ -32,7 +33,7 @@ def until(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
     return condition()
 
 
-def subscribers(client: "redis.Redis[bytes]", game: Any, game_id: str) -> int:
+def subscribers(client: redis.Redis[bytes], game: Any, game_id: str) -> int:
     return int(client.pubsub_numsub(channel(game.name, game_id))[0][1])
 
 

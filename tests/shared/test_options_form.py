@@ -1,4 +1,4 @@
-"""The lobby's options form (shared.options_form): every option of every game has a field with words
+"""The lobby's options form (shared.http.options_form): every option of every game has a field with words
 for a person, every value it offers sets a game up, and a field the form hides when it does not
 apply is one the rules refuse there."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from shared.engine import InvalidOptions
-from shared.options_form import option_fields, unformed
-from shared.registry import available, plugin
+from shared.game.engine import InvalidOptions
+from shared.http.options_form import option_fields, unformed
+from shared.game.registry import available, plugin
 from tests.shared.test_pages import page_config
 
 

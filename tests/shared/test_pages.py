@@ -1,5 +1,5 @@
 """The browser pages as the server gives them: HTML that names the game and its seats' bots, files
-from shared/web/, and nothing of them in the API document."""
+from shared/http/web/, and nothing of them in the API document."""
 from __future__ import annotations
 
 import json
@@ -46,7 +46,7 @@ def test_the_pages_are_not_in_the_api_document(client: Any) -> None:
 def test_the_game_words_for_events_moves_and_a_view(settings: Any) -> None:
     """POST /web/words gives the game's own words (services/<game>/render.py) for what the page sends."""
     from services.catan.api import PLUGIN as CATAN
-    from shared.service import create_app
+    from shared.http.service import create_app
 
     client = create_app(CATAN, settings).test_client()
     players = [{"name": "ann"}, {"name": "bob", "bot": "greedy"}, {"name": "cy", "bot": "greedy"}]
@@ -88,7 +88,7 @@ def test_the_words_refuse_odd_bodies_and_games_without_widgets_say_so(client: An
 
 
 def test_every_game_offers_its_bots_by_level() -> None:
-    from shared import registry
+    from shared.game import registry
     for name in registry.available():
         levels = registry.plugin(name).bot_levels()
         assert [bot["level"] for bot in levels] == ["easy", "medium", "hard"], (name, levels)
@@ -96,7 +96,7 @@ def test_every_game_offers_its_bots_by_level() -> None:
 
 
 def _holds(value: Any, attribute: str | None) -> bool:
-    """shared/web/table.js's ``holds``: does a move's field hold a place's attribute?"""
+    """shared/http/web/table.js's ``holds``: does a move's field hold a place's attribute?"""
     if value is None or attribute is None:
         return False
     wanted = attribute.split(" ")
@@ -113,7 +113,7 @@ def test_every_kind_of_place_names_moves_only_in_its_own_fields() -> None:
     import random
     import xml.etree.ElementTree as ET
 
-    from shared import registry
+    from shared.game import registry
     from tests.shared.variants import VARIANTS
 
     checked: set[tuple[str, str]] = set()
@@ -172,9 +172,9 @@ def test_a_favicon_is_served_and_linked_from_every_page(client: Any) -> None:
 
 
 def test_each_game_warns_of_the_moves_that_cost_more_than_a_player_may_expect() -> None:
-    """shared.render.move_warning: the game's own cases (listed in its NOTES.md), from the seat's
+    """shared.text.render.move_warning: the game's own cases (listed in its NOTES.md), from the seat's
     view; None for the ordinary moves and for views it cannot read."""
-    from shared.render import move_warning
+    from shared.text.render import move_warning
 
     # Elfengold: a bid above one's gold risks all of it.
     purse = {"seats": [{"coins": 12}, {"coins": 3}]}

@@ -1,5 +1,5 @@
 """Every place a move can name on a board picture has a name of its own for assistive technology:
-the table makes the playable ones buttons named by the picture's title (shared/web/table.js)."""
+the table makes the playable ones buttons named by the picture's title (shared/http/web/table.js)."""
 from __future__ import annotations
 
 import random
@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from shared import registry
+from shared.game import registry
 from tests.shared.variants import VARIANTS
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -5,8 +5,8 @@ import dataclasses
 import json
 from typing import Any
 
-from shared.config import Settings
-from shared.service import create_app
+from shared.play.config import Settings
+from shared.http.service import create_app
 from tests.shared.conftest import auth, new_game
 from tests.shared.toygame import PLUGIN
 

@@ -1,5 +1,5 @@
 """What every board picture shares: escaping player text and writing attributes."""
-from shared.pictures import attrs, seat_colour, svg_document, text
+from shared.game.pictures import attrs, seat_colour, svg_document, text
 
 
 def test_player_text_is_escaped_and_loses_control_characters() -> None:

@@ -1,4 +1,4 @@
-"""The bounded Redis pool of gevent workers (shared.redis_clients.MeteredPool), through the real
+"""The bounded Redis pool of gevent workers (shared.play.redis_clients.MeteredPool), through the real
 app and a real Redis: a pool with no free connection is load, told apart from a Redis outage."""
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import dataclasses
 
 import redis
 
-from shared.config import Settings
-from shared.eventstore import EventStore
-from shared.redis_clients import MeteredPool
-from shared.service import create_app
+from shared.play.config import Settings
+from shared.log.eventstore import EventStore
+from shared.play.redis_clients import MeteredPool
+from shared.http.service import create_app
 from tests.shared.conftest import new_game
 from tests.shared.toygame import PLUGIN
 

@@ -1,4 +1,4 @@
-"""Portable logs (GET /games/{id}/log, JSON Lines) and the offline verifier (shared.verify,
+"""Portable logs (GET /games/{id}/log, JSON Lines) and the offline verifier (shared.log.verify,
 ``boardgames verify``): what it accepts, and the first bad record it names in what it refuses."""
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from shared import registry, signing
-from shared.cli import main as cli
-from shared.config import Settings
-from shared.platform_events import SEED_REVEALED
-from shared.service import create_app
-from shared.verify import JSONL
+from shared.game import registry
+from shared.log import signing
+from shared.client.cli import main as cli
+from shared.play.config import Settings
+from shared.log.platform_events import SEED_REVEALED
+from shared.http.service import create_app
+from shared.log.verify import JSONL
 from tests.shared.conftest import auth, new_game
 from tests.shared.test_fair_seeds import forge_a_roll, play_to_the_end, rechain
 from tests.shared.test_signed_heads import key_file, play_out
@@ -164,9 +165,8 @@ def test_a_forged_roll_in_a_finished_catan_log_is_named(settings: Settings, tmp_
     assert code == 1 and f"FAILED at record {seq}: the move's seed is not the one derived" in said, said
 
 
-def test_the_readme_shows_the_routes_and_the_command_that_exist(signed: dict[str, Any]) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme.split("### Verify a finished game with no server running", 1)[1].split("\n### ", 1)[0]
+def test_the_documents_show_the_routes_and_the_command_that_exist(signed: dict[str, Any]) -> None:
+    section = (Path(__file__).resolve().parents[2] / "docs" / "verify.md").read_text()
     client = signed["client"]
     game = new_game(client)
     for line in section.splitlines():
@@ -182,9 +182,9 @@ def test_a_game_of_an_older_rules_engine_verifies_offline_by_that_engines_rules(
         redis_client: Any, tmp_path: Path) -> None:
     """A Catan game created under engine 2 (still kept: it allowed trading after building) keeps
     those rules for life; its file names engine 2, and the verifier judges it by engine 2."""
-    from shared.eventstore import EventStore
-    from shared.runtime import GameRuntime, StateCache
-    from shared.verify import log_file
+    from shared.log.eventstore import EventStore
+    from shared.play.runtime import GameRuntime, StateCache
+    from shared.log.verify import log_file
     catan = registry.plugin("catan")
     assert "2" in catan.engine_versions and catan.newest_rules().engine_version != "2"
     runtime = GameRuntime(catan.rules("2"), EventStore(redis_client), cache=StateCache(), engines=catan.rules)
@@ -196,3 +196,70 @@ def test_a_game_of_an_older_rules_engine_verifies_offline_by_that_engines_rules(
     path.write_bytes(body)
     code, said = verify(path)
     assert code == 0 and "rules engine 2" in said and "VERIFIED" in said, said
+
+
+def abandoned_game(signed: dict[str, Any], holds: int = 3) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A game moved in a few times, then left for days until the sweeper ended it as abandoned;
+    its log downloaded by a spectator."""
+    from shared.play import bots
+    from shared.play.sweeper import sweep
+    from tests.shared.test_limits import idle_for
+    client = signed["client"]
+    runtime = client.application.extensions["runtime"]
+    game = new_game(client, seed=None)
+    tokens = [p["token"] for p in game["players"]]
+    for _ in range(holds):
+        seat = client.get(f"/games/{game['id']}").get_json()["to_act"][0]
+        assert client.post(f"/games/{game['id']}/moves", json={"type": "hold"},
+                           headers=auth(tokens[seat])).status_code == 201
+    idle_for(runtime.store, game["id"], 3 * 86_400)
+    sweep(runtime, bots.BotQueue(runtime.store.redis, "race"), abandon_after=2 * 86_400)
+    assert client.get(f"/games/{game['id']}").get_json()["status"] == "abandoned"
+    return game, download(client, game["id"], signed["dir"] / "abandoned.jsonl")
+
+
+def test_an_abandoned_game_reveals_its_seed_and_verifies_offline(signed: dict[str, Any]) -> None:
+    client, tmp = signed["client"], signed["dir"]
+    game, rows = abandoned_game(signed)
+    header, records = rows[0], rows[1:]
+    # The seed is revealed in the abandonment's append, at its time, and the log is public in full.
+    abandonment, reveal = records[-2], records[-1]
+    assert (abandonment["type"], reveal["type"]) == ("platform.game_abandoned", SEED_REVEALED)
+    assert "cause" not in reveal and reveal["at"] == abandonment["at"]
+    assert header["complete"] and header["status"] == "abandoned" and header["version"] == reveal["seq"]
+    assert all("salt" in r for r in records) and "seed" in records[0]["cause"]
+    assert all(r["data"].get("card") is not None for r in records if r["type"] == "card_dealt")
+    audit = client.get(f"/games/{game['id']}/audit").get_json()
+    assert audit["ok"] and audit["seeds"] == "verified", audit
+    code, said = verify(tmp / "abandoned.jsonl", signed["keys"])
+    assert code == 0, said
+    assert "abandoned: the whole log" in said and f"revealed at record {reveal['seq']}" in said, said
+    for checked in ("ok    hash chain", "ok    signature", "ok    seeds", "ok    rules", "VERIFIED"):
+        assert checked in said, said
+    # The revealed seed is what the moves' seeds are checked against: a move given another seed
+    # (its events unchanged: a hold draws nothing) is named.
+    forged = copy.deepcopy(rows)
+    move = next(r for r in forged[1:] if (r.get("cause") or {}).get("kind") == "move")
+    move["cause"]["seed"] += 1
+    rechain(forged[1:])
+    forged[0]["head"] = forged[-1]["hash"]
+    code, said = verify(write(tmp / "forged.jsonl", forged))
+    assert code == 1 and f"FAILED at record {move['seq']}: the move's seed is not the one derived" in said, said
+
+
+def test_an_abandoned_game_without_a_revealed_seed_is_not_called_verified(signed: dict[str, Any]) -> None:
+    """A game abandoned without opening its commitment (as the platform once ended them): every
+    record checks, but its seeds cannot be, and the verifier says so instead of VERIFIED."""
+    _, rows = abandoned_game(signed)
+    closed = copy.deepcopy(rows[:-1])
+    closed[0].update(version=closed[-1]["seq"], head=closed[-1]["hash"])
+    code, said = verify(write(signed["dir"] / "closed.jsonl", closed))
+    assert code == 3 and "never revealed" in said and "ok    rules" in said and "VERIFIED" not in said, said
+    # Nothing may be played once the game was abandoned: a move after it is named.
+    moved = copy.deepcopy(rows[:-1])
+    move = copy.deepcopy(next(r for r in moved[1:] if (r.get("cause") or {}).get("kind") == "move"))
+    moved.append({**move, "seq": moved[-1]["seq"] + 1})
+    rechain(moved[1:])
+    moved[0].update(version=moved[-1]["seq"], head=moved[-1]["hash"])
+    code, said = verify(write(signed["dir"] / "moved.jsonl", moved))
+    assert code == 1 and f"FAILED at record {moved[-1]['seq']}: a move after the game was abandoned" in said, said

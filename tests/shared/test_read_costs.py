@@ -8,8 +8,8 @@ from typing import Any
 
 from flask import Flask
 
-from shared.config import Settings
-from shared.service import create_app
+from shared.play.config import Settings
+from shared.http.service import create_app
 from tests.shared.conftest import auth, new_game
 from tests.shared.test_service import assert_problem, whose_turn
 from tests.shared.toygame import PLUGIN

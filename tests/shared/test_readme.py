@@ -9,7 +9,7 @@ from typing import Any
 
 from marshmallow import validate
 
-from shared import registry
+from shared.game import registry
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 
@@ -131,9 +131,17 @@ def test_deploy_readme_defaults_are_the_codes() -> None:
     assert checked >= 20
 
 
-def test_readme_client_retry_defaults_are_the_clients() -> None:
-    from shared.client import GameClient
+def test_documented_client_retry_defaults_are_the_clients() -> None:
+    from shared.client.client import GameClient
+    clients = (ROOT / "docs" / "clients.md").read_text()
     params = inspect.signature(GameClient.__init__).parameters
     for name in ("retries", "backoff"):
-        documented = re.search(rf"`{name}=([\d.]+)`", README).group(1)
-        assert float(documented) == params[name].default, f"README: {name}={documented}"
+        documented = re.search(rf"`{name}=([\d.]+)`", clients).group(1)
+        assert float(documented) == params[name].default, f"docs/clients.md: {name}={documented}"
+
+
+def test_the_readme_links_only_to_documents_that_exist() -> None:
+    links = re.findall(r"\]\(([^)#]+)\)", README)
+    assert "docs/contract.md" in links and "deploy/README.md" in links
+    for link in links:
+        assert (ROOT / link).is_file(), f"README links to {link}, which does not exist"

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 import redis
 
-from shared import redis_server
-from shared.config import Settings
-from shared.eventstore import EventStore
-from shared.redis_clients import KernelTimeoutConnection, connect_event_store
-from shared.replay import audit_log
-from shared.runtime import GameRuntime
+from shared.ops import redis_server
+from shared.play.config import Settings
+from shared.log.eventstore import EventStore
+from shared.play.redis_clients import KernelTimeoutConnection, connect_event_store
+from shared.log.replay import audit_log
+from shared.play.runtime import GameRuntime
 from tests.shared.toygame import RaceGame
 
 

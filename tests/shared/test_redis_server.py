@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from shared import redis_server
+from shared.ops import redis_server
 
 
 def test_a_loopback_url_that_answers_nothing_gets_the_embedded_server_on_its_port(

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared import registry
+from shared.game import registry
 
 
 @pytest.mark.parametrize("name", list(registry.SERVICES))

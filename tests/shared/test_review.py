@@ -8,9 +8,9 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from shared.eventstore import EventStore, snapshot_document
-from shared.replay import audit_log
-from shared.runtime import GameRuntime, StateCache
+from shared.log.eventstore import EventStore, snapshot_document
+from shared.log.replay import audit_log
+from shared.play.runtime import GameRuntime, NotifyBots, StateCache
 from tests.shared.conftest import new_game
 from tests.shared.conftest import recreate_with_another_history
 from tests.shared.toygame import RaceGame
@@ -81,16 +81,17 @@ def test_an_accepted_append_is_never_answered_with_an_error(redis_client: Any) -
     # The events are in the log: an error answer would make a client without an
     # Idempotency-Key play the move twice (and a created game's tokens would be lost).
     store = EventStore(redis_client)
-    runtime = GameRuntime(RaceGame(), store, notify_bots=QueueDown(), cache=StateCache())
+    queue_down = NotifyBots(QueueDown())
+    runtime = GameRuntime(RaceGame(), store, listeners=[queue_down], cache=StateCache())
     players = [{"name": "b", "bot": "random"}, {"name": "x"}]        # the bot opens
     try:
         game_id, _, _ = runtime.create(players, {}, seed=5)
     except redis.ConnectionError:
         pytest.fail("the game was created but the answer is an error")
     assert store.active_games("race") == [game_id]
-    runtime.notify_bots = None
+    runtime.listeners = []
     runtime.submit(game_id, 0, {"type": "hold"})
-    runtime.notify_bots = QueueDown()
+    runtime.listeners = [queue_down]
     before = store.version(game_id)
     try:
         outcome = runtime.submit(game_id, 1, {"type": "hold"})        # appended; the enqueue fails
@@ -107,8 +108,8 @@ class SilentHold(RaceGame):
 
 
 def test_a_decision_without_events_changes_nothing(redis_client: Any) -> None:
-    # Appending nothing used to set the log's head hash to "" (every later append then
-    # conflicted: the game was stuck) and answered with an IndexError.
+    # Appending nothing must not set the log's head hash to "" (every later append would then
+    # conflict: the game would be stuck), nor answer with an IndexError.
     store = EventStore(redis_client)
     runtime = GameRuntime(SilentHold(), store, cache=StateCache())
     game_id, version, _ = runtime.create([{"name": "x"}, {"name": "y"}], {}, seed=1)
@@ -125,8 +126,8 @@ def test_a_strategy_that_crashes_does_not_stall_the_game(redis_client: Any, monk
     # forever: the bot must fall back to a random legal move, as it does for an illegal one.
     # In strict mode (the tests) the crash is raised instead: an engine bug must not pass for a
     # bot's weak move.
-    from shared.bots import play_bot_turn_with
-    from shared.engine import random_strategy
+    from shared.play.bots import play_bot_turn_with
+    from shared.game.engine import random_strategy
 
     def broken(game: Any, state: Any, seat: int, rng: Any) -> Any:
         raise KeyError("a bug in the strategy")
@@ -143,8 +144,8 @@ def test_a_strategy_that_crashes_does_not_stall_the_game(redis_client: Any, monk
 
 
 def test_a_strategy_that_chooses_an_illegal_move_falls_back_to_a_legal_one(redis_client: Any) -> None:
-    from shared.bots import play_bot_turn_with
-    from shared.engine import random_strategy
+    from shared.play.bots import play_bot_turn_with
+    from shared.game.engine import random_strategy
 
     def confused(game: Any, state: Any, seat: int, rng: Any) -> Any:
         return {"type": "ack"}                       # there is no 6 to acknowledge
@@ -161,8 +162,8 @@ def test_a_strategy_that_chooses_an_illegal_move_falls_back_to_a_legal_one(redis
 
 
 def test_a_strategy_cannot_corrupt_the_state_the_move_is_decided_on(redis_client: Any) -> None:
-    from shared.bots import play_bot_turn_with
-    from shared.engine import random_strategy
+    from shared.play.bots import play_bot_turn_with
+    from shared.game.engine import random_strategy
 
     def scribbler(game: Any, state: Any, seat: int, rng: Any) -> Any:
         state["scores"][seat] = 99                   # a look-ahead that evolved in place
@@ -178,8 +179,8 @@ def test_a_strategy_cannot_corrupt_the_state_the_move_is_decided_on(redis_client
 
 def test_a_pinned_move_on_a_copy_of_a_lost_history_is_judged_on_the_log(redis_client: Any) -> None:
     # The log was rewritten to the same length (a restore): the version the client pins is the
-    # log's, only this process's copy is foreign.  It used to answer 409 "based on version N but
-    # the game is at N" on every try, as nothing refreshed the copy.
+    # log's, only this process's copy is foreign.  Unless the copy is refreshed, every try would answer
+    # 409 "based on version N but the game is at N".
     store = EventStore(redis_client)
     a = GameRuntime(RaceGame(), store, cache=StateCache())
     game_id, version, _ = a.create([{"name": "x"}, {"name": "y"}], {}, seed=3)
@@ -230,7 +231,7 @@ def test_audit_of_a_live_game_does_not_quote_the_rules_on_a_hidden_hand(client: 
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # When a recorded move no longer passes the rules (a rules fix deployed under running games,
     # or a damaged log), the audit quoted the rule's detail, which may describe a seat's hand.
-    from shared.engine import IllegalMove
+    from shared.game.engine import IllegalMove
     from tests.shared.conftest import auth
     game = new_game(client)
     seat = client.get(f"/games/{game['id']}").get_json()["to_act"][0]

@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from shared import registry, runner
+from shared.game import registry
+from shared.ops import runner
 
 
 def test_a_child_that_keeps_dying_stops_the_runner_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
@@ -32,6 +33,6 @@ def test_every_game_gets_workers_for_its_search_bots_too(monkeypatch: pytest.Mon
     monkeypatch.setenv("THINKING_WORKERS", "1")
     kids = runner.children(dict(os.environ), "/tmp/prom-unused")
     for game in registry.available():
-        workers = [kid.argv[2:] for kid in kids if kid.name.startswith(f"{game} ") and "shared.worker" in kid.argv]
-        assert sorted(workers) == [["shared.worker", "--quiet", "--thinking", game],
-                                   ["shared.worker", "--quiet", game], ["shared.worker", "--quiet", game]]
+        workers = [kid.argv[2:] for kid in kids if kid.name.startswith(f"{game} ") and "shared.play.worker" in kid.argv]
+        assert sorted(workers) == [["shared.play.worker", "--quiet", "--thinking", game],
+                                   ["shared.play.worker", "--quiet", game], ["shared.play.worker", "--quiet", game]]

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from shared.engine import IllegalMove
-from shared.eventstore import EventStore
-from shared.problems import Problem
-from shared.replay import audit_log
-from shared.runtime import GameRuntime, StateCache
+from shared.game.engine import IllegalMove
+from shared.log.eventstore import EventStore
+from shared.play.problems import Problem
+from shared.log.replay import audit_log
+from shared.play.runtime import GameRuntime, StateCache
 from tests.shared.conftest import recreate_with_another_history
 from tests.shared.toygame import RaceGame
 
@@ -88,7 +88,7 @@ def test_a_log_rewritten_to_the_same_length_is_caught_by_the_head_check(two_proc
 def test_time_travel_from_checkpoints_equals_replaying_from_scratch(two_processes: Any) -> None:
     import random
 
-    import shared.runtime as runtime_module
+    import shared.play.runtime as runtime_module
     a, b = two_processes
     game_id, _, _ = a.create([{"name": "x"}, {"name": "y"}, {"name": "z"}], {"target": 60}, seed=4)
     rng = random.Random(4)
@@ -150,7 +150,7 @@ def test_a_refused_move_leaves_the_cache_warm_and_right(two_processes: Any) -> N
 def test_salts_are_never_shared_with_a_forked_process() -> None:
     # Salts hide hidden cards from whoever sees only hashes; they are drawn from the OS in
     # batches, so a forked worker must not reuse the batch its parent had not used up.
-    from shared.runtime import _salts
+    from shared.play.runtime import _salts
     _salts.take(1)                                   # the parent now holds an unused batch
     read_end, write_end = os.pipe()
     pid = os.fork()

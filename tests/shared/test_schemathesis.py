@@ -15,9 +15,9 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from shared import registry
-from shared.config import Settings
-from shared.service import create_app
+from shared.game import registry
+from shared.play.config import Settings
+from shared.http.service import create_app
 
 pytestmark = pytest.mark.slow      # generated requests by the hundred (make test-fast leaves it out)
 

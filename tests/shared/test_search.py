@@ -1,4 +1,4 @@
-"""The search bots (shared.search): what the search decides, its budget, and the budget's way
+"""The search bots (shared.play.search): what the search decides, its budget, and the budget's way
 from ``POST /games`` to the worker that plays the turn (a real Redis)."""
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 import redis
 
-from shared import registry
-from shared.bots import play_bot_turn_with
-from shared.engine import Game, IllegalMove, Move, State, play_fair
-from shared.eventstore import EventStore
-from shared.runtime import GameRuntime
-from shared.search import DEFAULT_BUDGET_MS, ExpertBot
+from shared.game import registry
+from shared.play.bots import play_bot_turn_with
+from shared.game.engine import Game, IllegalMove, Move, State, play_fair
+from shared.log.eventstore import EventStore
+from shared.play.runtime import GameRuntime
+from shared.play.search import DEFAULT_BUDGET_MS, ExpertBot
 from tests.shared.conftest import auth
 from tests.shared.test_clocks import clocked_client
 from tests.shared.toygame import PLUGIN as RACE

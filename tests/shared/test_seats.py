@@ -8,11 +8,13 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from shared import bots, platform_events as pe
-from shared.config import Settings
-from shared.service import create_app
-from shared.bots import play_bot_turn_with
-from shared.clocks import default_fallback
+from shared.play import bots
+from shared.log import platform_events as pe
+from shared.play.config import Settings
+from shared.http.service import create_app
+from shared.play.bots import play_bot_turn_with
+from shared.play.turn_clock import default_fallback
+from shared.play.sweeper import Sweeper
 from tests.shared.conftest import auth
 from tests.shared.toygame import PLUGIN
 
@@ -201,7 +203,7 @@ def test_the_sweeper_prunes_expired_list_entries_a_bounded_step_a_pass(client: F
     expired = {f"gone{i:03d}": i for i in range(300)}
     for status in ("waiting", "all"):
         store.redis.zadd(store.list_key("race", status), expired)
-    sweeper = bots.Sweeper(runtime, bots.BotQueue(redis.Redis.from_url(redis_url), "race"))
+    sweeper = Sweeper(runtime, bots.BotQueue(redis.Redis.from_url(redis_url), "race"))
     first = sweeper.prune_list()                 # a step of the "waiting" list, not all of it
     assert 0 < first < 300 and sweeper.list_place == (store.LIST_KEYS.index("waiting"), sweeper.list_place[1])
     assert sweeper.list_place[1] != 0            # the cursor: the next pass goes on from there

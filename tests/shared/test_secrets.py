@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from shared import registry
-from shared.engine import random_strategy
+from shared.game import registry
+from shared.game.engine import random_strategy
 
 SAMPLES_PER_GAME = 12
 

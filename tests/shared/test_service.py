@@ -317,7 +317,7 @@ def test_request_metrics_are_labelled_by_route_not_path(client: FlaskClient) -> 
 def test_large_answers_are_gzipped_for_clients_that_accept_it(app: Any) -> None:
     import gzip
 
-    from shared.http import COMPRESS_FROM_BYTES, json_response
+    from shared.http.plumbing import COMPRESS_FROM_BYTES, json_response
 
     big = {"moves": [{"type": "place", "at": i} for i in range(COMPRESS_FROM_BYTES // 10)]}
     with app.test_request_context(headers={"Accept-Encoding": "gzip, deflate"}):

@@ -1,4 +1,4 @@
-"""Signed heads (shared.signing): the service signs the head of a game's log with Ed25519, and
+"""Signed heads (shared.log.signing): the service signs the head of a game's log with Ed25519, and
 publishes every key it stands by, old ones included, at /.well-known/game-log-keys.json."""
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from shared import signing
-from shared.config import Settings
-from shared.runner import development_signing_key
-from shared.service import create_app
-from shared.signing import SignatureRefused, Signer, head_payload, keys_from_keyset
+from shared.log import signing
+from shared.play.config import Settings
+from shared.ops.runner import development_signing_key
+from shared.http.service import create_app
+from shared.log.signing import SignatureRefused, Signer, head_payload, keys_from_keyset
 from tests.shared.conftest import auth, new_game
 from tests.shared.toygame import PLUGIN
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from shared import registry
-from shared.engine import Game, IllegalMove
-from shared.eventstore import canonical
+from shared.game import registry
+from shared.game.engine import Game, IllegalMove
+from shared.log.eventstore import canonical
 from tests.shared.variants import VARIANTS
 
 # Option sets beyond tests/shared/variants.py's that change what a decision reads.

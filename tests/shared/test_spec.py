@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 import yaml
 
-from shared import registry
-from shared.openapi import game_prefix
-from shared.spec import generated_spec, spec_path
+from shared.game import registry
+from shared.http.openapi import game_prefix
+from shared.ops.spec import generated_spec, spec_path
 
 
 @pytest.mark.parametrize("game", registry.available())
@@ -124,7 +125,7 @@ def test_null_is_written_as_openapi_3_1_writes_it(game: str) -> None:
 def test_docs_read_the_document_in_openapi_3_0s_words(game: str) -> None:
     """Swagger UI 4 (/docs) renders OpenAPI 3.0 only: its copy has no null type, and says the
     same (every path and component, nullable where null was a type)."""
-    from shared.openapi import openapi_30
+    from shared.http.openapi import openapi_30
 
     spec = generated_spec(game)
     docs = openapi_30(spec)

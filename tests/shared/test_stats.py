@@ -1,11 +1,11 @@
-"""``shared.stats.wilson_interval`` against values worked out by hand from the formula."""
+"""``shared.ai.stats.wilson_interval`` against values worked out by hand from the formula."""
 from __future__ import annotations
 
 import math
 
 import pytest
 
-from shared.stats import wilson_interval
+from shared.ai.stats import wilson_interval
 
 
 def test_wilson_interval_known_values() -> None:
@@ -29,7 +29,7 @@ def test_wilson_interval_edges() -> None:
 
 
 def test_elo_gap_reads_a_fair_share_as_equal_strength() -> None:
-    from shared.stats import elo_gap
+    from shared.ai.stats import elo_gap
     assert elo_gap(1 / 3, 2) == pytest.approx(0.0, abs=1e-9)        # 3 players, fair share
     assert elo_gap(0.5, 1) == pytest.approx(0.0, abs=1e-9)          # 2 players: the usual Elo
     assert elo_gap(0.76, 1) == pytest.approx(200, abs=1.5)          # 2 players, 200 Elo ~ 76%

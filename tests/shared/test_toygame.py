@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from shared.engine import Event, Move
-from shared.testing import play_random_game
+from shared.game.engine import Event, Move
+from shared.game.testing import play_random_game
 from tests.shared.toygame import RaceGame
 
 

@@ -1,4 +1,4 @@
-"""Value functions fit to self-play (shared.valuefit) and each game's checked-in model."""
+"""Value functions fit to self-play (shared.ai.valuefit) and each game's checked-in model."""
 from __future__ import annotations
 
 import json
@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from shared import registry, valuefit
-from shared.valuefit import FeatureSet, Sample
+from shared.game import registry
+from shared.ai import valuefit
+from shared.game.value import FeatureSet, ValueModel, load
+from shared.ai.valuefit import Sample
 
 GAMES_WITH_MODELS = [name for name in registry.available() if registry.plugin(name).value_features is not None]
 
@@ -50,7 +52,7 @@ def test_a_model_for_other_features_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "value_model.json"
     path.write_text(json.dumps({"weights": {"points": 1.0}}))
     with pytest.raises(ValueError, match="fit again"):
-        valuefit.load(FeatureSet(("points", "cards"), lambda state: [[0.0, 0.0]], path)).weights
+        _ = load(FeatureSet(("points", "cards"), lambda state: [[0.0, 0.0]], path)).weights   # read when used
 
 
 @pytest.mark.parametrize("name", GAMES_WITH_MODELS)
@@ -60,7 +62,7 @@ def test_the_checked_in_model_predicts_unseen_games(name: str) -> None:
     plugin = registry.plugin(name)
     features = plugin.value_features
     assert features is not None
-    model = valuefit.load(features)
+    model = load(features)
     assert len(model.weights) == len(features.names) and all(math.isfinite(w) for w in model.weights)
     samples = valuefit.collect(plugin.game, plugin.strategies[plugin.rule_of_thumb_bot()], features,
                                games=40, players=3, seed=424242,
@@ -73,7 +75,7 @@ def test_the_checked_in_model_predicts_unseen_games(name: str) -> None:
 def test_the_experts_value_function_is_the_fitted_model(name: str) -> None:
     plugin = registry.plugin(name)
     evaluate = plugin.strategies["expert"].evaluate
-    assert isinstance(evaluate, valuefit.ValueModel) and evaluate.features is plugin.value_features
+    assert isinstance(evaluate, ValueModel) and evaluate.features is plugin.value_features
 
 
 def test_collecting_is_a_function_of_the_seed() -> None:

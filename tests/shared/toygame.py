@@ -14,8 +14,8 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from shared.engine import Event, Game, IllegalMove, Move, NotYourTurn, event, random_strategy
-from shared.plugin import GamePlugin
+from shared.game.engine import Event, Game, IllegalMove, Move, NotYourTurn, event, random_strategy
+from shared.game.plugin import GamePlugin
 
 
 class RaceGame(Game):
@@ -34,7 +34,7 @@ class RaceGame(Game):
                 *[event("card_dealt", seat=s, card=c) for s, c in enumerate(cards)]]
 
     def evolve(self, state: Any, e: Event) -> Any:
-        # The platform folds its own records (shared.platform_events) past the engine.
+        # The platform folds its own records (shared.log.platform_events) past the engine.
         assert not e["type"].startswith("platform."), f"the engine was shown {e['type']}"
         d = e["data"]
         if e["type"] == "game_started":

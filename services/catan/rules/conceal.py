@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from shared.engine import deal_back
+from shared.game.engine import deal_back
 
 from services.catan.rules.state import OVER, State
 

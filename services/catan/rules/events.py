@@ -5,7 +5,8 @@ here from the facts the event records, so the events stay small and replay stays
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from services.catan.rules import board
 from services.catan.rules.board import RESOURCE_INDEX

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import Event, Game, InvalidOptions, Move
+from shared.game.engine import Event, Game, InvalidOptions, Move
 from services.catan.rules import board, conceal, events, legal, moves, views
 from services.catan.rules.state import (
     DEFAULT_OPTIONS, OPTION_CHOICES, OVER, RULESETS, State, to_act, victory_points,
@@ -35,6 +35,8 @@ class CatanGame(Game):
     # steal, the option combined_trade_build.  One engine serves both (``state.RULESETS``): a
     # game of engine 2 is decided by engine 2's rules, in engine 3's state shape.
     engine_version = "3"
+    max_moves = 20000
+    simultaneous_moves = True      # every seat over the limit discards at once
 
     def __init__(self, version: str = "3") -> None:
         if version not in RULESETS:

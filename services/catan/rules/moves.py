@@ -7,9 +7,10 @@ drawn here from the given ``rng`` and written into the events.  A broken rule ra
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, TypeGuard
+from typing import Any, TypeGuard
+from collections.abc import Callable
 
-from shared.engine import Event, GameOver, IllegalMove, NotYourTurn, event
+from shared.game.engine import Event, GameOver, IllegalMove, NotYourTurn, event
 from services.catan.rules import board
 from services.catan.rules.board import HEX_NODES, RESOURCE_INDEX, RESOURCES
 from services.catan.rules.state import (
@@ -267,7 +268,7 @@ def _move_robber(state: State, seat: int, move: Move, rng: random.Random) -> lis
     if victim is not None:
         hand = state["hands"][victim]
         pick = rng.randrange(sum(hand))
-        for i, count in enumerate(hand):
+        for i, count in enumerate(hand):  # noqa: B007 - the index found is read after the loop
             if pick < count:
                 break
             pick -= count
@@ -287,7 +288,7 @@ def _buy_dev_card(state: State, seat: int, move: Move, rng: random.Random) -> li
     _require_cost(state, seat, DEV_CARD_COST, "a development card")
     # Drawing uniformly from the remaining cards is the top card of a shuffled deck.
     pick = rng.randrange(sum(deck))
-    for card, count in enumerate(deck):
+    for card, count in enumerate(deck):  # noqa: B007 - the index found is read after the loop
         if pick < count:
             break
         pick -= count

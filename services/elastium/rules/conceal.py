@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from shared.engine import deal_back
+from shared.game.engine import deal_back
 
 from services.elastium.rules.state import State, empty_hand
 

@@ -2,7 +2,8 @@
 collects, bonuses, shuffles) was taken by ``decide`` and is written in the event."""
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import Any, cast
+from collections.abc import Callable
 
 from services.elastium.rules.board import board
 from services.elastium.rules.state import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import Event, Game, Move
+from shared.game.engine import Event, Game, Move
 from services.elastium.rules import conceal, events, legal, moves, views
 from services.elastium.rules.state import State
 
@@ -15,6 +15,7 @@ class Elastium(Game):
     min_players = 2
     max_players = 4
     engine_version = "1"
+    max_moves = 3000
 
     def default_options(self) -> dict[str, Any]:
         return {"scenario": "jungle-temples", "max_rounds": moves.DEFAULT_MAX_ROUNDS}

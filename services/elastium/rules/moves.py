@@ -10,7 +10,7 @@ import json
 import random
 from typing import Any
 
-from shared.engine import GameOver, IllegalMove, InvalidOptions, NotYourTurn, event
+from shared.game.engine import GameOver, IllegalMove, InvalidOptions, NotYourTurn, event
 from services.elastium.rules.board import COLOURS, SCENARIOS, Band, board
 from services.elastium.rules.events import Event, evolve
 from services.elastium.rules.placement import check_band, check_payment

@@ -8,7 +8,7 @@ Coordinates: ``col`` 0.. from the sea eastwards; ``row`` is the *printed* row la
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +53,7 @@ def columns(players: int) -> int:
     return BOARD["building_columns"][str(players)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def city_squares(players: int) -> tuple[Square, ...]:
     return tuple((col, row) for row in ROWS for col in range(columns(players)))
 
@@ -62,7 +62,7 @@ def in_city(players: int, col: int, row: int) -> bool:
     return 0 <= col < columns(players) and row in ROW_INDEX
 
 
-@lru_cache(maxsize=None)
+@cache
 def footprint(kind: str, col: int, row: int) -> tuple[Square, ...] | None:
     """Squares a building of ``kind`` covers with its north-west corner at (col, row); None if
     it would run off the bottom of the row track.  Cached: legal-move listing asks it a lot."""
@@ -84,13 +84,13 @@ def shift_row(row: int, steps: int) -> int | None:
     return ROWS[index] if 0 <= index < len(ROWS) else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def trade_fields(players: int) -> dict[Square, int]:
     """Windmill squares active for this player count -> trade points."""
     return {(t["col"], t["row"]): t["points"] for t in BOARD["trade_fields"] if players in t["players"]}
 
 
-@lru_cache(maxsize=None)
+@cache
 def wall_spaces(players: int) -> dict[str, dict[str, Any]]:
     return {space["id"]: space for space in BOARD["wall_spaces"][str(players)]}
 

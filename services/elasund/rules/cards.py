@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 
 from services.elasund.rules import board
 from services.elasund.rules.context import Ctx

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import deal_back
+from shared.game.engine import deal_back
 
 from services.elasund.rules import board
 from services.elasund.rules.state import CHURCH_CHOICE, State

@@ -11,7 +11,7 @@ import pickle
 import random
 from typing import Any
 
-from shared.engine import event
+from shared.game.engine import event
 
 from services.elasund.rules.versions import Engine, fold
 from services.elasund.rules.state import State

@@ -6,7 +6,8 @@ Every handler only records what the event says (all choices and random outcomes 
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from services.elasund.rules import board
 from services.elasund.rules.board import key

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 
 from services.elasund.rules import board, cards, construction, flow, permits
 from services.elasund.rules.state import (

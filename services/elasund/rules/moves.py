@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
-from shared.engine import GameOver, IllegalMove, InvalidOptions, NotYourTurn, event
+from shared.game.engine import GameOver, IllegalMove, InvalidOptions, NotYourTurn, event
 
 from services.elasund.rules import board, cards, construction, flow, permits
 from services.elasund.rules.context import Ctx

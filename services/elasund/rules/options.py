@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.engine import InvalidOptions
+from shared.game.engine import InvalidOptions
 
 # name -> (default, allowed values)
 OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]] = {

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.engine import IllegalMove
+from shared.game.engine import IllegalMove
 
 from services.elasund.rules import board, cards
 from services.elasund.rules.board import Square, key

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import deal_back
+from shared.game.engine import deal_back
 
 from services.elfenland.rules.board import HOME_TOWN_CARDS
 from services.elfenland.rules.multiset import Multiset, add, size

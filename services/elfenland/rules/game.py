@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shared.engine import Event, Game, GameOver, InvalidOptions, Move, NotYourTurn
+from shared.game.engine import Event, Game, GameOver, InvalidOptions, Move, NotYourTurn
 
 from services.elfenland.rules import conceal, legal, views
 from services.elfenland.rules.board import GOLD_VALUES, HOME_TOWN_CARDS, MARKER_TOWNS, START_TOWN
@@ -55,10 +55,12 @@ class ElfenlandGame(Game):
     min_players = 2
     max_players = 6
     # 4: no card cut after the game's last movement (engine 3 cut hands to 4 there, so its logs
-    # of such a game hold a keep_cards move the rules now refuse and no longer audit).
+    # of such a game hold a keep_cards move engine 4's rules refuse, so they audit only under engine 3).
     # 5: the 20-town victory applies at the end of the last round too (scoring.Ending).  One
     # engine serves 4 and 5: the end of the game is their only difference.
     engine_version = "5"
+    max_moves = 5000
+    simultaneous_moves = True      # every seat chooses the cards it keeps at once
 
     def __init__(self, version: str = "5") -> None:
         if version not in ENDINGS:

@@ -7,7 +7,7 @@ effect (it is accepted, not listed).
 """
 from __future__ import annotations
 
-from shared.engine import Move
+from shared.game.engine import Move
 
 from services.elfenland.rules.board import ROADS, ROADS_AT, TOWNS
 from services.elfenland.rules.components import (

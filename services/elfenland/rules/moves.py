@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from shared.engine import IllegalMove, Move
+from shared.game.engine import IllegalMove, Move
 
 from services.elfenland.rules.board import ROADS, Road, canonical_town
 from services.elfenland.rules.components import (

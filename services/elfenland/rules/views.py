@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from shared.engine import Event
+from shared.game.engine import Event
 
 from services.elfenland.rules.multiset import size
 from services.elfenland.rules.state import State, rules_of, to_act

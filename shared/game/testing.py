@@ -1,0 +1,222 @@
+"""Protocol checks every rules engine must pass; used by each game's tests.
+
+``play_random_game`` drives an engine through ``setup``/``decide``/``evolve`` with the given
+strategies and checks, at every step, the promises the platform relies on:
+
+* whenever a seat is in ``to_act`` its ``legal_moves`` is non-empty, and the move chosen from it
+  is accepted by ``decide``;
+* ``decide`` leaves the state untouched;
+* events and states are JSON-compatible (they are stored in Redis as JSON);
+* replaying the collected events from nothing gives the same state as playing them;
+* re-deciding each move with the same seed gives the same events (what audit relies on).
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.game.engine import Event, Game, IllegalMove, Move, Strategy, random_strategy
+
+
+@dataclass
+class PlayedGame:
+    state: Any
+    events: list[Event]
+    moves: list[tuple[int, Move, int]] = field(default_factory=list)   # (seat, move, seed)
+    setup_seed: int = 0
+    finished: bool = False
+
+
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def play_random_game(
+    game: Game,
+    players: int,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    max_moves: int | None = None,
+    strategies: dict[int, Strategy] | None = None,
+    check_every: int = 1,
+) -> PlayedGame:
+    """Play until the game ends or ``max_moves`` (the game's own ``Game.max_moves`` by default);
+    assert the protocol along the way.
+
+    ``check_every`` thins the expensive checks (state copy comparison) for long games.
+    """
+    rng = random.Random(seed)
+    setup_seed = rng.getrandbits(63)
+    state, events = _checked_setup(game, players, {**game.default_options(), **(options or {})}, setup_seed)
+    played = PlayedGame(state=state, events=list(events), setup_seed=setup_seed)
+    strategies = strategies or {}
+    probe_rng = random.Random(seed ^ 0x5EED)     # its own stream: the game plays as without probes
+    for step in range(game.max_moves if max_moves is None else max_moves):
+        if game.result(state) is not None:
+            assert game.to_act(state) == [], "a finished game has nobody to act"
+            played.finished = True
+            break
+        acting = game.to_act(state)
+        assert acting, "an unfinished game must have someone to act"
+        seat = acting[rng.randrange(len(acting))]
+        assert game.legal_moves(state, seat), f"seat {seat} is to act but has no legal move"
+        move = strategies.get(seat, random_strategy)(game, state, seat, random.Random(rng.getrandbits(63)))
+        move_seed = rng.getrandbits(63)
+        check = step % check_every == 0
+        new_events = _checked_decide(game, state, seat, move, move_seed, played.moves, probe_rng) if check \
+            else game.decide(state, seat, move, random.Random(move_seed))
+        assert new_events, f"an accepted move must produce events: {move}"
+        for e in new_events:
+            if check:
+                assert json.loads(json.dumps(e)) == e, f"event not JSON-compatible: {e}"
+            state = game.evolve(state, e)
+        played.events.extend(new_events)
+        played.moves.append((seat, move, move_seed))
+    played.state = state
+    _assert_end_state(game, played, players)
+    return played
+
+
+def _checked_setup(game: Game, players: int, options: dict[str, Any], setup_seed: int) -> tuple[Any, list[Event]]:
+    """The state after setup and its events: deterministic for the seed, JSON-compatible."""
+    events = game.setup(players, options, random.Random(setup_seed))
+    assert events, "setup must return at least one event"
+    assert _canon(events) == _canon(game.setup(players, options, random.Random(setup_seed))), \
+        "setup is not deterministic for a given seed"
+    state = None
+    for e in events:
+        assert json.loads(json.dumps(e)) == e, f"event not JSON-compatible: {e}"
+        state = game.evolve(state, e)
+    return state, events
+
+
+def _checked_decide(game: Game, state: Any, seat: int, move: Move, move_seed: int,
+                    history: list[tuple[int, Any, int]], probe_rng: random.Random) -> list[Event]:
+    """``decide``, checked: it leaves the state as it was and decides the same again for the seed,
+    and a refused probe leaves the state too."""
+    before = _canon(game.dump(state))
+    new_events = game.decide(state, seat, move, random.Random(move_seed))
+    assert _canon(game.dump(state)) == before, f"decide modified the state for {move}"
+    again = game.decide(state, seat, move, random.Random(move_seed))
+    assert _canon(again) == _canon(new_events), "decide is not deterministic for a seed"
+    _assert_refusal_leaves_state(game, state, seat, history, probe_rng, before)
+    return new_events
+
+
+def _assert_end_state(game: Game, played: PlayedGame, players: int) -> None:
+    """Replaying the events gives the state played; its dump, load and views are JSON."""
+    state = played.state
+    replayed = game.replay([json.loads(json.dumps(e)) for e in played.events])
+    assert _canon(game.dump(replayed)) == _canon(game.dump(state)), "replay differs from play"
+    dumped = game.dump(state)
+    assert json.loads(json.dumps(dumped)) == dumped, "state dump is not JSON-compatible"
+    assert _canon(game.dump(game.load(json.loads(json.dumps(dumped))))) == _canon(dumped)
+    for seat in [None, *range(players)]:
+        view = game.view(state, seat)
+        assert json.loads(json.dumps(view)) == view, "view not JSON-compatible"
+
+
+def _assert_refusal_leaves_state(game: Game, state: Any, seat: int, history: list[tuple[int, Any, int]],
+                                 rng: random.Random, before: str) -> None:
+    """``decide`` leaves the state as it was, refused or not: the platform hands a refused
+    move's state back to its cache for the next move (shared.play.runtime.StateCache).
+
+    The probe is a move this seat made earlier in the game, mostly illegal by now.
+    """
+    earlier = [move for s, move, _ in history[-40:] if s == seat]
+    if not earlier:
+        return
+    try:
+        game.decide(state, seat, rng.choice(earlier), random.Random(rng.getrandbits(63)))
+    except IllegalMove:
+        pass
+    assert _canon(game.dump(state)) == before, "decide modified the state while refusing a move"
+
+
+def assert_views_hide(game: Game, state: Any, seat: int | None, secrets: list[Any]) -> None:
+    """Assert none of ``secrets`` (exact JSON sub-values) appears in ``seat``'s view."""
+    text = _canon(game.view(state, seat))
+    for secret in secrets:
+        assert _canon(secret) not in text, f"{secret!r} leaked to seat {seat}"
+
+
+def assert_every_state_answers(game: Game, events: list[Event], players: int) -> int:
+    """Fold ``events`` one at a time and ask every intermediate state what ``/replay``, the views
+    and the bots ask: ``result``, ``to_act``, every seat's and the spectator's ``view`` and every
+    seat's ``legal_moves`` (empty is fine between the events of one move).  None may raise, and
+    every answer is JSON.  Returns how many states were checked.
+    """
+    state = None
+    for number, e in enumerate(events, start=1):
+        state = game.evolve(state, json.loads(json.dumps(e)))
+        where = f"after event {number} ({e['type']})"
+        try:
+            answers: list[Any] = [game.result(state), game.to_act(state)]
+            answers += [game.view(state, seat) for seat in [None, *range(players)]]
+            answers += [game.legal_moves(state, seat) for seat in range(players)]
+        except Exception as exc:  # say which state broke, whatever broke
+            raise AssertionError(f"{game.name}: {where}: {exc!r}") from exc
+        assert json.loads(json.dumps(answers)) == answers, f"{game.name}: {where}: an answer is not JSON"
+    return len(events)
+
+
+# -- rule tests: given events, when a seat moves, then these events ---------------------------------
+
+class Given:
+    """A position reached by events only (``given(game, events)``), never by editing a state, so
+    a rule test cannot start from a position the game can never reach.  ``after`` plays moves on
+    to the position under test; ``when`` decides the move under test on it."""
+
+    def __init__(self, game: Game, events: list[Event]) -> None:
+        self.game = game
+        self.events: list[Event] = [json.loads(json.dumps(e)) for e in events]
+        self.state: Any = game.replay(json.loads(json.dumps(self.events)))
+
+    def after(self, seat: int, move: Move, seed: int = 0) -> Given:
+        """The position after ``seat`` made ``move`` (which must be legal), decided with ``seed``."""
+        for e in self.game.decide(self.state, seat, move, random.Random(seed)):
+            self.events.append(e)
+            self.state = self.game.evolve(self.state, e)
+        return self
+
+    def when(self, seat: int, move: Move, seed: int = 0) -> When:
+        before = _canon(self.game.dump(self.state))
+        try:
+            events = self.game.decide(self.state, seat, move, random.Random(seed))
+        except IllegalMove as exc:
+            assert _canon(self.game.dump(self.state)) == before, "decide modified the state while refusing"
+            return When(self, None, exc)
+        assert _canon(self.game.dump(self.state)) == before, f"decide modified the state for {move}"
+        return When(self, events, None)
+
+
+@dataclass
+class When:
+    given: Given
+    events: list[Event] | None
+    refusal: IllegalMove | None
+
+    def then(self, *expected: Event) -> Any:
+        """Assert the move was accepted with exactly ``expected`` (a type alone, ``{"type": t}``,
+        matches any data); the state after them."""
+        assert self.refusal is None, f"refused: {self.refusal.reason}: {self.refusal.detail}"
+        assert self.events is not None
+        got = [e if "data" in want else {"type": e["type"]} for e, want in zip(self.events, expected)]
+        assert len(self.events) == len(expected) and got == list(expected), self.events
+        state = self.given.state
+        for e in self.events:
+            state = self.given.game.evolve(state, e)
+        return state
+
+    def then_refused(self, reason: str) -> IllegalMove:
+        """Assert the move was refused for ``reason``; the refusal."""
+        assert self.refusal is not None, f"accepted: {self.events}"
+        assert self.refusal.reason == reason, (self.refusal.reason, self.refusal.detail)
+        return self.refusal
+
+
+def given(game: Game, events: list[Event]) -> Given:
+    """``given(game, events).when(seat, move).then(*events)``: see :class:`Given`."""
+    return Given(game, events)

@@ -1,0 +1,59 @@
+"""The board as a picture: ``GET /games/{id}/board.svg`` (``?version=N``: right after event N).
+
+Drawn by the game's own package (``plugin.board_svg``, a pure function of the spectator's view),
+so the platform knows no game.  Always the spectator's picture: a seat's hand is never in it,
+and no token goes in a URL, so any page can show it with a plain ``<img src=...>``.
+"""
+from __future__ import annotations
+
+import json
+
+from flask import Response
+from flask_smorest import Blueprint
+
+from shared.http import limits
+from shared.http.plumbing import entity_tag, not_modified
+from shared.http.openapi import problems
+from shared.http.routes.context import Service
+from shared.http.routes.history import check_version
+from shared.http.schemas import BoardQuerySchema
+
+SVG = "image/svg+xml"
+
+
+def blueprint(service: Service) -> Blueprint:
+    game, runtime, draw = service.game, service.runtime, service.plugin.board_svg
+    assert draw is not None
+    pictures = Blueprint("pictures", __name__, description=f"{game.title} boards as pictures.")
+
+    @pictures.route("/games/<game_id>/board.svg")
+    @pictures.doc(responses={
+        **problems(404, 422), **limits.READ_RESPONSES,
+        200: {"description": "The board as the spectators see it (SVG). Places a move names carry "
+                             "`data-kind` and `data-id`; pieces carry `data-seat`.",
+              "content": {SVG: {"schema": {"type": "string"}}},
+              "headers": {"ETag": {"schema": {"type": "string"}, "description": "The version, quoted."}}},
+        304: {"description": "If-None-Match named this very picture."}})
+    @pictures.arguments(BoardQuerySchema, location="query", as_kwargs=True)
+    def board(game_id: str, version: int | None = None) -> Response:
+        """The board right now, or right after event ``version``, as an SVG picture."""
+        if version is None:
+            loaded = runtime.load(game_id)
+            state, at, players = loaded.state, loaded.version, loaded.players
+            rules = runtime.rules_for(loaded.meta)
+        else:
+            meta = runtime.meta(game_id)
+            check_version(meta, version)
+            rules = runtime.rules_for(meta)
+            state, at = runtime.state_at(game_id, version, rules), version
+            players = json.loads(meta["players"])
+        etag = entity_tag(at)
+        unchanged = not_modified(etag)
+        if unchanged is not None:
+            return unchanged
+        response = Response(draw(rules.view(state, None), players), mimetype=SVG, headers={"ETag": etag})
+        # A picture of a past version never changes; the current one does with every move.
+        response.headers["Cache-Control"] = "public, max-age=31536000, immutable" if version else "no-cache"
+        return response
+
+    return pictures

@@ -1,0 +1,269 @@
+// What the three pages share: the service's config, calls to the API, the log in words, the board.
+export const config = JSON.parse(document.getElementById("config").textContent);
+
+// The page's language ("en" or "fr", chosen by the server from ?lang=, the lang cookie or
+// Accept-Language) and its words: English text -> translation (shared/text/locale/<lang>/web.json).
+export const lang = config.lang || "en";
+const catalog = config.words || {};
+
+/** A word of the page in its language: t('{n} seats', { n: 3 }).  Keys are the English text,
+ * written as plain string literals so tests/shared/test_i18n.py finds every one. */
+export function t(key, params = {}) {
+  const text = catalog[key] || key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** A word of the game's (a move's type, a field's name, a resource) in the page's language, from
+ * the game's own catalog (config.terms); else the word as written, "_" read as a space. */
+export function term(word) {
+  const terms = config.terms || {};
+  return terms[word] || String(word).replaceAll("_", " ");
+}
+
+/** The other language's name in itself: the switch's label. */
+const AUTONYMS = { en: "English", fr: "Français" };
+
+/** The switch between the two languages, in the page's header: kept in a cookie (the server reads
+ * it for the next page) and localStorage, then the page reloads (keeping its #token fragment). */
+function languageSwitch() {
+  const nav = document.querySelector("header nav");
+  if (!nav) return;
+  const other = lang === "fr" ? "en" : "fr";
+  const button = Object.assign(document.createElement("button"), {
+    type: "button", id: "lang-switch", className: "lang-switch", textContent: AUTONYMS[other], lang: other });
+  button.addEventListener("click", () => {
+    document.cookie = `lang=${other}; path=/; max-age=31536000; SameSite=Lax`;
+    try { localStorage.setItem("lang", other); } catch { /* private mode: the cookie still holds it */ }
+    const url = new URL(location.href);
+    if (url.searchParams.has("lang")) {       // a ?lang= link would choose again: drop it
+      url.searchParams.delete("lang");
+      location.replace(url.href);
+    } else {
+      location.reload();
+    }
+  });
+  nav.append(" ", button);
+}
+
+// A choice kept in localStorage outlives a cleared cookie: give it back to the server.
+try {
+  const kept = localStorage.getItem("lang");
+  if (!document.cookie.includes("lang=") && kept && kept !== lang && (kept === "en" || kept === "fr")
+      && !new URLSearchParams(location.search).has("lang")) {
+    document.cookie = `lang=${kept}; path=/; max-age=31536000; SameSite=Lax`;
+    if (document.cookie.includes("lang=")) location.reload();     // never a loop without cookies
+  }
+} catch { /* no storage: the server's choice stands */ }
+languageSwitch();
+
+/** The game id from /table/<id> or /replay/<id>. */
+export function gameId() {
+  return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+}
+
+/** The seat's token, kept in the URL fragment (#token=...): a fragment is never sent to a server. */
+export function tokenFromFragment() {
+  return new URLSearchParams(location.hash.slice(1)).get("token");
+}
+
+export class ProblemError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/**
+ * JSON.parse keeping every number as the server wrote it: an integer past 2^53 (a game's 63-bit
+ * seed) becomes a BigInt, so canonical() below gives back the very text the server hashed.
+ */
+export function parseExact(text) {
+  return JSON.parse(text, (key, value, context) => {
+    if (typeof value !== "number" || !context || context.source === undefined) return value;
+    if (/[.eE]/.test(context.source)) return new PyFloat(value);    // "3.0" must stay a float
+    return Number.isSafeInteger(value) ? value : BigInt(context.source);
+  });
+}
+
+/** A number the server wrote as a float. */
+export class PyFloat {
+  constructor(value) { this.value = value; }
+  toJSON() { return this.value; }
+  toString() { return String(this.value); }
+}
+
+/** A value for a line of text: objects as JSON (big integers as their digits). */
+export function plain(v) {
+  if (v === null || typeof v !== "object" || v instanceof PyFloat) return String(v);
+  return JSON.stringify(v, (k, x) => (typeof x === "bigint" ? x.toString() : x));
+}
+
+/** A float as Python's repr() writes it (json.dumps does): "1.0", "1e-05", "1.5e+16". */
+function pythonFloat(x) {
+  const [mantissa, exp] = x.toExponential().split("e");
+  const e = Number(exp);
+  if (e < -4 || e >= 16) return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  const fixed = Math.abs(x).toFixed(Math.max(0, (mantissa.replace(/^-?\d\.?/, "").length) - e));
+  return (x < 0 ? "-" : "") + (fixed.includes(".") ? fixed : `${fixed}.0`);
+}
+
+/** The canonical JSON the server hashes (shared/log/eventstore.py): sorted keys, no spaces, non-ASCII kept. */
+export function canonical(value) {
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof PyFloat) return pythonFloat(value.value);
+  if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : pythonFloat(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A JSON call to the API; a refusal throws a ProblemError carrying the problem's detail. */
+export async function api(path, { token, method = "GET", body, headers = {}, exact = false } = {}) {
+  const h = { Accept: "application/json", ...headers };
+  if (token) h.Authorization = `Bearer ${token}`;
+  if (body !== undefined) h["Content-Type"] = "application/json";
+  const resp = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await resp.text();
+  let data = null;
+  try { data = text ? (exact ? parseExact(text) : JSON.parse(text)) : null; } catch { data = { detail: text }; }
+  if (!resp.ok) throw new ProblemError(resp.status, data || {});
+  return data;
+}
+
+/** A key for Idempotency-Key: letters, digits and dashes. */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return "web-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** One event in words: who (when a seat made it), its type, its data. */
+export function eventLine(e) {
+  const who = e.cause && e.cause.kind === "move" ? t("seat {n}", { n: e.cause.seat }) + ": " : "";
+  const data = e.data && Object.keys(e.data).length
+    ? " " + Object.entries(e.data).map(([k, v]) => `${k}=${plain(v)}`).join(", ")
+    : "";
+  return `${e.seq}. ${who}${e.type.replaceAll("_", " ")}${data}`;
+}
+
+export function moveLabel(move) {
+  const rest = Object.entries(move).filter(([k]) => k !== "type");
+  return move.type.replaceAll("_", " ") + (rest.length
+    ? " " + rest.map(([k, v]) => `${k}=${plain(v)}`).join(", ") : "");
+}
+
+/** The board picture as SVG text to inline, or null when the service has none to give. */
+export async function boardSvg(id, version) {
+  const query = version ? `?version=${version}` : "";
+  try {
+    const resp = await fetch(`/games/${encodeURIComponent(id)}/board.svg${query}`);
+    const type = resp.headers.get("Content-Type") || "";
+    return resp.status === 200 && type.startsWith("image/svg+xml") ? await resp.text() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Put the picture into ``box`` (parsed as SVG, so nothing in it runs), or a "no picture" note. */
+export function showBoard(box, svgText) {
+  box.replaceChildren();
+  if (svgText) {
+    const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
+    const svg = doc.documentElement;
+    if (svg && svg.nodeName === "svg") {
+      svg.querySelectorAll("script").forEach((s) => s.remove());
+      box.append(document.importNode(svg, true));
+      box.classList.remove("no-picture");
+      return box.querySelector("svg");
+    }
+  }
+  box.classList.add("no-picture");
+  box.textContent = t("No picture of this board.");
+  return null;
+}
+
+/**
+ * Follow the log as Server-Sent Events read with fetch() (EventSource cannot send Authorization),
+ * resuming after the last event seen when the connection drops.  onEvent gets each event once.
+ */
+export function follow(id, token, onEvent, { onEnd } = {}) {
+  let last = 0;
+  let stopped = false;
+  const controller = new AbortController();
+  async function once() {
+    const headers = { Accept: "text/event-stream" };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (last) headers["Last-Event-ID"] = String(last);
+    const resp = await fetch(`/games/${encodeURIComponent(id)}/events`, { headers, signal: controller.signal });
+    if (resp.status === 204) return true;             // finished, and we have every event
+    if (!resp.ok) throw new ProblemError(resp.status, await resp.json().catch(() => ({})));
+    const reader = resp.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      buffer += value.replaceAll("\r\n", "\n");
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const message = { data: [] };
+        for (const line of block.split("\n")) {
+          if (!line || line.startsWith(":")) continue;
+          const i = line.indexOf(":");
+          const name = i < 0 ? line : line.slice(0, i);
+          const val = i < 0 ? "" : line.slice(i + 1).replace(/^ /, "");
+          if (name === "data") message.data.push(val); else message[name] = val;
+        }
+        if (message.event === "end") { if (onEnd) onEnd(); return true; }
+        if (!message.data.length) continue;
+        const e = JSON.parse(message.data.join("\n"));
+        if (e.seq > last) { last = e.seq; onEvent(e); }
+      }
+    }
+  }
+  (async () => {
+    while (!stopped) {
+      try {
+        if (await once()) return;
+      } catch (err) {
+        if (stopped) return;
+        if (err instanceof ProblemError && err.status < 500 && err.status !== 429) return;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  return () => { stopped = true; controller.abort(); };
+}
+
+/** One name per seat, as the game's words take them. */
+export function seatNames(players) {
+  return (players || []).map((p) => p.name || t("seat {n}", { n: p.seat }));
+}
+
+/**
+ * The game's own words (services/<game>/render.py, through POST /web/words) for events, moves
+ * and a view: {events: [line], moves: [label], warnings: [text or null], summary, scores, panels}.  Long lists go in pieces; if the
+ * server cannot answer, the generic lines below stand in, so the page never goes blank.
+ */
+export async function gameWords({ names = [], events = [], moves = [], view } = {}) {
+  const out = { events: [], moves: [], warnings: [], summary: null, scores: null, panels: null };
+  const piece = 200;
+  try {
+    for (let i = 0; i < Math.max(events.length, moves.length, 1); i += piece) {
+      const body = { lang, names, events: events.slice(i, i + piece), moves: moves.slice(i, i + piece) };
+      if (i === 0 && view) body.view = view;
+      const got = await api("/web/words", { method: "POST", body });
+      out.events.push(...got.events);
+      out.moves.push(...got.moves);
+      out.warnings.push(...(got.warnings || got.moves.map(() => null)));
+      if (got.summary !== undefined) { out.summary = got.summary; out.scores = got.scores; out.panels = got.panels || null; }
+    }
+  } catch {
+    return { events: events.map((e) => eventLine(e).replace(/^\d+\. /, "")), moves: moves.map(moveLabel),
+             warnings: moves.map(() => null), summary: null, scores: null, panels: null };
+  }
+  return out;
+}
