@@ -101,6 +101,7 @@ class Person:
     # Places the mouse could not click (something else lies on top, or they are out of reach), by
     # kind: clicked at their element instead.
     dispatched: Counter[str] = field(default_factory=Counter)
+    dead_taps: Counter[str] = field(default_factory=Counter)     # taps on a place that did nothing
 
     @property
     def headers(self) -> dict[str, str]:
@@ -190,7 +191,7 @@ class Person:
         label, warning = self.label(view, move, moves)
         places = self.page.evaluate(NAMING, [move, moves])
         if places:
-            self.on_the_board(move, label, places)
+            self.on_the_board(move, label, places, version)
         elif (button := self.page.locator("#moves ul.moves button", has_text=label)).count():
             self.click(button.filter(has_text=label).first)
         elif self.page.locator(f"#form-{move['type']}").count():
@@ -208,7 +209,7 @@ class Person:
         message = self.page.locator("#message").inner_text()
         assert not message, (move, message)
 
-    def on_the_board(self, move: Move, label: str, places: list[list[int]]) -> None:
+    def on_the_board(self, move: Move, label: str, places: list[list[int]], version: int) -> None:
         """Click the places that name the move, the most specific first, until it is played or
         the list of moves the places offer holds it."""
         board = self.page.locator("#board [data-kind][data-id]")
@@ -223,11 +224,23 @@ class Person:
                 self.page.touchscreen.tap(*point)
             else:
                 self.page.mouse.click(*point)
+            # The move lands (one move named the place), or the page offers the moves that do
+            # (their words come from the server first), or it says why not.
             choice = self.page.locator("#choice:not([hidden]) #choice-list button")
-            try:
-                choice.first.wait_for(timeout=1500)
-            except PlaywrightTimeout:
-                return                                  # one move named it: played
+
+            def answered() -> bool:
+                return bool(choice.count()) or self.get("")["version"] > version \
+                    or bool(self.page.locator("#message").inner_text())
+            if self.touch and not isinstance(point, str):
+                try:
+                    wait_until(answered, "the tap", timeout=5)
+                except AssertionError:
+                    # A tap that did nothing: counted, and the place clicked with the mouse there.
+                    self.dead_taps[str(place.get_attribute("data-kind"))] += 1
+                    self.page.mouse.click(*point)
+            wait_until(answered, f"the click on {move}", timeout=15)
+            if not choice.count():
+                return
             offered = choice.filter(has_text=label)
             exact = [i for i, text in enumerate(offered.all_inner_texts()) if text == label]
             if exact:
@@ -353,7 +366,7 @@ def play_whole_game(browser: Any, stacks: Any, spec: tuple[str, str, int, dict[s
     assert final["result"]["winners"], final["result"]
     figures = {"game": name, "width": width, "clicks": person.clicks, "form_entries": person.entries,
                "answers_to_bot_offers": person.answers_to_bots, "moves": sum(person.moves.values()),
-               "by_type": dict(person.moves), "places_clicked_at_their_element": dict(person.dispatched),
+               "by_type": dict(person.moves), "places_clicked_at_their_element": dict(person.dispatched), "taps_that_did_nothing": dict(person.dead_taps),
                "version": final["version"], "seconds": round(seconds, 1)}
     if decline is not None:
         figures["decline_bot_offers"] = decline
