@@ -228,9 +228,9 @@ class Person:
             # (their words come from the server first), or it says why not.
             choice = self.page.locator("#choice:not([hidden]) #choice-list button")
 
-            def answered() -> bool:
-                return bool(choice.count()) or self.get("")["version"] > version \
-                    or bool(self.page.locator("#message").inner_text())
+            def answered() -> bool:        # or it asks first ("Play it"), which make() answers
+                return bool(choice.count()) or self.page.locator("#confirm[open]").count() > 0 \
+                    or self.get("")["version"] > version or bool(self.page.locator("#message").inner_text())
             if self.touch and not isinstance(point, str):
                 try:
                     wait_until(answered, "the tap", timeout=5)
