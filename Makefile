@@ -50,7 +50,7 @@ golden: $(STAMP)       ## golden logs of each game's newest engine version, wher
 manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.yaml (one source: shared/ops/manifests.py)
 	$(PY) -m shared.ops.manifests write
 
-# Not in make test: it lays out a Debian base (about 90 s, once), then builds the image (about 30 s).
+# Not in make test: about 2 minutes from nothing (the Debian base, once, then the image's layers).
 image: $(STAMP)       ## build deploy/Dockerfile with podman on a Debian base (no registry), start it, check it
 	command -v podman >/dev/null && command -v mmdebstrap >/dev/null || \
 		(apt-get update && apt-get install -y --no-install-recommends podman buildah mmdebstrap)

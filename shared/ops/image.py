@@ -7,8 +7,8 @@ through the host's CA bundle.  The image's own command (its ``Cmd``, ``User``, `
 ``Env``) is then started, by ``podman run`` where the machine lets the container runtime set its
 rlimits, otherwise from the image's mounted root filesystem under ``chroot`` as the image's user,
 against a private Redis; it must answer ``/healthz`` from gunicorn, run as the non-root user, and
-the image must hold no offline tool.  It prints one JSON line per figure (the sizes of the installed
-code) and exits 1 with the reason when a check fails.
+the image must hold no offline tool.  It prints one JSON line per figure on stdout (build time, the
+answer, the size of the installed code), everything else on stderr, and exits 1 with the reason when a check fails.
 
     python -m shared.ops.image [--rebuild-base] [--tag boardgames:latest]
 """
@@ -62,13 +62,13 @@ def build_base(rebuild: bool) -> None:
         BASE_TAR.parent.mkdir(parents=True, exist_ok=True)
         run(["mmdebstrap", "--variant=minbase", "--include=python3,python3-pip,python-is-python3,ca-certificates",
              '--customize-hook=rm -f "$1"/usr/lib/python3*/EXTERNALLY-MANAGED', "bookworm", str(BASE_TAR), *DEBIAN])
-    run([*PODMAN, "import", "--change", 'CMD ["python3"]', str(BASE_TAR), BASE])
+    run([*PODMAN, "import", "--change", 'CMD ["python3"]', str(BASE_TAR), BASE], stdout=sys.stderr)
 
 
 def build_image(tag: str) -> None:
     mounts = ["-v", f"{CA_BUNDLE}:{CA_BUNDLE}:ro"] if CA_BUNDLE.exists() else []
     run([*PODMAN, "build", "--isolation=chroot", "--network=host", *mounts, "--build-arg", f"BASE={BASE}",
-         "-f", "deploy/Dockerfile", "-t", tag, "."], cwd=ROOT)
+         "-f", "deploy/Dockerfile", "-t", tag, "."], cwd=ROOT, stdout=sys.stderr)
 
 
 def image_config(tag: str) -> dict[str, Any]:
@@ -81,11 +81,10 @@ def start_with_podman(tag: str, env: dict[str, str]) -> tuple[subprocess.Popen[s
     name = f"boardgames-image-check-{os.getpid()}"
     args = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
     proc = subprocess.Popen([*PODMAN, "run", "--rm", "--name", name, "--network=host", *args, tag],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=sys.stderr, text=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            print(proc.stdout.read() if proc.stdout else "", file=sys.stderr)
             return None
         state = subprocess.run([*PODMAN, "inspect", "--format", "{{.State.Pid}}", name], capture_output=True, text=True)
         if state.returncode == 0 and state.stdout.strip() not in ("", "0"):
@@ -107,7 +106,7 @@ def start_in_chroot(root: str, config: dict[str, Any], env: dict[str, str]) -> s
               + " ".join(f"'{k}={v}'" for k, v in {**image_env, "HOME": "/tmp", **env}.items())
               + f" /bin/sh -c 'cd {config.get('WorkingDir') or '/'} && exec {command}'")
     return subprocess.Popen(["unshare", "--mount", "--fork", "--kill-child=SIGTERM", "sh", "-c", script, "sh", root],
-                            text=True, start_new_session=True)
+                            stdout=sys.stderr, text=True, start_new_session=True)
 
 
 def gunicorn_uid(pid: int, group: bool) -> int:
