@@ -154,9 +154,9 @@ export function moveLabel(move) {
     ? " " + rest.map(([k, v]) => `${k}=${plain(v)}`).join(", ") : "");
 }
 
-/** The board picture as SVG text to inline, or null when the service has none to give. */
+/** The board picture as SVG text to inline, in the page's language, or null when the service has none to give. */
 export async function boardSvg(id, version) {
-  const query = version ? `?version=${version}` : "";
+  const query = `?lang=${lang}` + (version ? `&version=${version}` : "");
   try {
     const resp = await fetch(`/games/${encodeURIComponent(id)}/board.svg${query}`);
     const type = resp.headers.get("Content-Type") || "";
