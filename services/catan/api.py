@@ -170,6 +170,7 @@ PLUGIN = GamePlugin(
     move_schemas=MOVE_SCHEMAS,
     strategies=STRATEGIES,
     value_features=VALUE_FEATURES,
+    expert_goal_win_rate=0.6,
     port=8001,
     board_svg=board_svg,
     places=PLACE_FIELDS,

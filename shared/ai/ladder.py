@@ -34,7 +34,6 @@ from shared.ai.stats import elo_gap, wilson_interval
 
 PLAYERS = 3
 ANCHOR_ELO = 1500          # the rule-of-thumb bot's rating
-MAX_MOVES = 5000
 
 
 @dataclass(frozen=True)
@@ -52,8 +51,8 @@ def play_table(table: Table) -> dict[str, Any]:
     of every expert seat."""
     plugin = registry.plugin(table.game)
     outcome = play_one(plugin, [plugin.strategies[name] for name in table.seats], table.seed, table.options,
-                       MAX_MOVES, table.budget_ms)
-    share = 1 / len(outcome.winners) if table.focus in outcome.winners else 0.0
+                       budget_ms=table.budget_ms)
+    share = outcome.shares[table.focus] if outcome.shares else 0.0
     return {"share": share, "finished": outcome.finished, "moves": outcome.moves, "think": outcome.think}
 
 
@@ -88,20 +87,21 @@ def run_series(game_name: str, focus_bot: str, field_bot: str, games: int, seed:
 def ladder(game_name: str, games: int, mirror_games: int, seed: int, budget_ms: int,
            mirror_budget_ms: int, pool: Any) -> Iterator[dict[str, Any]]:
     """The game's series, each as soon as it is played (the whole ladder takes over an hour), then its Elo line."""
-    simple = registry.plugin(game_name).rule_of_thumb_bot()
+    plugin = registry.plugin(game_name)
+    simple = plugin.rule_of_thumb_bot()
     base = run_series(game_name, simple, "random", games, seed, budget_ms, pool)
     yield base
     expert = run_series(game_name, "expert", simple, games, seed + 1, budget_ms, pool)
     yield expert
     if mirror_games:
         yield run_series(game_name, "expert", "expert", mirror_games, seed + 2, mirror_budget_ms, pool)
-    goal = 0.6 if game_name == "catan" else None
+    goal = plugin.expert_goal_win_rate
     yield {
         "bench": f"{game_name}-elo", "anchor": f"{simple} = {ANCHOR_ELO}",
         "elo": {"random": ANCHOR_ELO - base["elo_gap"], simple: ANCHOR_ELO,
                 "expert": ANCHOR_ELO + expert["elo_gap"]},
         "expert_lower_bound_above_fair_share": expert["interval_95"][0] > 1 / PLAYERS,
-        **({"expert_goal_win_rate": goal, "expert_goal_met": expert["win_rate"] >= goal} if goal else {}),
+        **({"expert_goal_win_rate": goal, "expert_goal_met": expert["win_rate"] >= goal} if goal is not None else {}),
     }
 
 

@@ -23,6 +23,7 @@ class GameOutcome:
     winners: list[int]     # empty when the game hit the move cap
     moves: int
     think: list[float] = field(default_factory=list)   # seconds of each search bot decision with a choice
+    shares: list[float] = field(default_factory=list)  # each seat's share of the win (Game.returns); empty: unfinished
 
     @property
     def finished(self) -> bool:
@@ -30,11 +31,13 @@ class GameOutcome:
 
 
 def play_one(plugin: GamePlugin, strategies: Sequence[Strategy], seed: int,
-             options: dict[str, Any] | None = None, max_moves: int = 5000,
+             options: dict[str, Any] | None = None, max_moves: int | None = None,
              budget_ms: int | None = None) -> GameOutcome:
-    """One game: setup, then strategy + ``decide`` + ``evolve`` (in place) until the end or the cap.
+    """One game: setup, then strategy + ``decide`` + ``evolve`` (in place) until the end or the cap
+    (``max_moves``, the game's own ``Game.max_moves`` by default).
     Search bots think ``budget_ms`` a move (their default without it); their times are kept."""
     game = plugin.game
+    max_moves = game.max_moves if max_moves is None else max_moves
     rng = random.Random(seed)
     state = game.replay(game.setup(len(strategies), {**game.default_options(), **(options or {})}, rng))
     moves = 0
@@ -54,11 +57,11 @@ def play_one(plugin: GamePlugin, strategies: Sequence[Strategy], seed: int,
         for e in game.decide(state, seat, move, rng):
             state = game.evolve(state, e)
         moves += 1
-    return GameOutcome(list(result["winners"]) if result else [], moves, think)
+    return GameOutcome(list(result["winners"]) if result else [], moves, think, game.returns(state) or [])
 
 
 def run_selfplay(plugin: GamePlugin, games: int, players: int, seed: int, bots: Sequence[str],
-                 options: dict[str, Any] | None = None, max_moves: int = 5000) -> dict[str, Any]:
+                 options: dict[str, Any] | None = None, max_moves: int | None = None) -> dict[str, Any]:
     """``games`` games with ``bots`` seated in turn; speed and wins by strategy."""
     seats = [bots[i % len(bots)] for i in range(players)]
     strategies = [plugin.strategies[name] for name in seats]
@@ -82,7 +85,7 @@ def run_selfplay(plugin: GamePlugin, games: int, players: int, seed: int, bots: 
 
 
 def run_versus(plugin: GamePlugin, strong: str, games: int, players: int, seed: int,
-               options: dict[str, Any] | None = None, max_moves: int = 5000) -> dict[str, Any]:
+               options: dict[str, Any] | None = None, max_moves: int | None = None) -> dict[str, Any]:
     """One ``strong`` bot against random bots, its seat rotating; a shared win counts as a win."""
     wins = unfinished = 0
     start = time.perf_counter()
@@ -99,7 +102,7 @@ def run_versus(plugin: GamePlugin, strong: str, games: int, players: int, seed: 
 
 
 def main(plugin: GamePlugin, argv: list[str] | None, *, description: str, games: int = 10,
-         players: int = 4, max_moves: int = 5000,
+         players: int = 4, max_moves: int | None = None,
          add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
          variants: Callable[[argparse.Namespace], list[dict[str, Any]]] | None = None,
          after: Callable[[argparse.Namespace, dict[str, Any]], None] | None = None) -> None:
@@ -117,7 +120,8 @@ def main(plugin: GamePlugin, argv: list[str] | None, *, description: str, games:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bots", default="random", help="comma-separated strategies, seated in turn")
     parser.add_argument("--versus", metavar="STRATEGY", help="one STRATEGY bot against random bots")
-    parser.add_argument("--max-moves", type=int, default=max_moves, help="a longer game counts as unfinished")
+    parser.add_argument("--max-moves", type=int, default=game.max_moves if max_moves is None else max_moves,
+                        help="a longer game counts as unfinished")
     if add_arguments:
         add_arguments(parser)
     args = parser.parse_args(argv)

@@ -42,7 +42,6 @@ from shared.game.value import FeatureSet
 
 RIDGE = 1.0                 # per thousand positions, on standardized features
 NEWTON_STEPS = 12
-MAX_PLIES = 5000            # a game longer than this is dropped (a stuck policy)
 
 
 @dataclass(frozen=True)
@@ -70,7 +69,8 @@ def collect(game: Game, policy: Strategy, features: FeatureSet, games: int, play
         pick = random.Random(f"sample {seed} {index}")
         taken: list[tuple[tuple[float, ...], ...]] = []
         plies = 0
-        while game.result(state) is None and plies < MAX_PLIES:
+        # A game longer than the game's ``max_moves`` is dropped (a stuck policy).
+        while game.result(state) is None and plies < game.max_moves:
             if pick.random() * every < 1:
                 taken.append(tuple(tuple(float(x) for x in row) for row in features.compute(state)))
             acting = game.to_act(state)
@@ -78,11 +78,10 @@ def collect(game: Game, policy: Strategy, features: FeatureSet, games: int, play
             for event in game.decide(state, seat, policy(game, state, seat, rng), rng):
                 state = game.evolve(state, event)
             plies += 1
-        result = game.result(state)
-        if result is None or not result.get("winners"):
+        shares = game.returns(state)
+        if not shares or not any(shares):
             continue
-        winners = result["winners"]
-        won = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(players))
+        won = tuple(shares)
         samples.extend(Sample(f, won) for f in taken)
     return samples
 

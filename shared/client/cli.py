@@ -34,13 +34,18 @@ from typing import IO, Any, NoReturn
 
 import requests
 
+from shared.game import registry
 from shared.log import verify
 from shared.client.client import GameClient, ProblemError
 from shared.text.i18n import from_environment, use_language
 from shared.text.render import Context, describe_event, describe_move, render_replay, render_view
 from shared.text.render.common import terminal_safe
 
-DEFAULT_PORTS = {"catan": 8001, "elasund": 8002, "elfenland": 8003, "elastium": 8004}
+
+
+def default_port(game: str) -> int | None:
+    """The port ``make run`` serves a game on: its plugin's (None for a game this install does not know)."""
+    return registry.plugin(game).port if game in registry.available() else None
 WIDTH = 100
 MENU_LIMIT = 60           # beyond this many legal moves, play shows a summary (* lists them all)
 
@@ -156,10 +161,10 @@ def service_url(game: str, url: str | None, env: Mapping[str, str]) -> str:
     key = game.upper().replace("-", "_")
     if env.get(f"{key}_URL"):
         return env[f"{key}_URL"]
-    port = env.get(f"{key}_PORT") or DEFAULT_PORTS.get(game)
+    port = env.get(f"{key}_PORT") or default_port(game)
     if port is None:
         raise _Usage(f"unknown game {game!r}: give --url or ${key}_URL "
-                     f"(known: {', '.join(DEFAULT_PORTS)})")
+                     f"(known: {', '.join(registry.available())})")
     return f"http://127.0.0.1:{port}"
 
 
@@ -278,27 +283,7 @@ Type the number of a move and Enter.  Also:
 
 def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[str, str]) -> int:
     lobby = client_for(url, args)
-    if args.game_id or args.token:
-        if not (args.game_id and args.token):
-            raise _Usage("resuming needs both --game and --token")
-        gid, token = args.game_id, args.token
-    else:
-        if not 1 <= args.players <= 8:
-            raise _Usage("--players takes 1 to 8 seats")
-        try:
-            options = json.loads(args.options) if args.options else {}
-        except ValueError as exc:
-            raise _Usage(f"--options is not valid JSON: {exc}") from None
-        if not isinstance(options, dict):
-            raise _Usage('--options takes a JSON object, e.g. \'{"board": "variable"}\'')
-        bots = [b.strip() for b in args.bot.split(",") if b.strip()] or ["random"]
-        players = [{"name": args.name or env.get("USER") or "player", "bot": None}]
-        players += [{"name": f"{bots[i % len(bots)]}-{i + 1}", "bot": bots[i % len(bots)]}
-                    for i in range(args.players - 1)]
-        created = lobby.create_game(players, options, args.seed, turn_seconds=args.turn_seconds,
-                                    bot_budget_ms=args.bot_budget_ms)
-        gid, token = created["id"], created["players"][0]["token"]
-        term.say(f"Created {args.game} game {gid}; you are seat 0.")
+    gid, token = _game_to_play(args, term, lobby, env)
     resume = f"boardgames play {args.game} --game {gid} --token {token}" + (f" --url {args.url}" if args.url else "")
     term.say(f"To come back later: {resume}")
     me = lobby.with_token(token)
@@ -310,68 +295,120 @@ def cmd_play(args: argparse.Namespace, term: Terminal, url: str, env: Mapping[st
         ctx.to_act = view["to_act"]
         if view["version"] > seen:
             seen = show_events(me, args.game, gid, seen, view["version"], ctx, term, skip_seat=view["you"])
-        if view["status"] == "cancelled":
-            term.say("The game was cancelled.")
+        ended = _ended_words(view)
+        if ended is not None:
+            if view["status"] == "finished":
+                term.say(render_view(view))
+            term.say(ended)
             return 0
-        if view["status"] == "abandoned":
-            term.say("Nobody moved for too long: the game ended as abandoned.")
-            return 0
-        if view["status"] == "waiting":
-            open_seats = [str(p["seat"]) for p in view["players"] if p.get("open")]
-            term.say(f"Waiting for players to take seat(s) {', '.join(open_seats)}...")
+        waiting_for = _waiting_words(view, ctx)
+        if waiting_for is not None:
+            term.say(waiting_for)
             me.events(gid, after=view["version"], limit=1, wait=args.wait)
             continue
-        if view["status"] == "finished":
-            term.say(render_view(view))
-            winners = (view.get("result") or {}).get("winners") or []
-            term.say("You won!" if view["you"] in winners else "The game is over.")
+        version = _play_a_move(args, term, me, gid, view, ctx, resume)
+        if version is None:
             return 0
-        if view["you"] not in view["to_act"]:
-            term.say(f"Waiting for {', '.join(ctx.name(s) for s in view['to_act'])}...")
-            me.events(gid, after=view["version"], limit=1, wait=args.wait)
+        seen = max(seen, version)
+
+
+def _game_to_play(args: argparse.Namespace, term: Terminal, lobby: GameClient,
+                  env: Mapping[str, str]) -> tuple[str, str]:
+    """The game and token of ``--game``/``--token``, or of a game created from the flags."""
+    if args.game_id or args.token:
+        if not (args.game_id and args.token):
+            raise _Usage("resuming needs both --game and --token")
+        return args.game_id, args.token
+    if not 1 <= args.players <= 8:
+        raise _Usage("--players takes 1 to 8 seats")
+    try:
+        options = json.loads(args.options) if args.options else {}
+    except ValueError as exc:
+        raise _Usage(f"--options is not valid JSON: {exc}") from None
+    if not isinstance(options, dict):
+        raise _Usage('--options takes a JSON object, e.g. \'{"board": "variable"}\'')
+    bots = [b.strip() for b in args.bot.split(",") if b.strip()] or ["random"]
+    players = [{"name": args.name or env.get("USER") or "player", "bot": None}]
+    players += [{"name": f"{bots[i % len(bots)]}-{i + 1}", "bot": bots[i % len(bots)]} for i in range(args.players - 1)]
+    created = lobby.create_game(players, options, args.seed, turn_seconds=args.turn_seconds,
+                                bot_budget_ms=args.bot_budget_ms)
+    term.say(f"Created {args.game} game {created['id']}; you are seat 0.")
+    return created["id"], created["players"][0]["token"]
+
+
+def _ended_words(view: dict[str, Any]) -> str | None:
+    """What the player is told of a game that ended (None: it goes on)."""
+    if view["status"] == "cancelled":
+        return "The game was cancelled."
+    if view["status"] == "abandoned":
+        return "Nobody moved for too long: the game ended as abandoned."
+    if view["status"] == "finished":
+        winners = (view.get("result") or {}).get("winners") or []
+        return "You won!" if view["you"] in winners else "The game is over."
+    return None
+
+
+def _waiting_words(view: dict[str, Any], ctx: Context) -> str | None:
+    """Whom the player waits for (None: it is the player's turn)."""
+    if view["status"] == "waiting":
+        open_seats = [str(p["seat"]) for p in view["players"] if p.get("open")]
+        return f"Waiting for players to take seat(s) {', '.join(open_seats)}..."
+    if view["you"] not in view["to_act"]:
+        return f"Waiting for {', '.join(ctx.name(s) for s in view['to_act'])}..."
+    return None
+
+
+def _play_a_move(args: argparse.Namespace, term: Terminal, me: GameClient, gid: str, view: dict[str, Any],
+                 ctx: Context, resume: str) -> int | None:
+    """Show the game and the legal moves, and ask until a move is sent or the game is to be drawn
+    again: the version seen after it (0: none), or None when the player leaves."""
+    legal = me.legal_moves(gid)
+    term.say("")
+    term.say(render_view(view))
+    term.say("Your legal moves:")
+    term.say(moves_menu(legal["moves"], args.game, view["state"]))
+    while True:
+        numbers = f"1-{len(legal['moves'])}, " if legal["moves"] else ""
+        answer = term.ask(f"Your move [{numbers}JSON, h=help, q=quit]: ")
+        if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
+            term.say(f"Leaving; the game waits for your seat. Resume with: {resume}")
+            return None
+        if answer.strip().lower() in ("", "r"):
+            return 0
+        shown = _answer_words(answer, legal["moves"], args.game, view["state"])
+        if shown is not None:
+            term.say(shown)
             continue
-        legal = me.legal_moves(gid)
-        term.say("")
-        term.say(render_view(view))
-        term.say("Your legal moves:")
-        term.say(moves_menu(legal["moves"], args.game, view["state"]))
-        while True:
-            numbers = f"1-{len(legal['moves'])}, " if legal["moves"] else ""
-            answer = term.ask(f"Your move [{numbers}JSON, h=help, q=quit]: ")
-            if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
-                term.say(f"Leaving; the game waits for your seat. Resume with: {resume}")
+        choice = parse_choice(answer, legal["moves"])
+        if isinstance(choice, str):
+            term.say(choice)
+            continue
+        try:
+            accepted = me.post_move(gid, choice, expected_version=legal["version"])
+        except ProblemError as exc:
+            if exc.reason == "stale-version":
+                term.say("The game moved on while you chose (another seat acted); "
+                         "here it is again: choose anew.")
                 return 0
-            if answer.strip().lower() in ("h", "help", "?"):
-                term.say(HELP)
-                continue
-            if answer.strip().lower() in ("", "r"):
-                break
-            if answer.strip() == "*":
-                term.say(numbered_moves(legal["moves"], args.game, view["state"]))
-                continue
-            if answer.startswith("/"):
-                term.say(filter_moves(legal["moves"], answer[1:], args.game, view["state"]))
-                continue
-            choice = parse_choice(answer, legal["moves"])
-            if isinstance(choice, str):
-                term.say(choice)
-                continue
-            try:
-                accepted = me.post_move(gid, choice, expected_version=legal["version"])
-            except ProblemError as exc:
-                if exc.reason == "stale-version":
-                    term.say("The game moved on while you chose (another seat acted); "
-                             "here it is again: choose anew.")
-                    break
-                term.say(f"Rejected ({exc.reason}): {explain(exc)}")
-                if exc.status == 409:      # not your turn, over: look at the game again
-                    break
-                continue
-            term.say(f"You: {describe_move(choice, args.game, view['state'])}")
-            for event in accepted["events"]:
-                term.say("   " + describe_event({**event, "cause": None}, args.game, ctx))
-            seen = max(seen, accepted["version"])
-            break
+            term.say(f"Rejected ({exc.reason}): {explain(exc)}")
+            if exc.status == 409:      # not your turn, over: look at the game again
+                return 0
+            continue
+        term.say(f"You: {describe_move(choice, args.game, view['state'])}")
+        for event in accepted["events"]:
+            term.say("   " + describe_event({**event, "cause": None}, args.game, ctx))
+        return int(accepted["version"])
+
+
+def _answer_words(answer: str, moves: list[dict[str, Any]], game: str, state: dict[str, Any]) -> str | None:
+    """The text an answer asks to see (help, every move, the moves that match), or None for a move."""
+    if answer.strip().lower() in ("h", "help", "?"):
+        return HELP
+    if answer.strip() == "*":
+        return numbered_moves(moves, game, state)
+    if answer.startswith("/"):
+        return filter_moves(moves, answer[1:], game, state)
+    return None
 
 
 def show_events(client: GameClient, game: str, gid: str, after: int, until: int, ctx: Context,

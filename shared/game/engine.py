@@ -102,6 +102,13 @@ class Game:
     # A new version whenever what the engine decides, how it folds or its state's shape changes;
     # a released version's behaviour never changes (games keep theirs, see GamePlugin.rules).
     engine_version: str = "1"
+    # What the game is like, for the tools and tests that play it (bots' search, the ladder, the
+    # value fit, random play); none of it changes what the engine decides or folds.
+    # The most moves a game of random bots takes to end, with room to spare: one that runs
+    # longer is stuck (a bug), and tools count it as unfinished.
+    max_moves: int = 5000
+    has_chance: bool = True           # dice, shuffles or draws decide outcomes (events carry them)
+    simultaneous_moves: bool = False  # some phase has several seats to act at once
 
     # -- the decider ---------------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -132,6 +139,16 @@ class Game:
     def result(self, state: State) -> dict[str, Any] | None:
         """None while the game goes on; then ``{"winners": [seat, ...], "scores": [...], ...}``."""
         raise NotImplementedError
+
+    def returns(self, state: State) -> list[float] | None:
+        """Each seat's share of the win once the game is over (winners split 1 evenly, the rest
+        get 0; all 0 when nobody won), None while it goes on.  Seats are counted by the
+        result's ``scores``."""
+        result = self.result(state)
+        if result is None:
+            return None
+        winners = result.get("winners") or []
+        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(len(result["scores"]))]
 
     # -- what a viewer may see --------------------------------------------------------------
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:

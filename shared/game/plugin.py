@@ -60,6 +60,9 @@ class GamePlugin:
     bench_variants: list[dict[str, Any]] = field(default_factory=list)
     # The features its expert's value function is fit on (``python -m shared.ai.valuefit <game>``).
     value_features: FeatureSet | None = None
+    # The win rate the ladder expects of the expert against two rule-of-thumb bots (shared.ai.ladder
+    # reports whether it met it); None: only that it beats its fair share.
+    expert_goal_win_rate: float | None = None
     # Every released engine version that may have recorded games, oldest first, ``game``'s own
     # last: a game keeps the rules it started with (its meta's ``engine_version``).  Empty: only
     # ``game``'s version.

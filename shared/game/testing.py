@@ -38,29 +38,22 @@ def play_random_game(
     players: int,
     options: dict[str, Any] | None = None,
     seed: int = 0,
-    max_moves: int = 5000,
+    max_moves: int | None = None,
     strategies: dict[int, Strategy] | None = None,
     check_every: int = 1,
 ) -> PlayedGame:
-    """Play until the game ends or ``max_moves``; assert the protocol along the way.
+    """Play until the game ends or ``max_moves`` (the game's own ``Game.max_moves`` by default);
+    assert the protocol along the way.
 
     ``check_every`` thins the expensive checks (state copy comparison) for long games.
     """
     rng = random.Random(seed)
-    opts = {**game.default_options(), **(options or {})}
     setup_seed = rng.getrandbits(63)
-    events = game.setup(players, opts, random.Random(setup_seed))
-    assert events, "setup must return at least one event"
-    assert _canon(events) == _canon(game.setup(players, opts, random.Random(setup_seed))), \
-        "setup is not deterministic for a given seed"
-    state = None
-    for e in events:
-        assert json.loads(json.dumps(e)) == e, f"event not JSON-compatible: {e}"
-        state = game.evolve(state, e)
+    state, events = _checked_setup(game, players, {**game.default_options(), **(options or {})}, setup_seed)
     played = PlayedGame(state=state, events=list(events), setup_seed=setup_seed)
     strategies = strategies or {}
     probe_rng = random.Random(seed ^ 0x5EED)     # its own stream: the game plays as without probes
-    for step in range(max_moves):
+    for step in range(game.max_moves if max_moves is None else max_moves):
         if game.result(state) is not None:
             assert game.to_act(state) == [], "a finished game has nobody to act"
             played.finished = True
@@ -68,19 +61,12 @@ def play_random_game(
         acting = game.to_act(state)
         assert acting, "an unfinished game must have someone to act"
         seat = acting[rng.randrange(len(acting))]
-        legal = game.legal_moves(state, seat)
-        assert legal, f"seat {seat} is to act but has no legal move"
-        strategy = strategies.get(seat, random_strategy)
-        move = strategy(game, state, seat, random.Random(rng.getrandbits(63)))
+        assert game.legal_moves(state, seat), f"seat {seat} is to act but has no legal move"
+        move = strategies.get(seat, random_strategy)(game, state, seat, random.Random(rng.getrandbits(63)))
         move_seed = rng.getrandbits(63)
         check = step % check_every == 0
-        before = _canon(game.dump(state)) if check else None
-        new_events = game.decide(state, seat, move, random.Random(move_seed))
-        if check:
-            assert _canon(game.dump(state)) == before, f"decide modified the state for {move}"
-            again = game.decide(state, seat, move, random.Random(move_seed))
-            assert _canon(again) == _canon(new_events), "decide is not deterministic for a seed"
-            _assert_refusal_leaves_state(game, state, seat, played.moves, probe_rng, before)
+        new_events = _checked_decide(game, state, seat, move, move_seed, played.moves, probe_rng) if check \
+            else game.decide(state, seat, move, random.Random(move_seed))
         assert new_events, f"an accepted move must produce events: {move}"
         for e in new_events:
             if check:
@@ -89,6 +75,39 @@ def play_random_game(
         played.events.extend(new_events)
         played.moves.append((seat, move, move_seed))
     played.state = state
+    _assert_end_state(game, played, players)
+    return played
+
+
+def _checked_setup(game: Game, players: int, options: dict[str, Any], setup_seed: int) -> tuple[Any, list[Event]]:
+    """The state after setup and its events: deterministic for the seed, JSON-compatible."""
+    events = game.setup(players, options, random.Random(setup_seed))
+    assert events, "setup must return at least one event"
+    assert _canon(events) == _canon(game.setup(players, options, random.Random(setup_seed))), \
+        "setup is not deterministic for a given seed"
+    state = None
+    for e in events:
+        assert json.loads(json.dumps(e)) == e, f"event not JSON-compatible: {e}"
+        state = game.evolve(state, e)
+    return state, events
+
+
+def _checked_decide(game: Game, state: Any, seat: int, move: Move, move_seed: int,
+                    history: list[tuple[int, Any, int]], probe_rng: random.Random) -> list[Event]:
+    """``decide``, checked: it leaves the state as it was and decides the same again for the seed,
+    and a refused probe leaves the state too."""
+    before = _canon(game.dump(state))
+    new_events = game.decide(state, seat, move, random.Random(move_seed))
+    assert _canon(game.dump(state)) == before, f"decide modified the state for {move}"
+    again = game.decide(state, seat, move, random.Random(move_seed))
+    assert _canon(again) == _canon(new_events), "decide is not deterministic for a seed"
+    _assert_refusal_leaves_state(game, state, seat, history, probe_rng, before)
+    return new_events
+
+
+def _assert_end_state(game: Game, played: PlayedGame, players: int) -> None:
+    """Replaying the events gives the state played; its dump, load and views are JSON."""
+    state = played.state
     replayed = game.replay([json.loads(json.dumps(e)) for e in played.events])
     assert _canon(game.dump(replayed)) == _canon(game.dump(state)), "replay differs from play"
     dumped = game.dump(state)
@@ -97,7 +116,6 @@ def play_random_game(
     for seat in [None, *range(players)]:
         view = game.view(state, seat)
         assert json.loads(json.dumps(view)) == view, "view not JSON-compatible"
-    return played
 
 
 def _assert_refusal_leaves_state(game: Game, state: Any, seat: int, history: list[tuple[int, Any, int]],
@@ -142,3 +160,63 @@ def assert_every_state_answers(game: Game, events: list[Event], players: int) ->
             raise AssertionError(f"{game.name}: {where}: {exc!r}") from exc
         assert json.loads(json.dumps(answers)) == answers, f"{game.name}: {where}: an answer is not JSON"
     return len(events)
+
+
+# -- rule tests: given events, when a seat moves, then these events ---------------------------------
+
+class Given:
+    """A position reached by events only (``given(game, events)``), never by editing a state, so
+    a rule test cannot start from a position the game can never reach.  ``after`` plays moves on
+    to the position under test; ``when`` decides the move under test on it."""
+
+    def __init__(self, game: Game, events: list[Event]) -> None:
+        self.game = game
+        self.events: list[Event] = [json.loads(json.dumps(e)) for e in events]
+        self.state: Any = game.replay(json.loads(json.dumps(self.events)))
+
+    def after(self, seat: int, move: Move, seed: int = 0) -> Given:
+        """The position after ``seat`` made ``move`` (which must be legal), decided with ``seed``."""
+        for e in self.game.decide(self.state, seat, move, random.Random(seed)):
+            self.events.append(e)
+            self.state = self.game.evolve(self.state, e)
+        return self
+
+    def when(self, seat: int, move: Move, seed: int = 0) -> When:
+        before = _canon(self.game.dump(self.state))
+        try:
+            events = self.game.decide(self.state, seat, move, random.Random(seed))
+        except IllegalMove as exc:
+            assert _canon(self.game.dump(self.state)) == before, "decide modified the state while refusing"
+            return When(self, None, exc)
+        assert _canon(self.game.dump(self.state)) == before, f"decide modified the state for {move}"
+        return When(self, events, None)
+
+
+@dataclass
+class When:
+    given: Given
+    events: list[Event] | None
+    refusal: IllegalMove | None
+
+    def then(self, *expected: Event) -> Any:
+        """Assert the move was accepted with exactly ``expected`` (a type alone, ``{"type": t}``,
+        matches any data); the state after them."""
+        assert self.refusal is None, f"refused: {self.refusal.reason}: {self.refusal.detail}"
+        assert self.events is not None
+        got = [e if "data" in want else {"type": e["type"]} for e, want in zip(self.events, expected)]
+        assert len(self.events) == len(expected) and got == list(expected), self.events
+        state = self.given.state
+        for e in self.events:
+            state = self.given.game.evolve(state, e)
+        return state
+
+    def then_refused(self, reason: str) -> IllegalMove:
+        """Assert the move was refused for ``reason``; the refusal."""
+        assert self.refusal is not None, f"accepted: {self.events}"
+        assert self.refusal.reason == reason, (self.refusal.reason, self.refusal.detail)
+        return self.refusal
+
+
+def given(game: Game, events: list[Event]) -> Given:
+    """``given(game, events).when(seat, move).then(*events)``: see :class:`Given`."""
+    return Given(game, events)

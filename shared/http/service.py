@@ -58,7 +58,7 @@ from shared.play.redis_clients import PoolExhausted, connect_event_store, connec
 from shared.http.routes import feed as feed_routes
 from shared.http.routes import games, history, moves, ops, pages, pictures, proofs, seats
 from shared.http.routes.context import Service
-from shared.play.runtime import GameRuntime
+from shared.play.runtime import AppendListener, GameRuntime, NotifyBots
 from shared.play.seats import Seats
 from shared.log.signing import Signer
 
@@ -115,6 +115,34 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     settings = settings or Settings.from_env()
     game = plugin.game
     app = Flask(f"services.{game.name}")
+    init_config(app, plugin, settings)
+    store = store or connect_event_store(settings)
+    if store.appends is not None:
+        store.appends.on_batch = lambda size: metrics.record_append_batch(game.name, size)
+    queue_redis = connect_queue(settings)      # no I/O yet: redis-py connects on first use
+    runtime = init_runtime(app, plugin, settings, store, queue_redis, notify_bots)
+    feed = build_feed(plugin, settings, store, runtime)
+    api = init_api(app, plugin, settings)
+    reads = register_contract(plugin, api.spec)
+    init_error_handlers(app, api, settings.problem_base)
+    metrics.install(app, game.name, queue_redis, token=settings.metrics_token, port=settings.metrics_port)
+    init_docs(app, api)
+    init_cors(app, settings)
+    app.wsgi_app = RequestContext(app.wsgi_app, game.name)  # type: ignore[method-assign]
+    guard = limits.install(app, settings, store, game.name)   # rate limit, cap (POST /games)
+    create_schema = create_game_schema(plugin)
+    service = Service(plugin=plugin, settings=settings, store=store, runtime=runtime, feed=feed, guard=guard,
+                      reads=reads, create_schema=create_schema, move_refs=reads.move_refs,
+                      move_loaders={move_type: schema_cls() for move_type, schema_cls in plugin.move_schemas.items()},
+                      seats=Seats(runtime, default_fallback(plugin)),
+                      signer=Signer.from_files(settings.signing_key_file, settings.verify_keys_file))
+    init_routes(app, api, service)
+    return app
+
+
+def init_config(app: Flask, plugin: GamePlugin, settings: Settings) -> None:
+    """flask-smorest's settings: the API document's title and paths, Swagger UI, the body limit."""
+    game = plugin.game
     app.config.update(
         API_TITLE=f"{game.title} rules server",
         API_VERSION="1.0",
@@ -130,29 +158,42 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
             "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
         },
     )
-    store = store or connect_event_store(settings)
-    if store.appends is not None:
-        store.appends.on_batch = lambda size: metrics.record_append_batch(game.name, size)
-    queue_redis = connect_queue(settings)      # no I/O yet: redis-py connects on first use
-    before_bot_turn = None
-    if notify_bots is None and settings.enqueue_bots:
+
+
+def init_runtime(app: Flask, plugin: GamePlugin, settings: Settings, store: EventStore, queue_redis: redis.Redis,
+                 notify_bots: Callable[..., None] | None) -> GameRuntime:
+    """The game's runtime (``app.extensions["runtime"]``), wired to the bot queue and its clocks
+    unless the caller tells bots itself (``notify_bots``) or bots are not enqueued."""
+    listeners: list[AppendListener] = []
+    bot_queue = None
+    if notify_bots is not None:
+        listeners.append(NotifyBots(notify_bots))
+    elif settings.enqueue_bots:
         bot_queue = bot_queue_for(queue_redis, plugin)
-        notify_bots, before_bot_turn = bot_queue.enqueue_turns, bot_queue.mark_pending
+        listeners += [bot_queue, ClockJobs(bot_queue)]   # bot turns, and turn clocks' deadlines on the same queues
     # New games get the newest engine this instance serves; each game keeps its own (rules_for).
-    runtime = GameRuntime(plugin.newest_rules(), store, settings.snapshot_every, notify_bots=notify_bots,
+    runtime = GameRuntime(plugin.newest_rules(), store, settings.snapshot_every, listeners=listeners,
                           idle_ttl=settings.idle_game_ttl, finished_ttl=settings.finished_game_ttl,
-                          before_bot_turn=before_bot_turn, engines=plugin.rules)
-    if before_bot_turn is not None:
+                          engines=plugin.rules)
+    if bot_queue is not None:
         bot_queue.bot_of = seat_bots(runtime)          # which queue a seat's bot turn goes to
-        runtime.clock_jobs = ClockJobs(bot_queue)     # turn clocks' deadlines, on the same queues
     app.extensions["runtime"] = runtime
+    return runtime
+
+
+def build_feed(plugin: GamePlugin, settings: Settings, store: EventStore, runtime: GameRuntime) -> Feed:
+    """Long polls and event streams, fed by the news of appends (shared.log.news)."""
+    game = plugin.game
     news = LogNews(connect_news(settings), game.name, publisher=store.redis,
                    read_log=lambda game_id, after, limit: store.read(game_id, after=after, limit=limit),
                    read_status=lambda game_id: _version_and_status(store.meta(game_id)))
-    feed = Feed(game, store, news, heartbeat_seconds=settings.sse_heartbeat_seconds,
+    return Feed(game, store, news, heartbeat_seconds=settings.sse_heartbeat_seconds,
                 max_stream_seconds=settings.sse_max_seconds, max_wait_seconds=settings.max_wait_seconds,
                 game_meta=runtime.meta, rules_for=runtime.rules_for)
 
+
+def init_api(app: Flask, plugin: GamePlugin, settings: Settings) -> ProblemApi:
+    """The flask-smorest API (``app.extensions["openapi"]``) with the contract's examples."""
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": marshmallow_plugin(plugin)})
     contract_plugin = ContractPlugin(examples.operation_examples(plugin),
                                      examples.problem_examples(plugin, settings.problem_base))
@@ -160,13 +201,14 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     api.spec.plugins.append(contract_plugin)
     api.problem_base = settings.problem_base
     app.extensions["openapi"] = api
-    reads = register_contract(plugin, api.spec)
-    move_refs = reads.move_refs
-    create_schema = create_game_schema(plugin)
-    move_loaders = {move_type: schema_cls() for move_type, schema_cls in plugin.move_schemas.items()}
+    return api
+
+
+def init_error_handlers(app: Flask, api: ProblemApi, problem_base: str) -> None:
+    """Every error answers ``application/problem+json`` (shared.play.problems)."""
 
     def problem_handler(problem: Problem) -> Response:
-        return problem_response(problem, settings.problem_base)
+        return problem_response(problem, problem_base)
 
     def illegal_handler(exc: IllegalMove) -> Response:
         if exc.reason in ("not-your-turn", "game-over"):
@@ -198,7 +240,9 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
     app.register_error_handler(IllegalMove, illegal_handler)
     app.register_error_handler(Exception, crash_handler)
 
-    metrics.install(app, game.name, queue_redis, token=settings.metrics_token, port=settings.metrics_port)
+
+def init_docs(app: Flask, api: ProblemApi) -> None:
+    """/docs: Swagger UI served from the package (it works offline) over the 3.0 document."""
 
     @app.get(SWAGGER_UI_STATIC + "<path:filename>")
     def swagger_ui_files(filename: str) -> Response:
@@ -214,23 +258,23 @@ def create_app(plugin: GamePlugin, settings: Settings | None = None,
         if "docs_spec" not in app.extensions:
             app.extensions["docs_spec"] = openapi_30(api.spec.to_dict())
         return jsonify(app.extensions["docs_spec"])
+
+
+def init_cors(app: Flask, settings: Settings) -> None:
     if settings.cors_origins:
         # Browsers on these origins may call the API (preflights included); none by default.
         CORS(app, origins=list(settings.cors_origins), allow_headers=CORS_REQUEST_HEADERS,
              expose_headers=CORS_EXPOSED_HEADERS, methods=["GET", "POST", "DELETE", "OPTIONS"], max_age=600)
-    app.wsgi_app = RequestContext(app.wsgi_app, game.name)  # type: ignore[method-assign]
-    guard = limits.install(app, settings, store, game.name)   # rate limit, cap (POST /games)
 
-    service = Service(plugin=plugin, settings=settings, store=store, runtime=runtime, feed=feed, guard=guard,
-                      reads=reads, create_schema=create_schema, move_refs=move_refs, move_loaders=move_loaders,
-                      seats=Seats(runtime, default_fallback(plugin)),
-                      signer=Signer.from_files(settings.signing_key_file, settings.verify_keys_file))
+
+def init_routes(app: Flask, api: ProblemApi, service: Service) -> None:
+    """The blueprints of shared.http.routes, and the schemas the document names beside them."""
+    create_schema = service.create_schema
     api.spec.components.schema(create_schema.__name__[:-6], schema=create_schema)
     for schema in (TakeSeatSchema,):
         api.spec.components.schema(schema.__name__[:-6], schema=schema)
     for routes in (ops, games, moves, feed_routes, history, seats, proofs):
         api.register_blueprint(routes.blueprint(service))
-    if plugin.board_svg is not None:
+    if service.plugin.board_svg is not None:
         api.register_blueprint(pictures.blueprint(service))
     app.register_blueprint(pages.blueprint(service))     # plain Flask: not in the API document
-    return app

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
+from shared.game.engine import Event, Game, IllegalMove
 from shared.log import proofs
-from shared.game.engine import Game, IllegalMove
 from shared.log.eventstore import GENESIS_HASH, canonical, event_hash
 from shared.log.platform_events import GAME_ABANDONED, SEED_REVEALED, is_platform_event
 
@@ -103,98 +104,121 @@ def _opened_seed(records: list[dict[str, Any]]) -> tuple[str | None, int | None,
     return commitment, seed, None
 
 
-def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
-    head = GENESIS_HASH
-    state: Any = None
+class _Refused(Exception):
+    """Where an audit stops: the record and why."""
+
+    def __init__(self, seq: int, why: str) -> None:
+        super().__init__(why)
+        self.seq, self.why = seq, why
+
+
+def _moves(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    """The log's records a move at a time: each batch starts with the record carrying its cause."""
     i = 0
-    last = 0
-    events = 0
-    commitment, secret, bad_reveal = _opened_seed(records)
-    revealed = False
-    ended_at: int | None = None          # the first record of the move that ended the game
-    abandoned = False                    # the platform ended the game without a result
-    setup_cause = records[0].get("cause") if records else None
-    by_client = bool(setup_cause.get("seeded_by_client")) if isinstance(setup_cause, dict) else False
-
-    def bad(seq: int, why: str) -> AuditReport:
-        return AuditReport(False, last, head, seq, why, seeds_status(), by_client, events)
-
-    def seeds_status() -> str:
-        if commitment is None:
-            return SEEDS_UNCOMMITTED
-        return SEEDS_VERIFIED if secret is not None else SEEDS_COMMITTED
-
     while i < len(records):
-        first = records[i]
-        cause = first.get("cause")
-        if cause is None:
-            return bad(first["seq"], "event does not start a move and follows no move")
-        batch = [first]
+        if records[i].get("cause") is None:
+            raise _Refused(records[i]["seq"], "event does not start a move and follows no move")
         j = i + 1
         while j < len(records) and "cause" not in records[j]:
-            batch.append(records[j])
             j += 1
+        yield records[i:j]
+        i = j
+
+
+class _Audit:
+    """The log checked so far: its chain, the state the rules folded, whether the seed was revealed."""
+
+    def __init__(self, game: Game, secret: int | None, bad_reveal: tuple[int, str] | None) -> None:
+        self.game, self.secret, self.bad_reveal = game, secret, bad_reveal
+        self.head, self.last, self.events = GENESIS_HASH, 0, 0
+        self.state: Any = None
+        self.revealed = False
+        self.ended_at: int | None = None          # the first record of the move that ended the game
+        self.abandoned = False                    # the platform ended the game without a result
+
+    def chain(self, batch: list[dict[str, Any]]) -> None:
         for record in batch:
-            if record["seq"] != last + 1:
-                return bad(record["seq"], f"sequence gap: expected {last + 1}")
-            if record["hash"] != event_hash(head, record):
-                return bad(record["seq"], "hash does not match the content and the previous hash")
-            head, last = record["hash"], record["seq"]
-        if cause["kind"] == "platform":
-            # Seats and the like: chained (checked above) but no rule decides them, so nothing
-            # of the game may ride along.
-            if not all(is_platform_event(r) for r in batch):
-                return bad(first["seq"], "a game event recorded as the platform's")
-            for record in batch:
-                if record["type"] == GAME_ABANDONED:
-                    abandoned = True
-                if record["type"] != SEED_REVEALED:
-                    continue
-                if bad_reveal is not None and bad_reveal[0] == record["seq"]:
-                    return bad(*bad_reveal)
-                if revealed:
-                    return bad(record["seq"], "the seed revealed a second time")
-                if not abandoned and (state is None or game.result(state) is None):
-                    return bad(record["seq"], "the seed revealed before the game ended")
-                revealed = True
-            i = j
-            continue
+            if record["seq"] != self.last + 1:
+                raise _Refused(record["seq"], f"sequence gap: expected {self.last + 1}")
+            if record["hash"] != event_hash(self.head, record):
+                raise _Refused(record["seq"], "hash does not match the content and the previous hash")
+            self.head, self.last = record["hash"], record["seq"]
+
+    def platform(self, batch: list[dict[str, Any]]) -> None:
+        # Seats and the like: chained (checked above) but no rule decides them, so nothing
+        # of the game may ride along.
+        if not all(is_platform_event(r) for r in batch):
+            raise _Refused(batch[0]["seq"], "a game event recorded as the platform's")
+        for record in batch:
+            if record["type"] == GAME_ABANDONED:
+                self.abandoned = True
+            if record["type"] != SEED_REVEALED:
+                continue
+            if self.bad_reveal is not None and self.bad_reveal[0] == record["seq"]:
+                raise _Refused(*self.bad_reveal)
+            if self.revealed:
+                raise _Refused(record["seq"], "the seed revealed a second time")
+            if not self.abandoned and (self.state is None or self.game.result(self.state) is None):
+                raise _Refused(record["seq"], "the seed revealed before the game ended")
+            self.revealed = True
+
+    def move(self, batch: list[dict[str, Any]]) -> None:
+        first = batch[0]
         if any(is_platform_event(r) for r in batch):
-            return bad(first["seq"], "a platform event recorded as a move's")
+            raise _Refused(first["seq"], "a platform event recorded as a move's")
         try:
-            if cause["kind"] == "setup":
-                if state is not None:
-                    return bad(first["seq"], "a second setup in one log")
-                if secret is not None and cause.get("seed") != proofs.setup_seed(secret):
-                    return bad(first["seq"], "the setup's seed is not the one derived from the committed seed")
-                expected = game.setup(cause["players"], cause["options"], random.Random(cause["seed"]))
-            else:
-                if state is None:
-                    return bad(first["seq"], "a move before the setup")
-                if game.result(state) is not None:
-                    return bad(first["seq"], "a move after the game ended")
-                if abandoned:
-                    return bad(first["seq"], "a move after the game was abandoned")
-                if cause["seat"] not in game.to_act(state):
-                    return bad(first["seq"], f"seat {cause['seat']} moved out of turn")
-                derived = None if secret is None else proofs.move_seed(secret, first["seq"] - 1, cause["seat"])
-                if secret is not None and cause.get("seed") != derived:
-                    return bad(first["seq"], "the move's seed is not the one derived from the committed seed")
-                expected = game.decide(state, cause["seat"], cause["move"], random.Random(cause["seed"]))
+            expected = self._decided(first)
         except IllegalMove as exc:
-            return bad(first["seq"], f"the rules reject the recorded move: {exc.reason}: {exc.detail}")
+            raise _Refused(first["seq"], f"the rules reject the recorded move: {exc.reason}: {exc.detail}") from exc
         recorded = [{"type": r["type"], "data": r["data"]} for r in batch]
         if canonical(expected) != canonical(recorded):
-            return bad(first["seq"], "the recorded events are not what the rules decide for this move")
+            raise _Refused(first["seq"], "the recorded events are not what the rules decide for this move")
         for e in recorded:
-            state = game.evolve(state, e)
-        events += len(recorded)
-        if ended_at is None and game.result(state) is not None:
-            ended_at = first["seq"]
-        i = j
-    if bad_reveal is not None:
-        return bad(*bad_reveal)
-    if commitment is not None and ended_at is not None and not revealed:
-        # A server that hid the seed could have chosen any dice: an ended game must open it.
-        return bad(ended_at, "the game ended but its seed commitment was never opened")
-    return AuditReport(True, last, head, seeds=seeds_status(), seeded_by_client=by_client, events=events)
+            self.state = self.game.evolve(self.state, e)
+        self.events += len(recorded)
+        if self.ended_at is None and self.game.result(self.state) is not None:
+            self.ended_at = first["seq"]
+
+    def _decided(self, first: dict[str, Any]) -> list[Event]:
+        """What the rules decide for the move (or setup) that ``first`` starts."""
+        game, state, secret, cause, seq = self.game, self.state, self.secret, first["cause"], first["seq"]
+        if cause["kind"] == "setup":
+            if state is not None:
+                raise _Refused(seq, "a second setup in one log")
+            if secret is not None and cause.get("seed") != proofs.setup_seed(secret):
+                raise _Refused(seq, "the setup's seed is not the one derived from the committed seed")
+            return game.setup(cause["players"], cause["options"], random.Random(cause["seed"]))
+        if state is None:
+            raise _Refused(seq, "a move before the setup")
+        if game.result(state) is not None:
+            raise _Refused(seq, "a move after the game ended")
+        if self.abandoned:
+            raise _Refused(seq, "a move after the game was abandoned")
+        if cause["seat"] not in game.to_act(state):
+            raise _Refused(seq, f"seat {cause['seat']} moved out of turn")
+        if secret is not None and cause.get("seed") != proofs.move_seed(secret, seq - 1, cause["seat"]):
+            raise _Refused(seq, "the move's seed is not the one derived from the committed seed")
+        return game.decide(state, cause["seat"], cause["move"], random.Random(cause["seed"]))
+
+
+def audit_log(game: Game, records: list[dict[str, Any]]) -> AuditReport:
+    commitment, secret, bad_reveal = _opened_seed(records)
+    setup_cause = records[0].get("cause") if records else None
+    by_client = bool(setup_cause.get("seeded_by_client")) if isinstance(setup_cause, dict) else False
+    seeds = SEEDS_UNCOMMITTED if commitment is None else SEEDS_VERIFIED if secret is not None else SEEDS_COMMITTED
+    audit = _Audit(game, secret, bad_reveal)
+    try:
+        for batch in _moves(records):
+            audit.chain(batch)
+            if batch[0]["cause"]["kind"] == "platform":
+                audit.platform(batch)
+            else:
+                audit.move(batch)
+        if bad_reveal is not None:
+            raise _Refused(*bad_reveal)
+        if commitment is not None and audit.ended_at is not None and not audit.revealed:
+            # A server that hid the seed could have chosen any dice: an ended game must open it.
+            raise _Refused(audit.ended_at, "the game ended but its seed commitment was never opened")
+    except _Refused as refused:
+        return AuditReport(False, audit.last, audit.head, refused.seq, refused.why, seeds, by_client, audit.events)
+    return AuditReport(True, audit.last, audit.head, seeds=seeds, seeded_by_client=by_client, events=audit.events)

@@ -22,32 +22,59 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import redis
 
-from shared.play import turn_clock
-from shared.log import proofs
-from shared.play.auth import hash_token, new_token
 from shared.game.engine import EngineUnavailable, Event, Game, IllegalMove, Move
+from shared.log import proofs
 from shared.log.eventstore import (GENESIS_HASH, AppendResult, EventStore, canonical, event_hash,
                                    snapshot_document)
-from shared.play.problems import RetryLater
 from shared.log.platform_events import is_platform_event
-from shared.play.problems import Problem
+from shared.play import turn_clock
+from shared.play.auth import hash_token, new_token
+from shared.play.meta import GameMeta
+from shared.play.problems import Problem, RetryLater
 
 log = logging.getLogger("runtime")
 
 BotNotifier = Callable[[str, int, list[int]], None]   # (game_id, version, bot seats to act)
 
 
-class ClockScheduler(Protocol):
-    """What schedules a game's turn-clock deadlines (``shared.play.clocks.ClockJobs``): told of a clock
-    before the append that writes it (a trace for the sweeper) and after (the expiry jobs)."""
+@dataclass(frozen=True)
+class AppendNews:
+    """What an accepted append leaves for others to do: the bot seats to act after it and the turn
+    clock it writes.  ``version``: the version the append leads to."""
+    game_id: str
+    version: int
+    bots: tuple[int, ...] = ()
+    clock: turn_clock.ClockChange | None = None
 
-    def mark(self, game_id: str, change: turn_clock.ClockChange) -> None: ...
 
-    def schedule(self, game_id: str, change: turn_clock.ClockChange) -> None: ...
+class AppendListener(Protocol):
+    """Told of appends by the runtime, which knows nothing else of them (the bot queue, the turn
+    clocks' jobs).  ``before_append`` runs before the append: a listener leaves there the trace from
+    which the sweeper redoes its work should this process die before ``appended``, which runs once
+    the events are in the log.  Both are best effort: a failure is logged, never the move's."""
+
+    def before_append(self, news: AppendNews) -> None: ...
+
+    def appended(self, news: AppendNews) -> None: ...
+
+
+class NotifyBots:
+    """A listener that hands each append's bot turns to a callable (tests and tools that play bots
+    themselves, or want none played: ``lambda *turn: None``)."""
+
+    def __init__(self, notify: BotNotifier) -> None:
+        self.notify = notify
+
+    def before_append(self, news: AppendNews) -> None:
+        return None
+
+    def appended(self, news: AppendNews) -> None:
+        if news.bots:
+            self.notify(news.game_id, news.version, list(news.bots))
 
 
 GAME_ID = re.compile(r"[A-Za-z0-9_\-]{1,64}")
@@ -123,6 +150,47 @@ def _resigned_seats(players_field: str) -> frozenset[int]:
     return frozenset(seat for seat, player in enumerate(json.loads(players_field)) if player.get("resigned"))
 
 
+def _new_seats(game_id: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The seats of a new game as its creator is told them: a token for each seat a person plays
+    (open seats and bots have none)."""
+    seats: list[dict[str, Any]] = []
+    for seat, player in enumerate(players):
+        bot = player.get("bot")
+        is_open = bool(player.get("open"))
+        # The game id prefix lets the service tell "another game's token" (403) from garbage (401).
+        token = None if bot or is_open else f"{game_id}.{new_token()}"
+        seats.append({"seat": seat, "name": player.get("name"), "bot": None if is_open else bot, "token": token})
+        if is_open:
+            seats[-1]["open"] = True
+            if player.get("reserved"):
+                seats[-1]["reserved"] = True
+    return seats
+
+
+def _setup_cause(players: int, options: dict[str, Any], game_seed: int, seeded_by_client: bool, seed_salt: str,
+                 turn_seconds: int | None, fallback_bot: str | None, bot_budget_ms: int | None) -> dict[str, Any]:
+    """The cause of a game's setup events: in the hashed log, so replay and audit know how the game
+    was set up and no claim in it can be quietly changed."""
+    # Every seat and spectator is told (served_record, the view) when the creator chose the seed
+    # and can so predict the game.
+    cause: dict[str, Any] = {"kind": "setup", "players": players, "options": options,
+                             "seed": proofs.setup_seed(game_seed), "seeded_by_client": seeded_by_client,
+                             # Every seat sees it from the start; the seed and salt are revealed at the end.
+                             "seed_commitment": proofs.seed_commitment(game_seed, seed_salt)}
+    if turn_seconds is not None or fallback_bot:
+        cause["clock"] = {"turn_seconds": turn_seconds, "fallback_bot": fallback_bot or ""}
+    if bot_budget_ms is not None:
+        cause["bot_budget_ms"] = bot_budget_ms
+    return cause
+
+
+def _only_engine(game: Game, version: str) -> Game:
+    """The engines of a runtime that serves one version: ``game``'s."""
+    if version != game.engine_version:
+        raise EngineUnavailable(game.name, version, (game.engine_version,))
+    return game
+
+
 @dataclass
 class LoadedGame:
     game_id: str
@@ -151,6 +219,18 @@ class MoveOutcome:
     records: list[dict[str, Any]]     # the stored records this move appended (unredacted)
     finished: bool = False            # the game is over after this move (its log is public)
     duplicate: bool = False           # an idempotent retry answered from the log
+
+
+@dataclass
+class _MoveDraft:
+    """A move decided on a loaded game: what its append writes, and the game after it."""
+    rules: Game
+    records: list[dict[str, Any]]     # the platform's records, the move's, and a seed reveal at the end
+    state: Any
+    finished: bool
+    bots: list[int]                   # the bot seats to act after it
+    meta_fields: dict[str, str]
+    clock: turn_clock.ClockChange | None
 
 
 class _Entry:
@@ -243,18 +323,15 @@ REPLAY_CHECKPOINT = 50
 
 class GameRuntime:
     def __init__(self, game: Game, store: EventStore, snapshot_every: int = 50,
-                 notify_bots: BotNotifier | None = None, cache: StateCache | None = None,
+                 listeners: Sequence[AppendListener] = (), cache: StateCache | None = None,
                  idle_ttl: int = 0, finished_ttl: int = 0,
-                 before_bot_turn: Callable[[str], None] | None = None,
                  engines: Callable[[str], Game] | None = None) -> None:
         # The engine new games are created with; a game keeps its own (``rules_for``), which
         # ``engines`` gives by version (GamePlugin.rules).  Without it: ``game``'s version only.
         self.game = game
-        self._engines = engines
-        # Told a game's id BEFORE an append that leaves a bot to act (the sweeper's index of
-        # turns awaiting a bot): a process killed between the append and the enqueue then
-        # leaves a trace the sweeper follows within BOT_STUCK_SECONDS.
-        self.before_bot_turn = before_bot_turn
+        self._engines = engines if engines is not None else functools.partial(_only_engine, game)
+        # Told of every append, before and after it (the bot queue, the turn clocks' jobs).
+        self.listeners: list[AppendListener] = list(listeners)
         # Lifetimes of the games this runtime creates (seconds, 0 = forever).  They are written
         # into each game's meta, so whichever process makes the first or the last move (a web
         # process, a bot worker) applies them without being configured.
@@ -262,23 +339,17 @@ class GameRuntime:
         self.finished_ttl = finished_ttl
         self.store = store
         self.snapshot_every = snapshot_every
-        self.notify_bots = notify_bots
         self.cache = cache if cache is not None else StateCache()
         self.checkpoints = StateCache(size=256)     # (game, version) -> state, for time travel
-        self.clock_jobs: ClockScheduler | None = None     # schedules turn-clock deadlines (shared.play.clocks)
 
     # -- the rules of a game ---------------------------------------------------------------------
     def rules_for(self, meta: dict[str, str]) -> Game:
         """The rules a game keeps for its whole life: those of the engine version it was created
-        with (its meta's ``engine_version``).  503 ``engine-unavailable`` when this process does
-        not serve that version; never another version's rules instead."""
-        version = meta.get("engine_version", self.game.engine_version)
-        if version == self.game.engine_version:
-            return self.game
+        with (its meta's ``engine_version``), as ``engines`` maps versions (GamePlugin.rules).
+        503 ``engine-unavailable`` when this process does not serve that version; never another
+        version's rules instead."""
         try:
-            if self._engines is None:
-                raise EngineUnavailable(self.game.name, version, (self.game.engine_version,))
-            return self._engines(version)
+            return self._engines(meta.get("engine_version", self.game.engine_version))
         except EngineUnavailable as exc:
             raise engine_unavailable(exc) from exc
 
@@ -293,86 +364,74 @@ class GameRuntime:
         one is taken.  ``extra_meta`` (rematch links, reservations) goes into the meta as is.
         ``turn_seconds``: a turn clock (shared.play.clocks), played out by ``fallback_bot``.
         ``bot_budget_ms``: how long a search bot (``expert``) may think per move (shared.play.search)."""
+        self._check_player_count(len(players))
+        game_seed = seed if seed is not None else secrets.randbits(63)
+        options = {**self.game.default_options(), **options}
+        events = self._setup_events(len(players), options, game_seed)
+        game_id = game_id or new_game_id()
+        seats = _new_seats(game_id, players)
+        seed_salt = proofs.new_salt()
+        cause = _setup_cause(len(players), options, game_seed, seed is not None, seed_salt,
+                             turn_seconds, fallback_bot, bot_budget_ms)
+        records = self._records(events, 0, GENESIS_HASH, cause)
+        state = self.game.replay(events)
+        meta = self._new_meta(seats, options, game_seed, seed is not None, seed_salt, listed, bot_budget_ms,
+                              turn_seconds, fallback_bot, state, records[-1]["seq"], extra_meta or {})
+        version = self._append_new_game(game_id, records, state, meta)
+        return game_id, version, seats
+
+    def _check_player_count(self, count: int) -> None:
         game = self.game
-        if not game.min_players <= len(players) <= game.max_players:
+        if not game.min_players <= count <= game.max_players:
             raise Problem("invalid-options",
                           f"{game.title} takes {game.min_players} to {game.max_players} players, "
-                          f"not {len(players)}.", reason="player-count")
-        game_seed = seed if seed is not None else secrets.randbits(63)
-        options = {**game.default_options(), **options}
-        setup_seed = proofs.setup_seed(game_seed)
-        seed_salt = proofs.new_salt()
+                          f"not {count}.", reason="player-count")
+
+    def _setup_events(self, players: int, options: dict[str, Any], game_seed: int) -> list[Event]:
         try:
-            events = game.setup(len(players), options, random.Random(setup_seed))
+            return self.game.setup(players, options, random.Random(proofs.setup_seed(game_seed)))
         except IllegalMove as exc:
             raise Problem("invalid-options", exc.detail, reason=exc.reason) from exc
-        game_id = game_id or new_game_id()
-        seats: list[dict[str, Any]] = []
-        hashes: list[str | None] = []
-        for seat, player in enumerate(players):
-            bot = player.get("bot")
-            is_open = bool(player.get("open"))
-            # The game id prefix lets the service tell "another game's token" (403) from garbage (401).
-            token = None if bot or is_open else f"{game_id}.{new_token()}"
-            hashes.append(hash_token(token) if token else None)
-            seats.append({"seat": seat, "name": player.get("name"), "bot": None if is_open else bot, "token": token})
-            if is_open:
-                seats[-1]["open"] = True
-                if player.get("reserved"):
-                    seats[-1]["reserved"] = True
-        public_players = [{k: v for k, v in p.items() if k != "token"} for p in seats]
+
+    def _new_meta(self, seats: list[dict[str, Any]], options: dict[str, Any], game_seed: int,
+                  seeded_by_client: bool, seed_salt: str, listed: bool, bot_budget_ms: int | None,
+                  turn_seconds: int | None, fallback_bot: str | None, state: Any, last_seq: int,
+                  extra: dict[str, str]) -> GameMeta:
+        game = self.game
+        result = game.result(state)
         waiting = any(p.get("open") for p in seats)
-        # Every seat and spectator is told (served_record, the view) when the creator chose the seed
-        # and can so predict the game; in the hashed log, so the claim cannot be quietly changed.
-        cause = {"kind": "setup", "players": len(players), "options": options, "seed": setup_seed,
-                 "seeded_by_client": seed is not None,
-                 # Every seat sees it from the start; the seed and salt are revealed at the end.
-                 "seed_commitment": proofs.seed_commitment(game_seed, seed_salt)}
-        clock_fields = turn_clock.creation_fields(turn_seconds, fallback_bot)
-        if clock_fields:
-            # In the hashed log too, so replay and audit know the clock the game was played with.
-            cause["clock"] = {"turn_seconds": turn_seconds, "fallback_bot": clock_fields["fallback_bot"]}
-        if bot_budget_ms is not None:
-            cause["bot_budget_ms"] = bot_budget_ms
-        records = self._records(events, 0, GENESIS_HASH, cause)
-        state = game.replay(events)
-        meta = {
-            "game": game.name,
-            "engine_version": game.engine_version,
-            "players": json.dumps(public_players),
-            "tokens": json.dumps(hashes),
-            "seed": str(game_seed),
-            "seed_salt": seed_salt,
-            "seeded_by_client": "1" if seed is not None else "0",
-            "created_at": str(int(time.time() * 1000)),
-            "listed": "1" if listed else "0",
-            "options": canonical(options),
-            **({"bot_budget_ms": str(bot_budget_ms)} if bot_budget_ms is not None else {}),
-            **self.status_fields(game, state),
-            **(extra_meta or {}),
-        }
-        if waiting:
-            meta.update(status="waiting", to_act="[]")     # nobody acts before every seat is taken
-        # A waiting game is in the index of unfinished games too: it counts toward the cap.
-        active = game.result(state) is None
-        if active and self.idle_ttl > 0:
+        return GameMeta(
+            game=game.name, engine_version=game.engine_version,
+            players=[{k: v for k, v in p.items() if k != "token"} for p in seats],
+            tokens=[hash_token(p["token"]) if p["token"] else None for p in seats],
+            seed=game_seed, seed_salt=seed_salt, seeded_by_client=seeded_by_client,
+            created_at=int(time.time() * 1000), listed=listed, options=options, bot_budget_ms=bot_budget_ms,
+            # Nobody acts before every seat is taken.
+            status="waiting" if waiting else "finished" if result is not None else "active",
+            to_act=[] if waiting else game.to_act(state), result=result,
             # The move appended onto this version is the first one: it makes the game permanent.
-            meta["persist_at_version"] = str(records[-1]["seq"])
-        if self.finished_ttl > 0:
-            meta["finished_ttl"] = str(self.finished_ttl)
+            persist_at_version=last_seq if result is None and self.idle_ttl > 0 else None,
+            finished_ttl=self.finished_ttl if self.finished_ttl > 0 else None,
+            turn_seconds=turn_seconds, fallback_bot=fallback_bot, extra=extra)
+
+    def _append_new_game(self, game_id: str, records: list[dict[str, Any]], state: Any, info: GameMeta) -> int:
+        """Append the setup records with the new game's meta, then tell the indexes, the cache,
+        the bot queue and the clock; the version appended."""
+        game = self.game
+        meta = info.to_hash()
+        # A waiting game is in the index of unfinished games too: it counts toward the cap.
+        active = info.result is None
         # Indexed before the append: an index entry without a game costs the sweeper one look
         # (it drops it), while a game missing from the index would never have a lost bot turn
         # re-enqueued.  Indexed again after it, as a sweep in between drops the entry.
         if active:
             self.store.index_active(game.name, game_id, True)
-        bots = [] if waiting else self._bots_to_notify(game, state, _bot_seats(meta["players"]))
-        if bots and self.before_bot_turn is not None:
-            self.best_effort(self.before_bot_turn, game_id)
-        meta.update(clock_fields)
+        bots = [] if info.status == "waiting" else self._bots_to_notify(game, state, _bot_seats(meta["players"]))
         clock = self._clock_after(LoadedGame(game_id, 0, None, meta, GENESIS_HASH), state, records[-1]["seq"],
                                   None, False)
         if clock is not None:
             meta.update(clock.fields)
+        self._tell_before(AppendNews(game_id, records[-1]["seq"], tuple(bots), clock))
         result = self.store.append(game_id, 0, records, meta=meta)
         if result.status != "OK":   # a random 12-character id collided: practically impossible
             raise Problem("internal-error", "Could not create the game; try again.")
@@ -385,11 +444,8 @@ class GameRuntime:
             self.best_effort(self.store.set_lifetime, game_id, self.finished_ttl)
         self.relist(game_id, meta, meta["status"])
         self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
-        if bots and self.notify_bots is not None:
-            self.best_effort(self.notify_bots, game_id, result.version, bots)
-        if clock is not None and self.clock_jobs is not None:
-            self.best_effort(self.clock_jobs.schedule, game_id, clock)
-        return game_id, result.version, seats
+        self._tell_after(AppendNews(game_id, result.version, tuple(bots), clock))
+        return result.version
 
     # -- loading --------------------------------------------------------------------------------
     def load(self, game_id: str) -> LoadedGame:
@@ -561,13 +617,7 @@ class GameRuntime:
             if loaded is None:
                 loaded = self.load(game_id)
             try:
-                if expected_version is not None and expected_version != loaded.version:
-                    raise self._stale(expected_version, loaded.version)
-                rules = self.rules_for(loaded.meta)
-                self._check_may_act(loaded, seat, holder)
-                # Derived from the seq its first event follows: platform records go first.
-                move_seed = proofs.move_seed(loaded.seed, loaded.version + len(platform_events or ()), seat)
-                events = rules.decide(loaded.state, seat, move, random.Random(move_seed))
+                draft = self._decide(loaded, seat, move, expected_version, holder, platform_events or [])
             except (IllegalMove, Problem):
                 # Refused before any event was applied: the state is as it came (``decide`` never
                 # changes it, see shared.game.testing), so the cache gets it back for the next move.
@@ -579,72 +629,91 @@ class GameRuntime:
                 if prior is not None:
                     return prior           # the retry of a move that was accepted
                 raise
-            if not events:
-                # An engine bug: a move must leave a trace in the log (its cause rides on its
-                # first event).  Refuse before Redis is touched.
-                raise RuntimeError(f"{rules.name}: decide returned no events for {move.get('type')!r}")
-            cause = {"kind": "move", "seat": seat, "move": move, "seed": move_seed}
-            records = self._records(platform_events, loaded.version, loaded.head, {"kind": "platform", "seat": seat}) \
-                if platform_events else []
-            records += self._records(events, loaded.version + len(records),
-                                     records[-1]["hash"] if records else loaded.head, cause)
-            before_version, before_head = loaded.version, loaded.head
-            state = loaded.state
-            for e in events:
-                state = rules.evolve(state, e)
-            if rules.result(state) is not None and "seed_salt" in loaded.meta:
-                # The game ends with this append: its seed commitment is opened in the same one.
-                reveal = proofs.reveal_event(loaded.seed, loaded.meta["seed_salt"])
-                records += self._records([reveal], records[-1]["seq"], records[-1]["hash"],
-                                         {"kind": "platform", "seat": None}, at=records[-1]["at"])
-            bots = self._bots_to_notify(rules, state, loaded.bot_seats)
-            if bots and self.before_bot_turn is not None:
-                self.best_effort(self.before_bot_turn, game_id)
-            # ``moved_at``: the game list's last-move time.
-            meta_fields = {**self.status_fields(rules, state), "moved_at": str(records[0]["at"])}
-            clock = self._clock_after(loaded, state, records[-1]["seq"], seat, bool(platform_events))
-            if clock is not None:
-                meta_fields.update(clock.fields)
-            result = self.store.append(game_id, before_version, records, meta=meta_fields,
+            result = self.store.append(game_id, loaded.version, draft.records, meta=draft.meta_fields,
                                        idempotency_field=idem_field, fingerprint=fingerprint,
-                                       expected_head=before_head if before_version else "")
+                                       expected_head=loaded.head if loaded.version else "")
             if result.status == "OK":
-                head = records[-1]["hash"]
-                finished = rules.result(state) is not None
-                snapshot = self._snapshot_if_due(rules, before_version, result.version, head, state)
-                # Handed to the cache last: from then on the next move may take it and evolve it.
-                self.cache.give(game_id, result.version, head, state,
-                                loaded.meta if clock is None else {**loaded.meta, **meta_fields})
-                if finished:
-                    self.best_effort(self.store.index_active, self.game.name, game_id, False)
-                    self.relist(game_id, loaded.meta, "finished")
-                lifetime = self._lifetime_after(loaded.meta, before_version, finished)
-                if lifetime is not None:
-                    self.best_effort(self.store.set_lifetime, game_id, lifetime or None)
-                if snapshot:
-                    self.best_effort(self.store.save_snapshot, game_id, snapshot)
-                if bots and self.notify_bots is not None:
-                    self.best_effort(self.notify_bots, game_id, result.version, bots)
-                if clock is not None and self.clock_jobs is not None:
-                    self.best_effort(self.clock_jobs.schedule, game_id, clock)
-                return MoveOutcome(result.version, records, finished=finished)
+                return self._after_move(loaded, draft, result.version)
             if result.status == "DUPLICATE":
                 return self._duplicate(game_id, result, fingerprint)
-            if result.version == 0:
-                # No meta: the game expired (or was deleted) since this process's copy was made.
-                raise self._not_found(game_id)
-            if expected_version is not None:
-                if result.version == expected_version and not loaded.fresh:
-                    # The log is at the pinned version but its head is not our copy's: the copy
-                    # is of a history the log lost (a restore).  Judge again on the log; a 409
-                    # would tell the client "N is not N", and every retry would meet the same copy.
-                    loaded = None
-                    continue
-                raise self._stale(expected_version, result.version)
-            # Somebody else moved first and the client did not pin a version: catch up, decide again.
-            loaded = self._catch_up(game_id, result)
+            loaded = self._after_conflict(loaded, result, expected_version)
         raise Problem("stale-version", "The game kept moving while this move was decided; retry.",
                       current_version=self.store.version(game_id))
+
+    def _decide(self, loaded: LoadedGame, seat: int, move: Move, expected_version: int | None, holder: bool,
+                platform_events: list[Event]) -> _MoveDraft:
+        """What ``move`` appends onto ``loaded``, and the game after it; ``loaded``'s state is
+        evolved in place only once the move is accepted by the rules."""
+        if expected_version is not None and expected_version != loaded.version:
+            raise self._stale(expected_version, loaded.version)
+        rules = self.rules_for(loaded.meta)
+        self._check_may_act(loaded, seat, holder)
+        # Derived from the seq its first event follows: platform records go first.
+        move_seed = proofs.move_seed(loaded.seed, loaded.version + len(platform_events), seat)
+        events = rules.decide(loaded.state, seat, move, random.Random(move_seed))
+        if not events:
+            # An engine bug: a move must leave a trace in the log (its cause rides on its
+            # first event).  Refuse before Redis is touched.
+            raise RuntimeError(f"{rules.name}: decide returned no events for {move.get('type')!r}")
+        records = self._records(platform_events, loaded.version, loaded.head, {"kind": "platform", "seat": seat}) \
+            if platform_events else []
+        records += self._records(events, loaded.version + len(records),
+                                 records[-1]["hash"] if records else loaded.head,
+                                 {"kind": "move", "seat": seat, "move": move, "seed": move_seed})
+        state = loaded.state
+        for e in events:
+            state = rules.evolve(state, e)
+        finished = rules.result(state) is not None
+        if finished and "seed_salt" in loaded.meta:
+            # The game ends with this append: its seed commitment is opened in the same one.
+            reveal = proofs.reveal_event(loaded.seed, loaded.meta["seed_salt"])
+            records += self._records([reveal], records[-1]["seq"], records[-1]["hash"],
+                                     {"kind": "platform", "seat": None}, at=records[-1]["at"])
+        bots = self._bots_to_notify(rules, state, loaded.bot_seats)
+        # ``moved_at``: the game list's last-move time.
+        meta_fields = {**self.status_fields(rules, state), "moved_at": str(records[0]["at"])}
+        clock = self._clock_after(loaded, state, records[-1]["seq"], seat, bool(platform_events))
+        if clock is not None:
+            meta_fields.update(clock.fields)
+        self._tell_before(AppendNews(loaded.game_id, records[-1]["seq"], tuple(bots), clock))
+        return _MoveDraft(rules, records, state, finished, bots, meta_fields, clock)
+
+    def _after_move(self, loaded: LoadedGame, draft: _MoveDraft, version: int) -> MoveOutcome:
+        """The steps that follow an accepted append: the snapshot, the cache, the indexes, the
+        game's lifetime, the bot queue and the clock (each best effort)."""
+        game_id, head = loaded.game_id, draft.records[-1]["hash"]
+        snapshot = self._snapshot_if_due(draft.rules, loaded.version, version, head, draft.state)
+        clock = draft.clock
+        # Handed to the cache last: from then on the next move may take it and evolve it.
+        self.cache.give(game_id, version, head, draft.state,
+                        loaded.meta if clock is None else {**loaded.meta, **draft.meta_fields})
+        if draft.finished:
+            self.best_effort(self.store.index_active, self.game.name, game_id, False)
+            self.relist(game_id, loaded.meta, "finished")
+        lifetime = self._lifetime_after(loaded.meta, loaded.version, draft.finished)
+        if lifetime is not None:
+            self.best_effort(self.store.set_lifetime, game_id, lifetime or None)
+        if snapshot:
+            self.best_effort(self.store.save_snapshot, game_id, snapshot)
+        self._tell_after(AppendNews(game_id, version, tuple(draft.bots), clock))
+        return MoveOutcome(version, draft.records, finished=draft.finished)
+
+    def _after_conflict(self, loaded: LoadedGame, conflict: AppendResult,
+                        expected_version: int | None) -> LoadedGame | None:
+        """The copy to decide again on after a refused append (None: load from the log), or the
+        caller's 409 when it pinned a version the game has left."""
+        if conflict.version == 0:
+            # No meta: the game expired (or was deleted) since this process's copy was made.
+            raise self._not_found(loaded.game_id)
+        if expected_version is not None:
+            if conflict.version == expected_version and not loaded.fresh:
+                # The log is at the pinned version but its head is not our copy's: the copy
+                # is of a history the log lost (a restore).  Judge again on the log; a 409
+                # would tell the client "N is not N", and every retry would meet the same copy.
+                return None
+            raise self._stale(expected_version, conflict.version)
+        # Somebody else moved first and the client did not pin a version: catch up, decide again.
+        return self._catch_up(loaded.game_id, conflict)
 
     def _catch_up(self, game_id: str, conflict: AppendResult) -> LoadedGame | None:
         """This process's copy plus the events the refused append sent back; None: load instead."""
@@ -723,11 +792,12 @@ class GameRuntime:
         clock = self._clock_after(after, loaded.state, records[-1]["seq"], None, False)
         if clock is not None:
             meta.update(clock.fields)
+            self._tell_before(AppendNews(loaded.game_id, records[-1]["seq"], clock=clock))
         result = self.store.append(loaded.game_id, loaded.version, records, meta=meta,
                                    expected_head=loaded.head)
         if result.status == "OK":
-            if clock is not None and self.clock_jobs is not None:
-                self.best_effort(self.clock_jobs.schedule, loaded.game_id, clock)
+            if clock is not None:
+                self._tell_after(AppendNews(loaded.game_id, result.version, clock=clock))
             # The state is unchanged (the engine never sees these events); the meta is new.
             self.cache.put(loaded.game_id, result.version, records[-1]["hash"], loaded.state,
                            {**loaded.meta, **meta, "version": str(result.version)}, replace=True)
@@ -745,10 +815,9 @@ class GameRuntime:
         """Tell the bot queue about bot seats to act now (after a start or a resignation)."""
         bots = self._bots_to_notify(rules, state, _bot_seats(players_field))
         if bots:
-            if self.before_bot_turn is not None:
-                self.best_effort(self.before_bot_turn, game_id)
-            if self.notify_bots is not None:
-                self.best_effort(self.notify_bots, game_id, version, bots)
+            news = AppendNews(game_id, version, tuple(bots))
+            self._tell_before(news)
+            self._tell_after(news)
 
     # -- helpers --------------------------------------------------------------------------------
     def _records(self, events: list[Event], version: int, head: str,
@@ -795,17 +864,21 @@ class GameRuntime:
 
     def _clock_after(self, loaded: LoadedGame, state: Any, version: int, mover: int | None,
                      expired: bool) -> turn_clock.ClockChange | None:
-        """The turn clock to append with (None: the game has none); noted in the sweeper's index
-        of deadlines before the append, like a bot turn."""
-        clock = turn_clock.after_append(loaded, state, version, mover, expired, self.rules_for(loaded.meta),
-                                        lambda: self.store.meta(loaded.game_id))
-        if clock is not None and self.clock_jobs is not None:
-            self.best_effort(self.clock_jobs.mark, loaded.game_id, clock)
-        return clock
+        """The turn clock to append with (None: the game has none)."""
+        return turn_clock.after_append(loaded, state, version, mover, expired, self.rules_for(loaded.meta),
+                                       lambda: self.store.meta(loaded.game_id))
+
+    def _tell_before(self, news: AppendNews) -> None:
+        for listener in self.listeners:
+            self.best_effort(listener.before_append, news)
+
+    def _tell_after(self, news: AppendNews) -> None:
+        for listener in self.listeners:
+            self.best_effort(listener.appended, news)
 
     def _bots_to_notify(self, rules: Game, state: Any, bots: frozenset[int]) -> list[int]:
-        """The bot seats to act now, when bots are to be told."""
-        if self.notify_bots is None or not bots or rules.result(state) is not None:
+        """The bot seats to act now, when somebody listens."""
+        if not self.listeners or not bots or rules.result(state) is not None:
             return []
         return [s for s in rules.to_act(state) if s in bots]
 

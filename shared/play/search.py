@@ -266,10 +266,9 @@ class ExpertBot:
         return self._reward(game, world, seat)
 
     def _reward(self, game: Game, world: State, seat: Seat) -> float:
-        result = game.result(world)
-        if result is not None:
-            winners = result.get("winners") or []
-            return 1.0 / len(winners) if seat in winners else 0.0
+        shares = game.returns(world)
+        if shares is not None:
+            return shares[seat]
         values = self.evaluate(world)
         top = max(values)
         weights = [math.exp(self.sharpness * (v - top)) for v in values]

@@ -73,13 +73,6 @@ def deadlines(meta: dict[str, str]) -> dict[str, str]:
     return {seat: iso(entry[0]) for seat, entry in sorted(clock["seats"].items(), key=lambda kv: int(kv[0]))}
 
 
-def creation_fields(turn: int | None, fallback_bot: str | None) -> dict[str, str]:
-    """The meta fields of a new game's clock settings (none without ``turn_seconds``)."""
-    if turn is None:
-        return {"fallback_bot": fallback_bot} if fallback_bot else {}
-    return {"turn_seconds": str(turn), "fallback_bot": fallback_bot or ""}
-
-
 @dataclass
 class ClockChange:
     """The clock after an append: its meta field, and the deadlines set by this very append."""

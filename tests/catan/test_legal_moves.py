@@ -50,7 +50,7 @@ def _assert_exact(state: dict[str, Any], seat: int) -> None:
 
 @pytest.mark.slow
 def test_listed_moves_are_exactly_the_accepted_ones_through_a_game() -> None:
-    played = play_random_game(GAME, 4, {"board": "variable"}, seed=21, max_moves=20000, check_every=200)
+    played = play_random_game(GAME, 4, {"board": "variable"}, seed=21, check_every=200)
     state = GAME.replay(played.events[:1])
     phases = set()
     for step, (seat, move, seed) in enumerate(played.moves):
@@ -100,7 +100,7 @@ _FIELDS = ("node", "edge", "hex", "victim", "resources", "resource", "give", "ge
 
 
 def test_malformed_moves_are_rejected_with_a_reason_and_never_touch_the_state() -> None:
-    played = play_random_game(GAME, 3, {}, seed=4, max_moves=20000, check_every=500)
+    played = play_random_game(GAME, 3, {}, seed=4, check_every=500)
     state = GAME.replay(played.events[:1])
     rng = random.Random(9)
     kinds = sorted({m["type"] for _, m, _ in played.moves} | {"offer_trade", "counter_trade", "nonsense"})

@@ -17,7 +17,7 @@ GAME = CatanGame()
 def test_random_game_keeps_the_protocol(seed: int, players: int, board: str, shortage: str) -> None:
     played = play_random_game(GAME, players, {"board": board, "bank_shortage": shortage},
                               seed=seed * 100 + players * 7 + len(board) + len(shortage),
-                              max_moves=20000, check_every=2)
+                              check_every=2)
     assert played.finished
     result = GAME.result(played.state)
     assert result is not None

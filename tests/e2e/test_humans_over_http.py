@@ -15,9 +15,6 @@ from shared.game import registry
 from shared.play.config import Settings
 from shared.http.service import create_app
 
-MOVE_CAP = {"catan": 2500, "elasund": 2500, "elfenland": 1500, "elastium": 1500}
-
-
 @pytest.mark.parametrize("game", registry.available())
 def test_humans_play_a_whole_game_over_http(game: str, redis_url: str, redis_client: Any) -> None:
     plugin = registry.plugin(game)
@@ -31,7 +28,7 @@ def test_humans_play_a_whole_game_over_http(game: str, redis_url: str, redis_cli
     auth = [{"Authorization": f"Bearer {p['token']}"} for p in created.get_json()["players"]]
     rng = random.Random(7)
     view: dict[str, Any] = {}
-    for _ in range(MOVE_CAP.get(game, 1500)):
+    for _ in range(plugin.game.max_moves):
         view = client.get(f"/games/{gid}").get_json()
         if view["status"] == "finished":
             break
@@ -43,7 +40,7 @@ def test_humans_play_a_whole_game_over_http(game: str, redis_url: str, redis_cli
         assert resp.status_code == 201, (move, resp.get_json())
         assert resp.get_json()["version"] > legal["version"]
     else:
-        pytest.fail(f"{game}: random play did not finish within {MOVE_CAP.get(game, 1500)} moves")
+        pytest.fail(f"{game}: random play did not finish within {plugin.game.max_moves} moves")
     assert view["result"]["winners"]
     log = client.get(f"/games/{gid}/events?limit=1000").get_json()
     assert log["status"] == "finished"

@@ -14,7 +14,7 @@ from tests.elastium.helpers import GAME
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_greedy_keeps_the_protocol_and_beats_random(scenario: str) -> None:
-    played = play_random_game(GAME, 2, {"scenario": scenario}, seed=3, max_moves=1500, check_every=40,
+    played = play_random_game(GAME, 2, {"scenario": scenario}, seed=3, check_every=40,
                               strategies={0: STRATEGIES["greedy"]})
     assert played.finished
     assert 0 in GAME.result(played.state)["winners"]

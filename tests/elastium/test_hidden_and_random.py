@@ -73,7 +73,7 @@ def test_random_play_never_leaks_hidden_cards(scenario: str) -> None:
 @pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow)])
 def test_random_games_keep_the_protocol(scenario: str, players: int) -> None:
     played = play_random_game(GAME, players, {"scenario": scenario}, seed=players * 7 + len(scenario),
-                              max_moves=1500, check_every=25)
+                              check_every=25)
     assert played.finished
     result = GAME.result(played.state)
     assert result is not None and len(result["scores"]) == players

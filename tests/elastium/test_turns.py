@@ -1,11 +1,14 @@
 """Turns (two actions, a bought third), the end of the round and the final count."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from services.elastium.rules.legal import legal_moves
 from services.elastium.rules.scoring import final_breakdown, winners
-from shared.game.engine import GameOver, IllegalMove, NotYourTurn
+from shared.game.engine import IllegalMove, event
+from shared.game.testing import given
 from tests.elastium.helpers import GAME, events_of, new_game, play, put
 
 TAKE = {"type": "take_cards", "market": []}
@@ -21,12 +24,10 @@ def test_two_actions_then_the_turn_passes() -> None:
 
 
 def test_not_your_turn_and_game_over_are_refused() -> None:
-    state = new_game()
-    with pytest.raises(NotYourTurn):
-        play(state, 1, TAKE)
-    state["result"] = {"winners": [0]}
-    with pytest.raises(GameOver):
-        play(state, 0, TAKE)
+    setup = GAME.setup(2, {"scenario": "jungle-temples"}, random.Random(1))
+    given(GAME, setup).when(1, TAKE).then_refused("not-your-turn")
+    ended = event("game_ended", winners=[0], scores=[18, 12], breakdown=[{}, {}], bands_used=[0, 0])
+    given(GAME, [*setup, ended]).when(0, TAKE).then_refused("game-over")
 
 
 def test_three_energy_buy_a_third_action_once_a_turn() -> None:

@@ -49,7 +49,7 @@ def test_every_legal_move_passes_its_schema() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_heuristic_bot_plays_legal_games(players: int) -> None:
     strategies = {seat: STRATEGIES["heuristic"] for seat in range(players)}
-    played = play_random_game(GAME, players, seed=players, max_moves=1500, strategies=strategies, check_every=10)
+    played = play_random_game(GAME, players, seed=players, strategies=strategies, check_every=10)
     assert played.finished
 
 

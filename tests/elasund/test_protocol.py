@@ -19,7 +19,7 @@ OPTION_SETS = [
 @pytest.mark.parametrize("players, which", list(itertools.product([2, 3, 4], range(len(OPTION_SETS)))))
 def test_random_games_keep_the_protocol_to_the_end(players: int, which: int) -> None:
     # A seed of its own per option set: two sets sharing one would play the same game twice.
-    played = play_random_game(GAME, players, OPTION_SETS[which], seed=players * 7 + which, max_moves=1500,
+    played = play_random_game(GAME, players, OPTION_SETS[which], seed=players * 7 + which,
                               check_every=7)
     assert played.events[0]["type"] == "game_started"
     assert len(played.moves) > 50

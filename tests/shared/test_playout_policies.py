@@ -29,8 +29,8 @@ def wins_against_two_greedy(game_name: str, bot: Strategy, games: int) -> float:
     for i in range(games):
         seat = i % 3
         seats = [bot if s == seat else greedy for s in range(3)]
-        winners = play_one(plugin, seats, 31_337 + i, variants[i % len(variants)]).winners
-        won += 1 / len(winners) if seat in winners else 0.0
+        shares = play_one(plugin, seats, 31_337 + i, variants[i % len(variants)]).shares
+        won += shares[seat] if shares else 0.0
     return won
 
 

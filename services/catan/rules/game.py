@@ -35,6 +35,8 @@ class CatanGame(Game):
     # steal, the option combined_trade_build.  One engine serves both (``state.RULESETS``): a
     # game of engine 2 is decided by engine 2's rules, in engine 3's state shape.
     engine_version = "3"
+    max_moves = 20000
+    simultaneous_moves = True      # every seat over the limit discards at once
 
     def __init__(self, version: str = "3") -> None:
         if version not in RULESETS:

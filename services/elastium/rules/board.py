@@ -97,16 +97,9 @@ def _triangle_lines(pegs: list[str]) -> list[str]:
     return [line_key(a, b), line_key(b, c), line_key(a, c)]
 
 
-@cache
-def board(scenario: str, players: int) -> Board:
-    data = raw_boards()
-    face = data["scenarios"][scenario]
-    lattice = data["lattice"]
-    unplayable = set(face["unplayable_pegs"])
-    pegs = tuple(p for p in data["pegs"] if p not in unplayable)
-    printed = {line_key(a, b) for a, b in face["lines"] if a not in unplayable and b not in unplayable}
-    adjacent = {line_key(a, b) for a, b in lattice["lines"]}
-
+def _face_segments(face: dict[str, Any], players: int) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The images printed on this player count's face, and the segments (a segment whose image is
+    not printed on it is empty)."""
     images: dict[str, dict[str, Any]] = {}
     if "images" in face:
         used = set(face["images_by_players"][str(players)])
@@ -119,50 +112,68 @@ def board(scenario: str, players: int) -> Board:
             seg.pop("image")
             seg["energy"] = 0
         segments[seg_id] = seg
-    playable = frozenset(s for s, seg in segments.items() if seg["playable"])
+    return images, segments
 
-    sizes = set(face["band_sizes"])
-    bands: dict[str, Band] = {}
 
-    def add(band: Band) -> None:
-        bands[band.key] = band
-
-    if 2 in sizes:
-        for key in printed:
-            a, b = key.split("-")
-            add(_band(LINE, {a, b}, {key}, (), (key,)))
-    if 3 in sizes:
-        for seg_id in playable:
-            seg_pegs = segments[seg_id]["pegs"]
-            add(_band(TRIANGLE, set(seg_pegs), set(_triangle_lines(seg_pegs)), (seg_id,)))
+def _segments_by_line(lattice: dict[str, Any]) -> dict[str, list[str]]:
     by_line: dict[str, list[str]] = {}
     for seg_id, seg in lattice["segments"].items():
         for key in _triangle_lines(seg):
             by_line.setdefault(key, []).append(seg_id)
-    if 4 in sizes:
-        for key, pair in by_line.items():
-            if len(pair) == 2 and all(s in playable for s in pair):
-                first, second = (set(segments[s]["pegs"]) for s in pair)
-                outer = set(_triangle_lines(sorted(first))) | set(_triangle_lines(sorted(second)))
-                add(_band(RHOMBUS, first | second, outer - {key}, tuple(sorted(pair))))
-    if face["rules"].get("long_barrier"):
-        neighbours: dict[str, set[str]] = {}
+    return by_line
+
+
+def _add_rhombi(bands: dict[str, Band], by_line: dict[str, list[str]], segments: dict[str, dict[str, Any]],
+                playable: frozenset[str]) -> None:
+    for key, pair in by_line.items():
+        if len(pair) == 2 and all(s in playable for s in pair):
+            first, second = (set(segments[s]["pegs"]) for s in pair)
+            outer = set(_triangle_lines(sorted(first))) | set(_triangle_lines(sorted(second)))
+            band = _band(RHOMBUS, first | second, outer - {key}, tuple(sorted(pair)))
+            bands[band.key] = band
+
+
+def _add_barriers(bands: dict[str, Band], printed: set[str], adjacent: set[str]) -> None:
+    neighbours: dict[str, set[str]] = {}
+    for key in printed:
+        a, b = key.split("-")
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    for mid, around in neighbours.items():
+        for a in around:
+            for c in around:
+                if a < c and line_key(a, c) not in adjacent:
+                    band = _band(BARRIER, {a, mid, c}, {line_key(a, mid), line_key(mid, c)}, (), (), middle=mid)
+                    bands[band.key] = band
+
+
+def _bands(face: dict[str, Any], lattice: dict[str, Any], printed: set[str], segments: dict[str, dict[str, Any]],
+           playable: frozenset[str], by_line: dict[str, list[str]]) -> dict[str, Band]:
+    """Every band of the face's sizes: lines, triangles, rhombi, and long barriers where the face
+    allows them."""
+    sizes = set(face["band_sizes"])
+    bands: dict[str, Band] = {}
+    if 2 in sizes:
         for key in printed:
             a, b = key.split("-")
-            neighbours.setdefault(a, set()).add(b)
-            neighbours.setdefault(b, set()).add(a)
-        for mid, around in neighbours.items():
-            for a in around:
-                for c in around:
-                    if a < c and line_key(a, c) not in adjacent:
-                        add(_band(BARRIER, {a, mid, c}, {line_key(a, mid), line_key(mid, c)},
-                                  (), (), middle=mid))
+            band = _band(LINE, {a, b}, {key}, (), (key,))
+            bands[band.key] = band
+    if 3 in sizes:
+        for seg_id in playable:
+            seg_pegs = segments[seg_id]["pegs"]
+            band = _band(TRIANGLE, set(seg_pegs), set(_triangle_lines(seg_pegs)), (seg_id,))
+            bands[band.key] = band
+    if 4 in sizes:
+        _add_rhombi(bands, by_line, segments, playable)
+    if face["rules"].get("long_barrier"):
+        _add_barriers(bands, printed, {line_key(a, b) for a, b in lattice["lines"]})
+    return bands
 
-    bands_by_peg: dict[str, list[Band]] = {p: [] for p in pegs}
-    for band in sorted(bands.values(), key=lambda b: b.key):
-        for peg in band.pegs:
-            bands_by_peg[peg].append(band)
 
+def _triangle_neighbours(lattice: dict[str, Any], by_line: dict[str, list[str]]
+                         ) -> tuple[dict[str, tuple[tuple[str, str | None], ...]], list[tuple[str, tuple[str, ...]]]]:
+    """Each triangle's sides with the triangle across each (None: none), and the triangles with
+    sides on the border."""
     border = set(line_key(a, b) for a, b in lattice["border_lines"])
     triangle_sides: dict[str, tuple[tuple[str, str | None], ...]] = {}
     border_triangles: list[tuple[str, tuple[str, ...]]] = []
@@ -175,6 +186,26 @@ def board(scenario: str, players: int) -> Board:
         on_border = tuple(key for key, across in sides if across is None and key in border)
         if on_border:
             border_triangles.append((seg_id, on_border))
+    return triangle_sides, border_triangles
+
+
+@cache
+def board(scenario: str, players: int) -> Board:
+    data = raw_boards()
+    face = data["scenarios"][scenario]
+    lattice = data["lattice"]
+    unplayable = set(face["unplayable_pegs"])
+    pegs = tuple(p for p in data["pegs"] if p not in unplayable)
+    printed = {line_key(a, b) for a, b in face["lines"] if a not in unplayable and b not in unplayable}
+    images, segments = _face_segments(face, players)
+    playable = frozenset(s for s, seg in segments.items() if seg["playable"])
+    by_line = _segments_by_line(lattice)
+    bands = _bands(face, lattice, printed, segments, playable, by_line)
+    bands_by_peg: dict[str, list[Band]] = {p: [] for p in pegs}
+    for band in sorted(bands.values(), key=lambda b: b.key):
+        for peg in band.pegs:
+            bands_by_peg[peg].append(band)
+    triangle_sides, border_triangles = _triangle_neighbours(lattice, by_line)
 
     start = face["start_pegs"]
     start_pegs = ({side: tuple(p) for side, p in start.items()} if isinstance(start, dict)

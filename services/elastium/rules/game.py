@@ -15,6 +15,7 @@ class Elastium(Game):
     min_players = 2
     max_players = 4
     engine_version = "1"
+    max_moves = 3000
 
     def default_options(self) -> dict[str, Any]:
         return {"scenario": "jungle-temples", "max_rounds": moves.DEFAULT_MAX_ROUNDS}

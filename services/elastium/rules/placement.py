@@ -127,6 +127,24 @@ def check_payment(state: State, seat: int, band: Band, payment: list[dict[str, A
     """Validate ``payment`` and return it normalised (band peg order, every key present)."""
     b = board_of(state)
     due = dict(pegs_to_pay(state, seat, band))
+    by_peg = _payment_by_peg(payment, due)
+    normalised = [_checked_peg_payment(state, b, peg, by_peg[peg], due[peg]) for peg in band.pegs if peg in due]
+    needed = {c: 0 for c in COLOURS}
+    for entry in normalised:
+        for card in entry["cards"]:
+            needed[card] += 1
+    energy = sum(entry["energy"] for entry in normalised)
+    hand = state["hands"][seat]
+    if any(hand[c] < n for c, n in needed.items()):
+        raise IllegalMove("cards-not-in-hand", "The payment uses cards this player does not hold.",
+                          needed={c: n for c, n in needed.items() if n})
+    if energy > state["energy"][seat]:
+        raise IllegalMove("not-enough-energy", "Not enough energy to give.")
+    return normalised
+
+
+def _payment_by_peg(payment: list[dict[str, Any]], due: dict[str, list[int]]) -> dict[str, dict[str, Any]]:
+    """The payment's entry for each peg due: exactly one each, and none for another peg."""
     by_peg: dict[str, dict[str, Any]] = {}
     for entry in payment:
         peg = entry.get("peg")
@@ -137,43 +155,30 @@ def check_payment(state: State, seat: int, band: Band, payment: list[dict[str, A
     if set(by_peg) != set(due):
         raise IllegalMove("payment-mismatch", "Pay exactly once for each peg of the band that does "
                           "not already hold one of your bands.", due=sorted(due))
-    needed = {c: 0 for c in COLOURS}
-    energy = 0
-    normalised = []
-    for peg in band.pegs:
-        if peg not in due:
-            continue
-        entry = by_peg[peg]
-        cards = list(entry.get("cards") or [])
-        colour = b.colours[peg]
-        if not (cards == [colour] or (len(cards) == 2 and cards[0] == cards[1] and cards[0] in COLOURS)):
-            raise IllegalMove("wrong-card-colour", f"Peg {peg} takes one {colour} card or two cards "
-                              "of one colour (a joker).", peg=peg)
-        to = entry.get("to")
-        others = due[peg]
-        if (to is None and others) or (to is not None and to not in others):
-            raise IllegalMove("wrong-recipient", "Cards for an empty peg are discarded; cards for "
-                              "another player's peg go to one of the players on it.", peg=peg, owners=others)
-        pays_energy = bool(entry.get("energy"))
-        if pays_energy and not (is_cursed(state) and to is not None):
-            raise IllegalMove("energy-payment-not-allowed", "Only in the Cursed Triangle, and only for "
-                              "another player's peg, may energy be given instead of the card.", peg=peg)
-        second = entry.get("second_to")
-        if second is not None and (len(cards) != 2 or pays_energy or to is None or second == to
-                                   or second not in others):
-            raise IllegalMove("wrong-recipient", "Only the two cards of a joker may be split, between "
-                              "two different players on the peg.", peg=peg, owners=others)
-        for card in cards:
-            needed[card] += 1
-        energy += pays_energy
-        normalised.append({"peg": peg, "cards": cards, "to": to, "second_to": second, "energy": pays_energy})
-    hand = state["hands"][seat]
-    if any(hand[c] < n for c, n in needed.items()):
-        raise IllegalMove("cards-not-in-hand", "The payment uses cards this player does not hold.",
-                          needed={c: n for c, n in needed.items() if n})
-    if energy > state["energy"][seat]:
-        raise IllegalMove("not-enough-energy", "Not enough energy to give.")
-    return normalised
+    return by_peg
+
+
+def _checked_peg_payment(state: State, b: Board, peg: str, entry: dict[str, Any], others: list[int]) -> dict[str, Any]:
+    """One peg's payment, checked against its colour and the players on it, and normalised."""
+    cards = list(entry.get("cards") or [])
+    colour = b.colours[peg]
+    if not (cards == [colour] or (len(cards) == 2 and cards[0] == cards[1] and cards[0] in COLOURS)):
+        raise IllegalMove("wrong-card-colour", f"Peg {peg} takes one {colour} card or two cards "
+                          "of one colour (a joker).", peg=peg)
+    to = entry.get("to")
+    if (to is None and others) or (to is not None and to not in others):
+        raise IllegalMove("wrong-recipient", "Cards for an empty peg are discarded; cards for "
+                          "another player's peg go to one of the players on it.", peg=peg, owners=others)
+    pays_energy = bool(entry.get("energy"))
+    if pays_energy and not (is_cursed(state) and to is not None):
+        raise IllegalMove("energy-payment-not-allowed", "Only in the Cursed Triangle, and only for "
+                          "another player's peg, may energy be given instead of the card.", peg=peg)
+    second = entry.get("second_to")
+    if second is not None and (len(cards) != 2 or pays_energy or to is None or second == to
+                               or second not in others):
+        raise IllegalMove("wrong-recipient", "Only the two cards of a joker may be split, between "
+                          "two different players on the peg.", peg=peg, owners=others)
+    return {"peg": peg, "cards": cards, "to": to, "second_to": second, "energy": pays_energy}
 
 
 def payments(state: State, seat: int, band: Band, limit: int | None = None) -> list[list[dict[str, Any]]]:

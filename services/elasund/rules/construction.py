@@ -35,6 +35,24 @@ def check_build(state: State, seat: int, kind: Any, col: int, row: int, pay_colo
         raise IllegalMove("outside-city", "Buildings go inside the city walls.")
     if any(is_blocked_for_building(state, sq) for sq in squares):
         raise IllegalMove("church-site", "No building may cover the church foundation or a church tile.")
+    permits = _permits_with_majority(state, seat, kind, spec, squares)
+    occ = occupancy(state) if occ is None else occ
+    covered = sorted({occ[sq] for sq in squares if sq in occ})
+    same_size = _covers_same_size(state, seat, kind, covered, pay_colour)
+    compensation: dict[int, int] = {}
+    for _, (owner, value) in permits:
+        if owner != seat and value:
+            compensation[owner] = compensation.get(owner, 0) + value
+    cards.require_gold(state, seat, spec["cost"] + sum(compensation.values()))
+    return {"kind": kind, "col": col, "row": row, "squares": squares, "covered": covered,
+            "permits": [list(sq) for sq, _ in permits], "compensation": compensation,
+            "pay_colour": pay_colour if same_size else None}
+
+
+def _permits_with_majority(state: State, seat: int, kind: str, spec: dict[str, Any],
+                           squares: tuple[Square, ...]) -> list[tuple[Square, Any]]:
+    """The permits in the building's area: as many as it needs, with ``seat`` alone holding the
+    highest total."""
     permits = [(sq, state["permits"][key(*sq)]) for sq in squares if key(*sq) in state["permits"]]
     if len(permits) < spec["permits"]:
         raise IllegalMove("not-enough-permits", f"A {kind} needs {spec['permits']} permit(s) in its area.")
@@ -46,8 +64,12 @@ def check_build(state: State, seat: int, kind: Any, col: int, row: int, pay_colo
         raise IllegalMove("no-permit-majority", "Another player has the highest permit total there.")
     if list(totals.values()).count(best) > 1:
         raise IllegalMove("permit-tie", "Permit totals there are tied: nobody may build.")
-    occ = occupancy(state) if occ is None else occ
-    covered = sorted({occ[sq] for sq in squares if sq in occ})
+    return permits
+
+
+def _covers_same_size(state: State, seat: int, kind: str, covered: list[int], pay_colour: Any) -> bool:
+    """Whether the building covers one of its own size (paid with 3 influence cards of
+    ``pay_colour``); it never covers a bigger one."""
     new_size = board.size(kind)
     covered_sizes = [board.size(find_building(state, bid)["kind"]) for bid in covered]
     if any(s > new_size for s in covered_sizes):
@@ -60,14 +82,7 @@ def check_build(state: State, seat: int, kind: Any, col: int, row: int, pay_colo
         cards.matching_colour(state, seat, pay_colour, 3)
     elif pay_colour is not None:
         raise IllegalMove("payment-not-needed", "No building of the same size is covered.")
-    compensation: dict[int, int] = {}
-    for _, (owner, value) in permits:
-        if owner != seat and value:
-            compensation[owner] = compensation.get(owner, 0) + value
-    cards.require_gold(state, seat, spec["cost"] + sum(compensation.values()))
-    return {"kind": kind, "col": col, "row": row, "squares": squares, "covered": covered,
-            "permits": [list(sq) for sq, _ in permits], "compensation": compensation,
-            "pay_colour": pay_colour if same_size else None}
+    return same_size
 
 
 def build(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:

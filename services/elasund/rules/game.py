@@ -23,6 +23,8 @@ class ElasundGame(Game):
     # engines 1 and 2 drew in the components' order.  Both are fixed orders, never a dict's.
     # One engine serves all three (versions.ENGINE_RULES: what each decides and folds).
     engine_version = "3"
+    max_moves = 4000
+    simultaneous_moves = True      # every seat over the limit discards at once
 
     def __init__(self, version: str = "3") -> None:
         if version not in ENGINE_RULES:

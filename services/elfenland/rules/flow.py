@@ -8,6 +8,7 @@ previous event left it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, cast
 
 from shared.game.engine import Event, event
@@ -143,51 +144,115 @@ def _lot_outcome(rec: Recorder) -> bool:
 
 def next_events(rec: Recorder, rng: random.Random) -> bool:
     """Emit what happens next by itself, if anything; True if something was emitted."""
-    s = rec.state
-    phase, n, step = s["phase"], s["players"], s["step"]
-    gold = rules_of(s).gold_economy
-    if phase == "setup":
-        rec("round_started", round=1, first=0)
-    elif phase == "round_start":
-        (_start_gold_round if gold else _deal_elfenland)(rec, rng)
-    elif phase == "secret_counter" and step == n:
-        rec("counters_revealed", counters=sorted(draw(s["bag"], FACE_UP_COUNTERS, rng)))
-        rec("phase_started", phase="draft_counters")
-    elif phase == "draft_counters" and step == n * COUNTER_PICKS:
-        rec("phase_started", phase="placement")
-    elif phase == "draft_cards" and (step == n * CARD_PICKS or not _cards_to_draft(s)):
-        rec("income", coins=INCOME)
-        _draw_two_counters(rec, rng)
-    elif phase == "reveal_counter" and step == n:
-        rec("auction_opened", lots=draw(s["bag"], 2 * n, rng))   # auctioned in drawn order
-        rec("phase_started", phase="auction")
-    elif phase == "auction":
-        if not s["auction"]["lots"]:
-            rec("auction_closed")
-            rec("phase_started", phase="placement")
-        else:
-            return _lot_outcome(rec)
-    elif phase == "placement" and s["passes"] == n:
-        # Elfenland: the 1-counter limit applies when placement ends (none in the last round,
-        # where a kept counter has no use); Elfengold keeps 2 at the end of the round.
-        if not gold and s["round"] < s["rounds"] and seats_to_keep(s):
-            rec("phase_started", phase="keep")
-        else:
-            rec("phase_started", phase="movement")
-    elif phase == "movement" and step == n:
-        # No counter choice when the game ends with this round: it could not change anything.
-        if gold and seats_to_keep(s) and not game_ends_now(s):
-            rec("phase_started", phase="keep")
-        else:
-            _end_round(rec)
-    elif phase == "keep" and not seats_to_keep(s):
-        if gold:
-            _end_round(rec)
-        else:
-            rec("phase_started", phase="movement")
-    else:
-        return False
+    follow = _NEXT.get(rec.state["phase"])
+    return follow is not None and follow(rec, rng)
+
+
+# What follows by itself in each phase once its condition holds: each emits and answers True,
+# or answers False (the phase waits for the players).
+
+def _after_setup(rec: Recorder, rng: random.Random) -> bool:
+    rec("round_started", round=1, first=0)
     return True
+
+
+def _at_round_start(rec: Recorder, rng: random.Random) -> bool:
+    (_start_gold_round if rules_of(rec.state).gold_economy else _deal_elfenland)(rec, rng)
+    return True
+
+
+def _after_secret_counters(rec: Recorder, rng: random.Random) -> bool:
+    s = rec.state
+    if s["step"] != s["players"]:
+        return False
+    rec("counters_revealed", counters=sorted(draw(s["bag"], FACE_UP_COUNTERS, rng)))
+    rec("phase_started", phase="draft_counters")
+    return True
+
+
+def _after_counter_draft(rec: Recorder, rng: random.Random) -> bool:
+    s = rec.state
+    if s["step"] != s["players"] * COUNTER_PICKS:
+        return False
+    rec("phase_started", phase="placement")
+    return True
+
+
+def _after_card_draft(rec: Recorder, rng: random.Random) -> bool:
+    s = rec.state
+    if not (s["step"] == s["players"] * CARD_PICKS or not _cards_to_draft(s)):
+        return False
+    rec("income", coins=INCOME)
+    _draw_two_counters(rec, rng)
+    return True
+
+
+def _after_counters_revealed(rec: Recorder, rng: random.Random) -> bool:
+    s = rec.state
+    n = s["players"]
+    if s["step"] != n:
+        return False
+    rec("auction_opened", lots=draw(s["bag"], 2 * n, rng))   # auctioned in drawn order
+    rec("phase_started", phase="auction")
+    return True
+
+
+def _in_auction(rec: Recorder, rng: random.Random) -> bool:
+    if rec.state["auction"]["lots"]:
+        return _lot_outcome(rec)
+    rec("auction_closed")
+    rec("phase_started", phase="placement")
+    return True
+
+
+def _after_placement(rec: Recorder, rng: random.Random) -> bool:
+    s = rec.state
+    if s["passes"] != s["players"]:
+        return False
+    # Elfenland: the 1-counter limit applies when placement ends (none in the last round,
+    # where a kept counter has no use); Elfengold keeps 2 at the end of the round.
+    if not rules_of(s).gold_economy and s["round"] < s["rounds"] and seats_to_keep(s):
+        rec("phase_started", phase="keep")
+    else:
+        rec("phase_started", phase="movement")
+    return True
+
+
+def _after_movement(rec: Recorder, rng: random.Random) -> bool:
+    s = rec.state
+    if s["step"] != s["players"]:
+        return False
+    # No counter choice when the game ends with this round: it could not change anything.
+    if rules_of(s).gold_economy and seats_to_keep(s) and not game_ends_now(s):
+        rec("phase_started", phase="keep")
+    else:
+        _end_round(rec)
+    return True
+
+
+def _after_keeping(rec: Recorder, rng: random.Random) -> bool:
+    s = rec.state
+    if seats_to_keep(s):
+        return False
+    if rules_of(s).gold_economy:
+        _end_round(rec)
+    else:
+        rec("phase_started", phase="movement")
+    return True
+
+
+_NEXT: dict[str, Callable[[Recorder, random.Random], bool]] = {
+    "setup": _after_setup,
+    "round_start": _at_round_start,
+    "secret_counter": _after_secret_counters,
+    "draft_counters": _after_counter_draft,
+    "draft_cards": _after_card_draft,
+    "reveal_counter": _after_counters_revealed,
+    "auction": _in_auction,
+    "placement": _after_placement,
+    "movement": _after_movement,
+    "keep": _after_keeping,
+}
 
 
 def settle(rec: Recorder, rng: random.Random) -> list[Event]:

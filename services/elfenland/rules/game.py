@@ -59,6 +59,8 @@ class ElfenlandGame(Game):
     # 5: the 20-town victory applies at the end of the last round too (scoring.Ending).  One
     # engine serves 4 and 5: the end of the game is their only difference.
     engine_version = "5"
+    max_moves = 5000
+    simultaneous_moves = True      # every seat chooses the cards it keeps at once
 
     def __init__(self, version: str = "5") -> None:
         if version not in ENDINGS:
