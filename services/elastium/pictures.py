@@ -368,7 +368,7 @@ def _legend(b: Board, view: dict[str, Any], players: list[dict[str, Any]], count
             facts.append(_("{n} in own deck").format(n=_at(view.get("own_deck_counts"), seat, 0)))
         artefacts = _at(view.get("artefacts"), seat, {}) or {}
         if isinstance(artefacts, dict) and artefacts:
-            facts.append(" ".join(f"{_(ARTEFACT_WORDS.get(name, name))}×{n}" for name, n in sorted(artefacts.items())))
+            facts.append(" ".join(f"{_(ARTEFACT_WORDS.get(str(name), str(name)))}×{n}" for name, n in sorted(artefacts.items())))
         reached = view.get("edge_reached") or []
         if seat in reached:
             facts.append(_("reached the far edge"))
