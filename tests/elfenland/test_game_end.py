@@ -1,6 +1,9 @@
 """The end of the game and the winner, for Elfenland and for Elfengold."""
 from __future__ import annotations
 
+# The towns each seat has visited are set by hand: twenty towns take a whole game of journeys, and
+# the scoring rules read only the list. Rounds are reached by ``round_started`` (positions.in_round).
+
 import random
 
 from services.elfenland.rules import ENGINES
