@@ -8,6 +8,9 @@ pointy-top hexes of corner radius ``SIZE``, so node and edge ids map straight to
 Layers, bottom to top: sea, hexes (``data-kind="hex"``), number tokens, harbours, roads,
 buildings, robber, then the clickable edges and nodes (invisible, on top so a click on a road
 or a building still names its edge or node).  Decorations ignore the pointer.
+
+Every word is in the language in use (``shared.text.i18n``, Catan's catalog): the memoised layers
+take the language as part of their key.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from typing import Any
 
 from services.catan.rules.board import EDGE_NODES, HEX_NODES, NODE_COUNT, ROW_LENGTHS
 from shared.game.pictures import Place, place_field, seat_colour, svg_document, text
+from shared.text.i18n import language, translator
 
 Point = tuple[float, float]
 
@@ -28,6 +32,9 @@ PLACE_FIELDS: dict[str, tuple[Place, ...]] = {
     "hex": (place_field("hex"),),        # move_robber
 }
 Row = tuple[Any, ...]
+
+# Catan's words, in French from locale/fr/LC_MESSAGES/messages.po.
+_ = translator(__file__)
 
 SIZE = 60.0                          # hex corner radius, px
 X_UNIT = SIZE * math.sqrt(3) / 2     # one lattice step across
@@ -156,23 +163,23 @@ def _at(items: Any, index: int, default: Any = None) -> Any:
 # on the (hashable) terrains, numbers and harbours, which keeps a redraw after a move cheap.
 
 @lru_cache(maxsize=64)
-def _hexes(terrains: Row, numbers: Row) -> str:
+def _hexes(terrains: Row, numbers: Row, lang: str) -> str:
     out = []
     for hex_id in range(len(HEX_NODES)):
         terrain, number = _at(terrains, hex_id, "?"), _at(numbers, hex_id)
-        label = f"hex {hex_id}: {terrain}" + (f" {number}" if number else "")
+        label = _("hex {id}: {terrain}").format(id=hex_id, terrain=_(str(terrain))) + (f" {number}" if number else "")
         out.append(f'<polygon {attrs(points=_points(hex_corners(hex_id)), fill=TERRAIN_COLOURS.get(terrain, "#ccc"), stroke="#f4ecd8", stroke_width=3, data_kind="hex", data_id=hex_id)}>'
                    f'<title>{text(label)}</title></polygon>')
     return "".join(out)
 
 
 @lru_cache(maxsize=64)
-def _tokens(terrains: Row, numbers: Row) -> str:
+def _tokens(terrains: Row, numbers: Row, lang: str) -> str:
     out = []
     for hex_id in range(len(HEX_NODES)):
         x, y = hex_xy(hex_id)
         terrain, number = _at(terrains, hex_id, "?"), _at(numbers, hex_id)
-        out.append(f'<text {attrs(x=_f(x), y=_f(y + 38), font_size=12, text_anchor="middle", fill=INK, opacity=0.75)}>{text(terrain)}</text>')
+        out.append(f'<text {attrs(x=_f(x), y=_f(y + 38), font_size=12, text_anchor="middle", fill=INK, opacity=0.75)}>{text(_(str(terrain)))}</text>')
         if not isinstance(number, int):
             continue
         colour = "#c62828" if number in RED_NUMBERS else INK
@@ -197,13 +204,14 @@ def _harbour_list(board: dict[str, Any]) -> tuple[tuple[str, tuple[int, int]], .
 
 
 @lru_cache(maxsize=64)
-def _harbours(harbours: tuple[tuple[str, tuple[int, int]], ...]) -> str:
+def _harbours(harbours: tuple[tuple[str, tuple[int, int]], ...], lang: str) -> str:
     out = []
     for kind, nodes in harbours:
         x, y = harbour_xy(nodes)
         ring = TERRAIN_COLOURS.get(RESOURCE_TERRAIN.get(kind, ""), "#ffffff")
+        title = _("harbour {kind} at nodes {a}-{b}").format(kind=_(kind), a=nodes[0], b=nodes[1])
         group = [f'<g {attrs(**{"class": "harbour"}, data_harbour=kind, data_nodes=f"{nodes[0]} {nodes[1]}")}>',
-                 f'<title>{text(f"harbour {kind} at nodes {nodes[0]}-{nodes[1]}")}</title>']
+                 f'<title>{text(title)}</title>']
         for node in nodes:
             nx, ny = node_xy(node)
             group.append(f'<line {attrs(x1=_f(x), y1=_f(y), x2=_f(nx), y2=_f(ny), stroke="#7a5a3a", stroke_width=4, stroke_linecap="round")}/>')
@@ -212,7 +220,7 @@ def _harbours(harbours: tuple[tuple[str, tuple[int, int]], ...]) -> str:
             group.append(f'<text {attrs(x=_f(x), y=_f(y + 5), font_size=14, font_weight="bold", text_anchor="middle", fill=INK)}>3:1</text>')
         else:
             group.append(f'<text {attrs(x=_f(x), y=_f(y - 2), font_size=13, font_weight="bold", text_anchor="middle", fill=INK)}>2:1</text>')
-            group.append(f'<text {attrs(x=_f(x), y=_f(y + 12), font_size=11, text_anchor="middle", fill=INK)}>{text(kind)}</text>')
+            group.append(f'<text {attrs(x=_f(x), y=_f(y + 12), font_size=11, text_anchor="middle", fill=INK)}>{text(_(kind))}</text>')
         out.append("".join(group) + "</g>")
     return "".join(out)
 
@@ -243,11 +251,12 @@ def _building_shape(level: int, x: float, y: float) -> list[Point]:
 
 
 @lru_cache(maxsize=1024)
-def _building(node: int, seat: int, level: int) -> str:
+def _building(node: int, seat: int, level: int, lang: str) -> str:
     x, y = node_xy(node)
     kind = "city" if level >= 2 else "settlement"
+    title = (_("city at node {node}") if level >= 2 else _("settlement at node {node}")).format(node=node)
     return (f'<polygon {attrs(points=_points(_building_shape(level, x, y)), fill=seat_colour(seat), stroke=INK, stroke_width=2, stroke_linejoin="round", **{"class": kind}, data_seat=seat, data_node=node)}>'
-            f'<title>{text(f"{kind} at node {node}")}</title></polygon>')
+            f'<title>{text(title)}</title></polygon>')
 
 
 def _buildings(node_owner: list[Any], node_level: list[Any]) -> list[str]:
@@ -255,7 +264,7 @@ def _buildings(node_owner: list[Any], node_level: list[Any]) -> list[str]:
     for node, seat in enumerate(node_owner[:NODE_COUNT]):
         if isinstance(seat, int) and seat >= 0:
             level = _at(node_level, node, 1)
-            out.append(_building(node, seat, level if isinstance(level, int) else 1))
+            out.append(_building(node, seat, level if isinstance(level, int) else 1, language()))
     return out
 
 
@@ -264,7 +273,8 @@ def _robber(robber: Any) -> list[str]:
         return []
     x, y = hex_xy(robber)
     x -= 32   # beside the number token, not over it
-    return [f'<g {attrs(**{"class": "robber"}, data_hex=robber)}><title>robber</title>'
+    title = _("robber")
+    return [f'<g {attrs(**{"class": "robber"}, data_hex=robber)}><title>{text(title)}</title>'
             f'<path {attrs(d=f"M{_f(x - 9)},{_f(y + 16)} Q{_f(x - 10)},{_f(y - 2)} {_f(x)},{_f(y - 4)} Q{_f(x + 10)},{_f(y - 2)} {_f(x + 9)},{_f(y + 16)} Z", fill="#333", stroke="#eee", stroke_width=1.5)}/>'
             f'<circle {attrs(cx=_f(x), cy=_f(y - 10), r=7, fill="#333", stroke="#eee", stroke_width=1.5)}/></g>']
 
@@ -277,21 +287,24 @@ for _hex, _corners in enumerate(HEX_NODES):
 
 
 @lru_cache(maxsize=64)
-def _places(terrains: Row, numbers: Row) -> str:
+def _places(terrains: Row, numbers: Row, lang: str) -> str:
     """The invisible, clickable edges and nodes, one each, with the ids the moves use; each is
     named for assistive technology by its ends or by the hexes it touches."""
     out = []
     for edge in range(len(EDGE_NODES)):
         (x1, y1), (x2, y2) = road_path(edge)
         a, b = EDGE_NODES[edge]
+        title = _("edge {edge}: between nodes {a} and {b}").format(edge=edge, a=a, b=b)
         out.append(f'<line {attrs(x1=_f(x1), y1=_f(y1), x2=_f(x2), y2=_f(y2), stroke="#fff", stroke_opacity=0, stroke_width=12, data_kind="edge", data_id=edge)}>'
-                   f'<title>edge {edge}: between nodes {a} and {b}</title></line>')
+                   f'<title>{text(title)}</title></line>')
     for node in range(NODE_COUNT):
         x, y = node_xy(node)
-        touches = ", ".join(f"{_at(terrains, h, '?')}" + (f" {_at(numbers, h)}" if _at(numbers, h) else "")
+        touches = ", ".join(_(str(_at(terrains, h, "?"))) + (f" {_at(numbers, h)}" if _at(numbers, h) else "")
                             for h in _NODE_HEXES.get(node, []))
+        title = _("node {node}: by {hexes}").format(node=node, hexes=touches) if touches \
+            else _("node {node}").format(node=node)
         out.append(f'<circle {attrs(cx=_f(x), cy=_f(y), r=11, fill="#fff", fill_opacity=0, data_kind="node", data_id=node)}>'
-                   f'<title>{text(f"node {node}: by {touches}" if touches else f"node {node}")}</title></circle>')
+                   f'<title>{text(title)}</title></circle>')
     return "".join(out)
 
 
@@ -300,25 +313,26 @@ def _places(terrains: Row, numbers: Row) -> str:
 def _name(players: list[dict[str, Any]], seat: Any) -> str:
     player = _at(players, seat) if isinstance(seat, int) else None
     name = player.get("name") if isinstance(player, dict) else None
-    name = str(name) if name not in (None, "") else f"Seat {seat + 1 if isinstance(seat, int) else '?'}"
+    name = str(name) if name not in (None, "") else _("Seat {n}").format(n=seat + 1 if isinstance(seat, int) else "?")
     return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
 
 
-def _count(number: Any, noun: str) -> str:
+def _count(number: Any, one: str, many: str) -> str:
+    """``one`` or ``many`` (both with ``{n}``, already in the language in use) for ``number``."""
     number = number if isinstance(number, int) else 0
-    return f"{number} {noun}" + ("" if number == 1 else "s")
+    return (one if number == 1 else many).format(n=number)
 
 
 def _status(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     if view.get("winner") is not None:
-        line = f"{_name(players, view['winner'])} wins (turn {view.get('turn')})"
+        line = _("{name} wins (turn {turn})").format(name=_name(players, view["winner"]), turn=view.get("turn"))
     else:
-        line = f"Turn {view.get('turn')}: {view.get('phase')}"
+        line = _("Turn {turn}: {phase}").format(turn=view.get("turn"), phase=_(str(view.get("phase"))))
         if isinstance(view.get("current"), int):
-            line += f", {_name(players, view['current'])} to play"
+            line += _(", {name} to play").format(name=_name(players, view["current"]))
         dice = view.get("dice")
         if isinstance(dice, list) and len(dice) == 2 and all(isinstance(d, int) for d in dice):
-            line += f", dice {dice[0]}+{dice[1]}={dice[0] + dice[1]}"
+            line += _(", dice {a}+{b}={sum}").format(a=dice[0], b=dice[1], sum=dice[0] + dice[1])
     return (f'<text {attrs(x=_f(BOARD_WIDTH / 2), y=26, font_size=20, text_anchor="middle", fill=INK)}>'
             f'{text(line)}</text>')
 
@@ -336,15 +350,16 @@ def _legend(view: dict[str, Any], players: list[dict[str, Any]], top: float) -> 
         # ``points`` (with victory point cards) is only in the view once the game is over.
         points = info.get("points") if info.get("points") is not None else info.get("public_points")
         player = _at(players, seat)
-        bot = isinstance(player, dict) and player.get("bot")
-        marks = [_count(info.get("resource_count"), "card"),
-                 _count(info.get("dev_card_count"), "development card"),
-                 _count(info.get("knights_played"), "knight"),
-                 f"road {info.get('road_length', 0)}"]
+        bot = _(" (bot)") if isinstance(player, dict) and player.get("bot") else ""
+        score = _("{n} VP").format(n=points)
+        marks = [_count(info.get("resource_count"), _("{n} card"), _("{n} cards")),
+                 _count(info.get("dev_card_count"), _("{n} development card"), _("{n} development cards")),
+                 _count(info.get("knights_played"), _("{n} knight"), _("{n} knights")),
+                 _("road {n}").format(n=info.get("road_length", 0))]
         if view.get("longest_road") == seat:
-            marks.append("Longest Road")
+            marks.append(_("Longest road"))
         if view.get("largest_army") == seat:
-            marks.append("Largest Army")
+            marks.append(_("Largest army"))
         if view.get("winner") == seat:
             marker = "★ "
         else:
@@ -353,7 +368,7 @@ def _legend(view: dict[str, Any], players: list[dict[str, Any]], top: float) -> 
                    f'<rect {attrs(x=14, y=_f(y - 17), width=22, height=22, rx=4, fill=seat_colour(seat), stroke=INK)}/>'
                    f'<text {attrs(x=46, y=_f(y), font_size=19, fill=INK)}>'
                    f'<tspan font-weight="bold">{text(marker + _name(players, seat))}</tspan>'
-                   f'{text(" (bot)" if bot else "")}: {text(f"{points} VP")}</text>'
+                   f'{text(bot)}: {text(score)}</text>'
                    f'<text {attrs(x=46, y=_f(y + 22), font_size=15, fill="#444")}>{text(", ".join(marks))}</text></g>')
     return out
 
@@ -362,20 +377,21 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     """The whole board as an SVG document: a pure function of the spectator's view and the seats."""
     board = view["board"] if isinstance(view.get("board"), dict) else {}
     terrains, numbers = _row(board.get("terrains")), _row(board.get("numbers"))
+    lang = language()
     height = STATUS_HEIGHT + BOARD_HEIGHT + len(_seats(view)) * LEGEND_ROW + 12
     body = [f'<g {attrs(font_family="sans-serif")}>',
             f'<rect {attrs(x=0, y=0, width=_f(BOARD_WIDTH), height=_f(height), fill="#f7f3ea")}/>',
             f'<rect {attrs(x=4, y=_f(STATUS_HEIGHT), width=_f(BOARD_WIDTH - 8), height=_f(BOARD_HEIGHT), rx=24, fill=SEA)}/>',
             _status(view, players),
-            _hexes(terrains, numbers),
+            _hexes(terrains, numbers, lang),
             '<g pointer-events="none">',
-            _tokens(terrains, numbers),
-            _harbours(_harbour_list(board)),
+            _tokens(terrains, numbers, lang),
+            _harbours(_harbour_list(board), lang),
             *_roads(view.get("edge_owner") or []),
             *_buildings(view.get("node_owner") or [], view.get("node_level") or []),
             *_robber(board.get("robber")),
             '</g>',
-            _places(terrains, numbers),
+            _places(terrains, numbers, lang),
             *_legend(view, players, STATUS_HEIGHT + BOARD_HEIGHT + 22),
             '</g>']
-    return svg_document(BOARD_WIDTH, height, body, "Catan board")
+    return svg_document(BOARD_WIDTH, height, body, _("Catan board"))

@@ -21,7 +21,13 @@ from typing import Any
 
 from services.elastium.rules.board import (
     BARRIER, COLOURS, SCENARIOS, Board, board, line_key, peg_row_col, raw_boards)
+from services.elastium.render import CARD_WORDS, PHASE_WORDS, words
 from shared.game.pictures import Place, attrs, place_field, seat_colour, svg_document, text
+from shared.text.i18n import N_, translator
+
+# Elastium's words, in French from locale/fr/LC_MESSAGES/messages.po: the picture is drawn in the
+# language in use.  The pegs' letters are the printed board's (the French colours' initials).
+_ = translator(__file__)
 
 # The move fields each kind of clickable place fills (GamePlugin.places): a peg is one of a
 # band's pegs; a printed line is a 2-peg band on its two pegs, a segment a triangle band on its
@@ -46,6 +52,10 @@ PEG_FILL = {"gris": "#8f8f8f", "bleu": "#3d6fd1", "vert": "#3c9a48", "rouge": "#
 PEG_LETTER = {"gris": "g", "bleu": "b", "vert": "v", "rouge": "r", "jaune": "j"}
 IDOL_FILL = {"orange": "#f08a24", "blue": "#2f6db5"}
 ARTEFACT_LETTER = {"épée": "É", "casque": "C", "bouclier": "B"}
+ARTEFACT_WORDS = {"épée": N_("sword"), "casque": N_("helmet"), "bouclier": N_("shield")}
+IDOL_WORDS = {"orange": N_("orange idol {id}"), "blue": N_("blue idol {id}")}
+# The sides of the board as the legend names them (a compass point's initial).
+SIDE_WORDS = {"N": N_("N"), "S": N_("S"), "E": N_("E"), "W": N_("W")}
 GROUND = "#f3ead2"
 CANAL = "#9fc9e8"
 CRATER = "#7a2e1b"
@@ -101,7 +111,7 @@ def _at(values: Any, index: int, default: Any = None) -> Any:
 def _seat_name(players: list[dict[str, Any]], seat: int) -> str:
     player = _at(players, seat)
     name = player.get("name") if isinstance(player, dict) else None
-    return str(name) if name not in (None, "") else f"Seat {seat + 1}"
+    return str(name) if name not in (None, "") else _("Seat {n}").format(n=seat + 1)
 
 
 def _short(name: str, most: int) -> str:
@@ -141,8 +151,9 @@ def _defs(players: int) -> str:
     return f"<defs>{patterns}</defs>"
 
 
-def _energy(x: float, y: float, faded: bool, title: str = "1 energy") -> str:
+def _energy(x: float, y: float, faded: bool, energy: int = 1) -> str:
     opacity = ' opacity="0.3"' if faded else ""
+    title = _("{n} energy").format(n=energy)
     return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#ffd21f" stroke="#7a5c00" '
             f'stroke-width="1"{opacity}><title>{text(title)}</title></circle>')
 
@@ -162,8 +173,9 @@ def _segments(b: Board, view: dict[str, Any], players: int) -> list[str]:
         corners = _points([peg_xy(p) for p in pegs])
         place = attrs(data_kind="segment", data_id=seg_id, data_pegs=" ".join(pegs)) if seg_id in clickable else ""
         fill = _segment_fill(seg)
+        title = _("segment {id}: pegs {pegs}").format(id=seg_id, pegs=", ".join(pegs))
         out.append(f'<polygon points="{corners}" fill="{fill}" stroke="{fill}" stroke-width="0.8" {place}>'
-                   f"<title>segment {text(seg_id)}: pegs {text(', '.join(pegs))}</title></polygon>")
+                   f"<title>{text(title)}</title></polygon>")
         owner = collected.get(seg_id)
         if isinstance(owner, int):
             out.append(f'<polygon points="{corners}" {attrs(fill=seat_colour(owner), data_seat=owner)} '
@@ -185,10 +197,10 @@ def _segment_items(seg_id: str, seg: dict[str, Any], taken: bool,
     fade = ' opacity="0.35"' if taken else ""
     if seg.get("idol") in IDOL_FILL:
         size = 7.0
+        title = _(IDOL_WORDS[seg["idol"]]).format(id=seg.get("idol_id", ""))
         out.append(f'<polygon points="{_points([(x, y - size), (x + size, y), (x, y + size), (x - size, y)])}" '
                    f'class="idol" {attrs(fill=IDOL_FILL[seg["idol"]], data_idol=seg.get("idol_id"))} '
-                   f'stroke="#222" stroke-width="0.8"><title>{text(seg["idol"])} idol '
-                   f'{text(seg.get("idol_id", ""))}</title></polygon>')
+                   f'stroke="#222" stroke-width="0.8"><title>{text(title)}</title></polygon>')
         return out
     if seg.get("image"):
         weight = "bold" if seg["image"] in completed else "normal"
@@ -216,10 +228,11 @@ def _lines(b: Board) -> list[str]:
             continue
         (x1, y1), (x2, y2) = peg_xy(a), peg_xy(c)
         colour, width = ("#5b4a2e", 3) if maze else ("#a89f8a", 1.5)
+        title = _("line from peg {a} to peg {b}").format(a=a, b=c)
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
                    f'stroke-width="{width}" stroke-linecap="round" '
                    f'{attrs(data_kind="line", data_id=line_key(a, c), data_pegs=f"{a} {c}")}>'
-                   f'<title>line from peg {text(a)} to peg {text(c)}</title></line>')
+                   f'<title>{text(title)}</title></line>')
     out.append("</g>")
     return out
 
@@ -243,7 +256,7 @@ def _line_items(b: Board, view: dict[str, Any]) -> list[str]:
         artefact = item.get("artefact")
         if artefact:
             out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="middle" font-weight="bold" '
-                       f'fill="#6b1f7a" class="artefact" pointer-events="none"><title>{text(artefact)}</title>'
+                       f'fill="#6b1f7a" class="artefact" pointer-events="none"><title>{text(_(ARTEFACT_WORDS.get(artefact, artefact)))}</title>'
                        f'{text(ARTEFACT_LETTER.get(artefact, artefact[:1].upper()))}</text>')
         elif item.get("treasure"):
             out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="middle" font-weight="bold" '
@@ -251,7 +264,7 @@ def _line_items(b: Board, view: dict[str, Any]) -> list[str]:
         energy = item.get("energy") or 0
         for index in range(energy):
             out.append(_energy(x - 4 * (energy - 1) + 8 * index, y + (0 if item.get("bridge") else -8),
-                               taken, f"{energy} energy"))
+                               taken, energy))
     out.append("</g>")
     return out
 
@@ -287,15 +300,17 @@ def _pegs(b: Board) -> list[str]:
     for peg, colour in sorted(b.colours.items(), key=lambda item: peg_row_col(item[0])):
         x, y = peg_xy(peg)
         if peg not in b.pegs:      # the Volcano's crater: no band may use it
+            title = _("{peg} (crater)").format(peg=peg)
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PEG_RADIUS:.1f}" fill="#3a1a10" class="unplayable">'
-                       f'<title>{text(peg)} (crater)</title></circle>')
+                       f'<title>{text(title)}</title></circle>')
             continue
         if peg in bright:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PEG_RADIUS + 3:.1f}" fill="#fffbe0" '
                        f'stroke="#222" stroke-width="1" class="start" pointer-events="none"/>')
+        title = _("peg {peg} ({colour})").format(peg=peg, colour=_(CARD_WORDS.get(colour, colour)))
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PEG_RADIUS:.1f}" '
                    f'{attrs(fill=PEG_FILL.get(colour, "#cccccc"), data_kind="peg", data_id=peg, data_colour=colour)} '
-                   f'stroke="#222" stroke-width="1"><title>peg {text(peg)} ({text(colour)})</title></circle>')
+                   f'stroke="#222" stroke-width="1"><title>{text(title)}</title></circle>')
         out.append(f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" text-anchor="middle" fill="#fff" '
                    f'font-weight="bold" pointer-events="none">{PEG_LETTER.get(colour, "?")}</text>')
     out.append("</g>")
@@ -319,36 +334,45 @@ def _sides(b: Board, players: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _scenario_name(scenario: str) -> str:
+    """The scenario's name in the language in use, as a title."""
+    name = words(scenario)
+    return name[:1].upper() + name[1:]
+
+
 def _legend(b: Board, view: dict[str, Any], players: list[dict[str, Any]], count: int) -> list[str]:
-    face = raw_boards()["scenarios"][b.scenario]
     over = isinstance(view.get("result"), dict)
     lines: list[list[str]] = []
-    status = f"{face.get('name', b.scenario)} — round {view.get('round', '?')}/{view.get('max_rounds', '?')}"
+    status = _("{scenario} — round {round}/{rounds}").format(
+        scenario=_scenario_name(b.scenario), round=view.get("round", "?"), rounds=view.get("max_rounds", "?"))
     if over:
         winners = [w for w in view["result"].get("winners") or [] if isinstance(w, int)]
-        status += ", over: " + (", ".join(_short(_seat_name(players, w), 20) for w in winners) + " won" if winners
-                                else "nobody won")
+        status += _(", over: {names} won").format(names=", ".join(_short(_seat_name(players, w), 20) for w in winners)) \
+            if winners else _(", over: nobody won")
     elif isinstance(view.get("turn_seat"), int):
-        status += f", {_short(_seat_name(players, view['turn_seat']), 20)} to play ({view.get('phase', '')})"
+        phase = str(view.get("phase", ""))
+        status += _(", {name} to play ({phase})").format(
+            name=_short(_seat_name(players, view["turn_seat"]), 20),
+            phase=_(PHASE_WORDS[phase]) if phase in PHASE_WORDS else words(phase))
     lines.append([f'<tspan font-weight="bold">{text(status)}</tspan>'])
     scores = view["result"].get("scores") if over and isinstance(view["result"].get("scores"), list) \
         else view.get("score")
     for seat in range(count):
         player = _at(players, seat)
-        bot = " (bot)" if isinstance(player, dict) and player.get("bot") else ""
+        bot = _(" (bot)") if isinstance(player, dict) and player.get("bot") else ""
         limit = b.rules.get("bands_per_player")        # the Labyrinth's 18
         bands = f"{_at(view.get('bands_used'), seat, 0)}" + (f"/{limit}" if limit else "")
-        facts = [f"{_at(scores, seat, 0)} VP", f"{_at(view.get('energy'), seat, 0)} energy",
-                 f"{_at(view.get('hand_counts'), seat, 0)} in hand", f"{bands} bands"]
+        facts = [_("{n} VP").format(n=_at(scores, seat, 0)), _("{n} energy").format(n=_at(view.get("energy"), seat, 0)),
+                 _("{n} in hand").format(n=_at(view.get("hand_counts"), seat, 0)), _("{n} bands").format(n=bands)]
         if b.scenario == "cursed-triangle":      # each seat draws from its own deck
-            facts.append(f"{_at(view.get('own_deck_counts'), seat, 0)} in own deck")
+            facts.append(_("{n} in own deck").format(n=_at(view.get("own_deck_counts"), seat, 0)))
         artefacts = _at(view.get("artefacts"), seat, {}) or {}
         if isinstance(artefacts, dict) and artefacts:
-            facts.append(" ".join(f"{name}×{n}" for name, n in sorted(artefacts.items())))
+            facts.append(" ".join(f"{_(ARTEFACT_WORDS.get(str(name), str(name)))}×{n}" for name, n in sorted(artefacts.items())))
         reached = view.get("edge_reached") or []
         if seat in reached:
-            facts.append("reached the far edge")
-        side = b.sides[seat] if seat < len(b.sides) else "?"
+            facts.append(_("reached the far edge"))
+        side = _(SIDE_WORDS[b.sides[seat]]) if seat < len(b.sides) and b.sides[seat] in SIDE_WORDS else "?"
         lines.append([f'<tspan {attrs(fill=seat_colour(seat), data_seat=seat)} font-weight="bold">●</tspan> '
                       f'{text(_short(_seat_name(players, seat), 28) + bot)} ({text(side)}): '
                       f'{text(", ".join(facts[:2]))}'])
@@ -356,20 +380,20 @@ def _legend(b: Board, view: dict[str, Any], players: list[dict[str, Any]], count
     market = [c for c in view.get("market") or [] if c in COLOURS]
     extra = []
     if market or b.scenario != "cursed-triangle":
-        extra.append("market " + (" ".join(PEG_LETTER[c] for c in market) or "empty"))
+        extra.append(_("market {cards}").format(cards=" ".join(PEG_LETTER[c] for c in market) or _("empty")))
     if b.scenario != "cursed-triangle":
-        extra.append(f"deck {view.get('deck_count', '?')}")
-    extra.append(f"energy supply {view.get('energy_supply', '?')}")
+        extra.append(_("deck {n}").format(n=view.get("deck_count", "?")))
+    extra.append(_("energy supply {n}").format(n=view.get("energy_supply", "?")))
     lines.append([text(", ".join(extra))])
     more = []
     if view.get("images_completed"):
-        more.append("images completed: " + " ".join(map(str, view["images_completed"])))
+        more.append(_("images completed: {images}").format(images=" ".join(map(str, view["images_completed"]))))
     if view.get("end_triggered") and not over:
-        more.append(f"ending after this round: {view['end_triggered']}")
+        more.append(_("ending after this round: {reason}").format(reason=words(view["end_triggered"])))
     if more:
         lines.append([text("; ".join(more))])
-    lines.append([text("Pegs: g gris, b bleu, v vert, r rouge, j jaune; pale ring: start peg.")])
-    lines.append([text("Segments: tint = explored first by, hatching = enclosed by.")])
+    lines.append([text(_("Pegs: g grey, b blue, v green, r red, j yellow; pale ring: start peg."))])
+    lines.append([text(_("Segments: tint = explored first by, hatching = enclosed by."))])
     out = []
     for index, parts in enumerate(lines):
         y = BOARD_HEIGHT + 14 + LEGEND_LINE * index
@@ -396,5 +420,5 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     body += _sides(b, players)
     body += legend
     body.append("</g>")
-    title = f"Elastium board: {raw_boards()['scenarios'][b.scenario].get('name', b.scenario)}"
+    title = _("Elastium board: {scenario}").format(scenario=_scenario_name(b.scenario))
     return svg_document(BOARD_WIDTH, height, body, title)

@@ -23,6 +23,11 @@ from typing import Any
 
 from services.elasund.rules import board
 from shared.game.pictures import Place, place_field, seat_colour, svg_document, text
+from shared.text.i18n import N_, language, translator
+
+# Elasund's words, in French from locale/fr/LC_MESSAGES/messages.po (drawn in the language in use;
+# the memoised parts take the language as part of their key).
+_ = translator(__file__)
 
 # The move fields each kind of clickable place fills (GamePlugin.places): a city square by its
 # column and row (where a building or permit goes, or where a moved permit comes from), a wall
@@ -45,9 +50,10 @@ FONT = 'font-family="sans-serif"'
 STONE = "#b8b2a7"
 GROUND = "#f3ead7"
 SEA = "#9cc9e6"
-LABELS = {"worker_hut_small": "hut", "worker_hut_large": "huts", "house": "house", "workshop": "workshop",
-          "well": "well", "market": "market", "tavern": "tavern", "shop": "shop", "large": "office"}
-NARROW_LABELS = {"workshop": "wksp"}   # a one-square-wide tile has room for about five letters
+LABELS = {"worker_hut_small": N_("hut"), "worker_hut_large": N_("huts"), "house": N_("house"),
+          "workshop": N_("workshop"), "well": N_("well"), "market": N_("market"), "tavern": N_("tavern"),
+          "shop": N_("shop"), "large": N_("office")}
+NARROW_LABELS = {"workshop": N_("wksp")}   # a one-square-wide tile has room for about five letters
 
 
 # -- geometry (the drawing and the tests both use these) ------------------------------------------
@@ -87,13 +93,13 @@ def wall_rect(players: int, space: dict[str, Any]) -> tuple[float, float, float,
 
 def row_label_xy(row: int) -> tuple[float, float]:
     """Centre of a row's label in the sea (where the ship sails)."""
-    _, y = square_xy(0, row)
+    _left, y = square_xy(0, row)
     return PAD + TRACK_W + SEA_W / 2, y + SQUARE / 2
 
 
 def track_xy(space: int) -> tuple[float, float]:
     """Top-left of trade-track space ``space`` (0 at the bottom, 11 at the top)."""
-    _, y0 = grid_origin()
+    _left, y0 = grid_origin()
     height = (len(board.ROWS) * SQUARE + 2 * LANE) / (board.TRACK_MAX + 1)
     return PAD, y0 - LANE + (board.TRACK_MAX - space) * height
 
@@ -148,7 +154,7 @@ def _cube(cx: float, cy: float, seat: int, size: float = 9) -> str:
 # The board itself (track, sea, squares, lanes, gates, empty wall spaces) depends only on the
 # player count: drawn once per count.  The pieces are drawn over it from the view.
 @cache
-def _background(players: int) -> str:
+def _background(players: int, lang: str) -> str:
     return "".join(_track_spaces() + _sea() + _squares(players) + _lanes(players))
 
 
@@ -189,12 +195,13 @@ def _track_pieces(view: dict[str, Any]) -> list[str]:
 
 
 def _sea() -> list[str]:
-    _, y0 = grid_origin()
+    _left, y0 = grid_origin()
     x = PAD + TRACK_W
     parts = ['<g class="sea">', _rect(x, y0 - LANE, SEA_W, len(board.ROWS) * SQUARE + 2 * LANE, fill=SEA)]
     for row in board.ROWS:
         cx, cy = row_label_xy(row)
-        parts.append(f'<g {_attrs(data_kind="row", data_id=row)}><title>row {_escaped(str(row))} of the sea</title>'
+        title = _("row {row} of the sea").format(row=row)
+        parts.append(f'<g {_attrs(data_kind="row", data_id=row)}><title>{_escaped(title)}</title>'
                      + _rect(cx - SEA_W / 2, cy - SQUARE / 2, SEA_W, SQUARE, fill="none", stroke="#6b9fc2",
                              stroke_width=0.5)
                      + _label(cx, cy - 5, row, 13, font_weight="bold", fill="#16405e") + "</g>")
@@ -240,8 +247,9 @@ def _squares(players: int) -> list[str]:
         x, y = square_xy(col, row)
         cx, cy = square_centre(col, row)
         foundation = (col, row) == board.FOUNDATION
+        title = _("column {col}, row {row}").format(col=col, row=row) + (_(" (the church)") if foundation else "")
         parts.append(f'<g {_attrs(data_kind="plot", data_id=board.key(col, row), data_col=col, data_row=row)}>'
-                     f'<title>column {col}, row {_escaped(str(row))}{" (the church)" if foundation else ""}</title>'
+                     f'<title>{_escaped(title)}</title>'
                      + _rect(x, y, SQUARE, SQUARE, fill="#cfc6b5" if foundation else GROUND, stroke="#c2b597",
                              stroke_width=1)
                      + (_windmills(cx, cy, fields[(col, row)]) if (col, row) in fields else "")
@@ -275,8 +283,9 @@ def _lanes(players: int) -> list[str]:
         parts.append(_rect(x0 + (n + 1) * SQUARE, y_row, LANE, SQUARE, fill="#6d6357", cls="gate"))
     for space_id, space in board.wall_spaces(players).items():
         x, y, w, h = wall_rect(players, space)
+        title = _("wall {space}: costs {gold}").format(space=space_id, gold=space["cost"])
         parts.append(f'<g {_attrs(data_kind="wall", data_id=space_id)}>'
-                     f'<title>wall {_escaped(space_id)}: costs {space["cost"]}</title>'
+                     f'<title>{_escaped(title)}</title>'
                      + _rect(x + 1, y + 1, w - 2, h - 2, fill="none", stroke="#8f877a", stroke_width=1,
                              stroke_dasharray="3 2")
                      + _label(x + w / 2, y + h / 2 + 3, space["cost"], 8, fill="#8f877a") + "</g>")
@@ -302,11 +311,12 @@ def _permit(seat: int, value: int, col: int, row: int) -> str:
 def _buildings(view: dict[str, Any]) -> list[str]:
     # Bigger tiles first, so a smaller one (never overlapping in a real state) stays visible.
     ordered = sorted(view.get("buildings") or [], key=lambda b: (-board.size(b["kind"]), b["id"]))
-    return [_building(b["kind"], b["seat"], b["col"], b["row"], tuple(b.get("cubes") or ())) for b in ordered]
+    lang = language()
+    return [_building(b["kind"], b["seat"], b["col"], b["row"], tuple(b.get("cubes") or ()), lang) for b in ordered]
 
 
 @lru_cache(maxsize=4096)
-def _building(kind: str, seat: int, col: int, row: int, cubes: tuple[int, ...]) -> str:
+def _building(kind: str, seat: int, col: int, row: int, cubes: tuple[int, ...], lang: str) -> str:
     """A building tile; its victory cubes stand on its flags (the rows they count in)."""
     x, y, w, h = building_rect(kind, col, row)
     neutral = board.BUILDINGS[kind]["owner"] == "neutral"
@@ -315,7 +325,7 @@ def _building(kind: str, seat: int, col: int, row: int, cubes: tuple[int, ...]) 
     # a thick border in its colour (the builder owns their cubes and income).
     body = _rect(x + 3, y + 3, w - 6, h - 6, rx=4, fill="white" if neutral else colour,
                  fill_opacity=None if neutral else 0.8, stroke=colour, stroke_width=4 if neutral else 2)
-    name = LABELS.get(kind, kind) if w > SQUARE else NARROW_LABELS.get(kind, LABELS.get(kind, kind))
+    name = _(LABELS.get(kind, kind) if w > SQUARE else NARROW_LABELS.get(kind, LABELS.get(kind, kind)))
     label = _label(x + w / 2, y + h - 7, name, 9 if w == SQUARE else 10, fill="#222", font_weight="bold")
     drawn = []
     for n, cube_row in enumerate(cubes):
@@ -367,36 +377,39 @@ def _legend(view: dict[str, Any], players: list[dict[str, Any]], count: int, y: 
     supply = view.get("supply") or []
     for seat in range(count):
         info = players[seat] if seat < len(players) and isinstance(players[seat], dict) else {}
-        name = str(info.get("name") or f"Seat {seat + 1}")
+        name = str(info.get("name") or _("Seat {n}").format(n=seat + 1))
         name = name if len(name) <= 22 else name[:21] + "…"
         mark = "★ " if winner == seat else ("▶ " if seat in to_act else "")
         score = cubes[seat] if seat < len(cubes) else 0
-        details = [f"{score}/{board.CUBES_PER_PLAYER} cubes"]
+        details = [_("{n}/{total} cubes").format(n=score, total=board.CUBES_PER_PLAYER)]
         if seat < len(trade):
-            details.append(f"trade {trade[seat]}")
+            details.append(_("trade {n}").format(n=trade[seat]))
         if seat < len(hands) and isinstance(hands[seat], dict) and "cards" in hands[seat]:
-            details.append(f"{hands[seat]['cards']} cards")
+            details.append(_("{n} cards").format(n=hands[seat]["cards"]))
         if seat < len(supply):
-            details.append(f"permits left {' '.join(map(str, supply[seat].get('permits') or [])) or '-'}")
+            permits = " ".join(map(str, supply[seat].get("permits") or [])) or "-"
+            details.append(_("permits left {permits}").format(permits=permits))
+        bot = _(" (bot)") if info.get("bot") else ""
         parts.append(f'<g {_attrs(cls="seat", data_seat=seat, data_score=score)}>'
                      + _rect(PAD, y - 11, 14, 14, rx="3", fill=seat_colour(seat), stroke="#222")
-                     + _label(PAD + 20, y, f"{mark}{name}{' (bot)' if info.get('bot') else ''}", 12,
+                     + _label(PAD + 20, y, f"{mark}{name}{bot}", 12,
                               text_anchor="start", font_weight="bold")
                      + _label(PAD + 20, y + 14, ", ".join(details), 11, text_anchor="start", fill="#333")
                      + "</g>")
         y += 34
     dice = view.get("dice")
-    status = [f"Turn {view.get('turn', 0)}", f"phase {view.get('phase', '?')}"]
+    status = [_("Turn {n}").format(n=view.get("turn", 0)), _("{phase} phase").format(phase=_(str(view.get("phase", "?"))))]
     if isinstance(dice, list) and dice:
-        status.append(f"dice {'+'.join(map(str, dice))}={sum(dice)}")
+        status.append(_("dice {dice}={sum}").format(dice="+".join(map(str, dice)), sum=sum(dice)))
     if view.get("pirates"):
-        status.append("pirates!")
+        status.append(_("pirates!"))
     stock = view.get("stock") or {}
     church = view.get("church") or {}
     lines = [", ".join(status),
-             "Stock: " + ", ".join(f"{LABELS.get(k, k)} {v}" for k, v in stock.items()),
-             f"Church stack {church.get('stack', '?')}, gold bank {view.get('gold_bank', '?')}, "
-             f"influence deck {view.get('influence_deck', '?')}"]
+             _("Stock: {buildings}").format(buildings=", ".join(f"{_(LABELS.get(k, k))} {v}" for k, v in stock.items())),
+             ", ".join([_("church stack {n}").format(n=church.get("stack", "?")),
+                        _("gold bank {n}").format(n=view.get("gold_bank", "?")),
+                        _("influence deck {n}").format(n=view.get("influence_deck", "?"))])]
     for line in lines:
         parts.append(_label(PAD, y, line, 11, text_anchor="start", fill="#333"))
         y += 15
@@ -410,8 +423,12 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     width, height = board_size(count)
     width = max(width, 360)
     body = [_rect(0, 0, width, height, fill="#fbf8f1"),
-            _label(PAD, PAD + 12, f"Elasund, {count} players", 14, text_anchor="start", font_weight="bold")]
-    body.append(_background(count))
+            _label(PAD, PAD + 12, _("Elasund, {n} players").format(n=count), 14, text_anchor="start",
+                   font_weight="bold")]
+    body.append(_background(count, language()))
+    # The pieces lie on the places (the plots, walls and rows drawn in the background): a click on
+    # one goes through to the place beneath, as it looks.
+    body.append('<g pointer-events="none">')
     body += _ship(view, count)
     body += _church_area(view)
     body += _track_pieces(view)
@@ -419,7 +436,8 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     body += _permits(view)
     body += _buildings(view)
     body += _church_tiles(view)
+    body.append("</g>")
     legend, bottom = _legend(view, players, count, height + 14)
     body[0] = _rect(0, 0, width, bottom + PAD, fill="#fbf8f1")
     body += legend
-    return svg_document(width, bottom + PAD, body, "Elasund board")
+    return svg_document(width, bottom + PAD, body, _("Elasund board"))

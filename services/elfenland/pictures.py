@@ -14,10 +14,17 @@ from __future__ import annotations
 
 import math
 import textwrap
+from functools import cache
 from typing import Any
 
 from services.elfenland.rules.board import ROADS, START_TOWN, TOWNS, Road
+from services.elfenland.render import PHASE_WORDS, words
 from shared.game.pictures import Place, attrs, place_field, seat_colour, svg_document, text
+from shared.text.i18n import N_, language, translator
+
+# Elfenland's words, in French from locale/fr/LC_MESSAGES/messages.po: the picture is drawn in the
+# language in use, and the parts drawn once are drawn once per language.  Towns and lakes are names.
+_ = translator(__file__)
 
 Point = tuple[float, float]
 
@@ -69,17 +76,17 @@ LAKE_FILL = "#9fd3f5"
 
 # Counter kind -> (fill, short label, label colour).
 COUNTER_STYLE: dict[str, tuple[str, str, str]] = {
-    "giant_pig": ("#f48fb1", "Pig", "#000"),
-    "elfcycle": ("#bdbdbd", "Cyc", "#000"),
-    "magic_cloud": ("#e3f2fd", "Cld", "#000"),
-    "unicorn": ("#ce93d8", "Uni", "#000"),
-    "troll_wagon": ("#a1887f", "Trl", "#000"),
-    "dragon": ("#e53935", "Drg", "#fff"),
-    "obstacle": ("#3e2723", "Tree", "#fff"),
-    "sea_monster": ("#00695c", "Mon", "#fff"),
-    "gold": ("#ffd54f", "Gold", "#000"),
+    "giant_pig": ("#f48fb1", N_("Pig"), "#000"),
+    "elfcycle": ("#bdbdbd", N_("Cyc"), "#000"),
+    "magic_cloud": ("#e3f2fd", N_("Cld"), "#000"),
+    "unicorn": ("#ce93d8", N_("Uni"), "#000"),
+    "troll_wagon": ("#a1887f", N_("Trl"), "#000"),
+    "dragon": ("#e53935", N_("Drg"), "#fff"),
+    "obstacle": ("#3e2723", N_("Tree"), "#fff"),
+    "sea_monster": ("#00695c", N_("Mon"), "#fff"),
+    "gold": ("#ffd54f", N_("Gold"), "#000"),
     "double": ("#ffffff", "x2", "#000"),
-    "exchange": ("#ffffff", "Exc", "#000"),
+    "exchange": ("#ffffff", N_("Exc"), "#000"),
 }
 UNKNOWN_COUNTER = ("#ffffff", "?", "#000")
 COUNTER_W, COUNTER_H, COUNTER_GAP = 40, 22, 42
@@ -237,8 +244,12 @@ def _roads() -> list[str]:
     out = []
     for road in ROADS:
         style = TERRAIN_STYLE.get(road.terrain, TERRAIN_STYLE["plain"])
-        label = f"road {road.id}: {road.a} - {road.b} ({road.terrain}"
-        label += f", flows to {road.flows_to})" if road.flows_to else ")"
+        if road.flows_to:
+            label = _("road {id}: {a} - {b} ({terrain}, flows to {town})").format(
+                id=road.id, a=road.a, b=road.b, terrain=words(road.terrain), town=road.flows_to)
+        else:
+            label = _("road {id}: {a} - {b} ({terrain})").format(id=road.id, a=road.a, b=road.b,
+                                                                  terrain=words(road.terrain))
         # A wide invisible stroke under the drawn one: a finger finds the road on a phone.
         out.append(f'<g {attrs(data_kind="road", data_id=road.id, data_terrain=road.terrain)}>'
                    f'<title>{text(label)}</title>'
@@ -250,8 +261,10 @@ def _roads() -> list[str]:
     return out
 
 
-# Lakes and roads never change: drawn once.
-_MAP = "".join(_lakes() + _roads())
+@cache
+def _map(lang: str) -> str:
+    """Lakes and roads never change: drawn once (in each language, for the roads' names)."""
+    return "".join(_lakes() + _roads())
 
 
 def _slot_items(slot: dict[str, Any]) -> list[str]:
@@ -268,18 +281,23 @@ def _slot_items(slot: dict[str, Any]) -> list[str]:
 
 def _counter_face(style: tuple[str, str, str]) -> str:
     fill, label, ink = style
+    label = _(label)
     return (f'<rect {attrs(x=-COUNTER_W / 2, y=-COUNTER_H / 2, width=COUNTER_W, height=COUNTER_H, rx=5, fill=fill, stroke="#000", stroke_width=1.5)}/>'
             f'<text {attrs(y=5, font_size=13, font_weight="bold", text_anchor="middle", fill=ink)}>{text(label)}</text>')
 
 
-# Faces drawn once (a busy board holds dozens of counters).
-_FACES = {kind: _counter_face(style) for kind, style in COUNTER_STYLE.items()}
+@cache
+def _faces(lang: str) -> dict[str, str]:
+    """Faces drawn once per language (a busy board holds dozens of counters)."""
+    return {kind: _counter_face(style) for kind, style in COUNTER_STYLE.items()}
+
+
 _UNKNOWN_FACE = _counter_face(UNKNOWN_COUNTER)
 
 
 def _counter(kind: str, x: float, y: float, **extra: Any) -> str:
     return (f'<g {attrs(transform=f"translate({_f(x)},{_f(y)})", data_counter=kind, **extra)}>'
-            f'{_FACES.get(kind, _UNKNOWN_FACE)}</g>')
+            f'{_faces(language()).get(kind, _UNKNOWN_FACE)}</g>')
 
 
 def _counters(board: Any) -> list[str]:
@@ -296,21 +314,21 @@ def _counters(board: Any) -> list[str]:
     return out
 
 
-def _town_places() -> list[str]:
+@cache
+def _town_places(lang: str) -> str:
+    """The towns never change: drawn once in each language."""
     out = []
     for town in TOWNS:
         x, y = TOWN_XY[town]
         capital = town == START_TOWN
+        title = _("town {town}").format(town=town)
         out.append(f'<g {attrs(data_kind="town", data_id=town)}>'
                    f'<circle {attrs(cx=x, cy=y, r=24 if capital else 19, fill="#fff8e1" if not capital else "#ffe082", stroke="#4e342e", stroke_width=3)}/>'
                    # The name twice: a halo in the background colour keeps it readable over roads.
                    f'<text {attrs(x=x, y=y + 48, font_size=21, font_weight="bold", text_anchor="middle", fill="none", stroke="#f4ecd8", stroke_width=5, stroke_linejoin="round", aria_hidden="true")}>{text(town)}</text>'
                    f'<text {attrs(x=x, y=y + 48, font_size=21, font_weight="bold", text_anchor="middle", fill="#3e2723")}>{text(town)}</text>'
-                   f'<title>town {text(town)}</title></g>')
-    return out
-
-
-_TOWN_PLACES = "".join(_town_places())
+                   f'<title>{text(title)}</title></g>')
+    return "".join(out)
 
 
 def _town_marks(view: dict[str, Any], seats: list[dict[str, Any]]) -> list[str]:
@@ -353,22 +371,18 @@ def _elves(seats: list[dict[str, Any]]) -> list[str]:
 
 # --- legend ----------------------------------------------------------------------------------
 
-def _words(value: Any) -> str:
-    return str(value).replace("_", " ")
-
-
 def _name(players: list[dict[str, Any]], seat: int) -> str:
     if seat < len(players) and isinstance(players[seat], dict) and players[seat].get("name") is not None:
         return str(players[seat]["name"])
-    return f"seat {seat}"
+    return _("seat {n}").format(n=seat)
 
 
 def _counter_summary(info: dict[str, Any]) -> str:
     counters = [c for c in info.get("counters") or [] if isinstance(c, dict)]
-    shown = [_words(c["kind"]) for c in counters if c.get("kind")]
+    shown = [words(c["kind"]) for c in counters if c.get("kind")]
     hidden = sum(1 for c in counters if not c.get("kind"))
-    parts = shown + ([f"{hidden} hidden"] if hidden else [])
-    return ", ".join(parts) or "none"
+    parts = shown + ([_("{n} hidden").format(n=hidden)] if hidden else [])
+    return ", ".join(parts) or _("none")
 
 
 NAME_CHARS = 24           # longer names are cut in the legend (the map must stay readable)
@@ -381,30 +395,34 @@ def _seat_lines(view: dict[str, Any], players: list[dict[str, Any]], seat: int,
     if len(name) > NAME_CHARS:
         name = name[:NAME_CHARS - 1] + "\u2026"
     bot = players[seat].get("bot") if seat < len(players) and isinstance(players[seat], dict) else None
-    first = [f"{len(info.get('visited') or [])} towns"]
+    first = [_("{n} towns").format(n=len(info.get("visited") or []))]
     result = view.get("result") if isinstance(view.get("result"), dict) else None
     if result is not None:
         scores = result.get("scores") or []
         if seat < len(scores):
-            first.append(f"score {scores[seat]}")
+            first.append(_("score {n}").format(n=scores[seat]))
         if seat in (result.get("winners") or []):
-            first.append("WINNER")
-    second = [f"at {info.get('town', '?')}", f"{info.get('hand_size', '?')} cards"]
+            first.append(_("WINNER"))
+    second = [_("at {town}").format(town=info.get("town", "?")),
+              _("{n} cards").format(n=info.get("hand_size", "?"))]
     if view.get("gold_values"):
-        second.append(f"{info.get('coins', 0)} coins")
-    second.append(f"counters: {_counter_summary(info)}")
+        second.append(_("{n} coins").format(n=info.get("coins", 0)))
+    second.append(_("counters: {counters}").format(counters=_counter_summary(info)))
     if info.get("obstacles"):
-        second.append(f"{info['obstacles']} tree")
+        second.append(_("{n} tree").format(n=info["obstacles"]))
     if info.get("home"):
-        second.append(f"home {info['home']}")
-    return name + (f" (bot {bot})" if bot else "") + ": " + ", ".join(first), ", ".join(second)
+        second.append(_("home {town}").format(town=info["home"]))
+    robot = _(" (bot)") if bot else ""
+    return name + robot + ": " + ", ".join(first), ", ".join(second)
 
 
 def _legend(view: dict[str, Any], players: list[dict[str, Any]], seats: list[dict[str, Any]], top: float) -> tuple[list[str], float]:
     out = []
     y = top
-    header = (f"{_words(view.get('edition', 'elfenland')).title()}: round {view.get('round', '?')}/"
-              f"{view.get('rounds', '?')}, phase {_words(view.get('phase', '?'))}")
+    phase = str(view.get("phase", "?"))
+    header = _("{edition}: round {round}/{rounds}, {phase}").format(
+        edition=words(view.get("edition", "elfenland")).title(), round=view.get("round", "?"),
+        rounds=view.get("rounds", "?"), phase=_(PHASE_WORDS[phase]) if phase in PHASE_WORDS else words(phase))
     out.append(f'<text {attrs(x=16, y=y, font_size=22, font_weight="bold")}>{text(header)}</text>')
     y += ROW
     to_act = view.get("to_act") or []
@@ -419,45 +437,48 @@ def _legend(view: dict[str, Any], players: list[dict[str, Any]], seats: list[dic
         y += ROW + 24
     extras = []
     if view.get("face_up_counters"):
-        extras.append("face-up counters: " + ", ".join(_words(k) for k in view["face_up_counters"]))
+        extras.append(_("face-up counters: {counters}").format(
+            counters=", ".join(words(k) for k in view["face_up_counters"])))
     if view.get("face_up_cards"):
-        extras.append("face-up cards: " + ", ".join(_words(k) for k in view["face_up_cards"]))
+        extras.append(_("face-up cards: {cards}").format(cards=", ".join(words(k) for k in view["face_up_cards"])))
     if view.get("gold_pile"):
-        extras.append(f"gold pile {view['gold_pile']}")
+        extras.append(_("gold pile {n}").format(n=view["gold_pile"]))
     auction = view.get("auction")
     if isinstance(auction, dict) and auction.get("lots"):
-        extras.append(f"auction: {', '.join(_words(k) for k in auction['lots'])} (bid {auction.get('high', 0)})")
+        extras.append(_("auction: {lots} (bid {n})").format(lots=", ".join(words(k) for k in auction["lots"]),
+                                                            n=auction.get("high", 0)))
     for line in (part for extra in extras for part in textwrap.wrap(extra, 88)):
         out.append(f'<text {attrs(x=16, y=y, font_size=18)}>{text(line)}</text>')
         y += ROW
-    out.append(f'<g transform="translate(0,{y:g})">{_KEY}</g>')
-    return out, y + _KEY_HEIGHT
+    key, height = _key(language())
+    out.append(f'<g transform="translate(0,{y:g})">{key}</g>')
+    return out, y + height
 
 
-def _key() -> tuple[str, float]:
+@cache
+def _key(lang: str) -> tuple[str, float]:
     """The key, from y = 0 down: the terrains, then the counters' colours; and its height."""
     out = []
     y = 0.0
     x = 16.0
     for terrain, style in TERRAIN_STYLE.items():
+        name = words(terrain)
         out.append(f'<line {attrs(x1=x, y1=y - 6, x2=x + 36, y2=y - 6, **style)}/>'
-                   f'<text {attrs(x=x + 42, y=y, font_size=17)}>{text(terrain)}</text>')
-        x += 42 + 11 * len(terrain) + 20
+                   f'<text {attrs(x=x + 42, y=y, font_size=17)}>{text(name)}</text>')
+        x += 42 + 11 * len(name) + 20
     y += ROW
     x = 16.0 + COUNTER_W / 2
     for kind in COUNTER_STYLE:
         if kind == "exchange":
             continue
         out.append(_counter(kind, x, y - 6))
-        out.append(f'<text {attrs(x=x + COUNTER_W / 2 + 4, y=y, font_size=15)}>{text(_words(kind).replace("giant ", ""))}</text>')
-        x += COUNTER_W + 10 + 9 * len(_words(kind).replace("giant ", "")) + 10
+        name = words(kind)
+        out.append(f'<text {attrs(x=x + COUNTER_W / 2 + 4, y=y, font_size=15)}>{text(name)}</text>')
+        x += COUNTER_W + 10 + 9 * len(name) + 10
         if x > WIDTH - 120:
             y += ROW
             x = 16.0 + COUNTER_W / 2
     return "".join(out), y + ROW
-
-
-_KEY, _KEY_HEIGHT = _key()
 
 
 def _seats(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -471,13 +492,17 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     players = players if isinstance(players, list) else []
     body = [f'<rect {attrs(x=0, y=0, width=WIDTH, height="100%", fill="#f4ecd8")}/>',
             '<g font-family="sans-serif">']
-    body.append(_MAP)
+    lang = language()
+    body.append(_map(lang))
+    # The counters lie on the roads: a click on one goes through to the road beneath, as it looks.
+    body.append('<g pointer-events="none">')
     body += _counters(view.get("board"))
-    body.append(_TOWN_PLACES)
+    body.append("</g>")
+    body.append(_town_places(lang))
     body += _town_marks(view, seats)
     body += _elves(seats)
     legend, bottom = _legend(view, players, seats, MAP_HEIGHT + 24)
     body += legend
     body.append("</g>")
-    title = f"Elfenland board, round {view.get('round', '?')}"
+    title = _("Elfenland board, round {n}").format(n=view.get("round", "?"))
     return svg_document(WIDTH, bottom, body, title)

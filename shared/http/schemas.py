@@ -6,6 +6,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from shared.text.i18n import LANGUAGES
+
 # A player's name is shown in other players' terminals: no control or format characters (ESC
 # and the rest of category C*, bidi overrides), nor the Unicode line and paragraph separators.
 NAME_MAX_LENGTH = 40
@@ -239,6 +241,9 @@ class ReplayQuerySchema(Schema):
 class BoardQuerySchema(Schema):
     version = fields.Int(validate=validate.Range(min=1, max=2**53), metadata={
         "description": "The picture right after this event (default: now)."})
+    lang = fields.Str(validate=validate.OneOf(LANGUAGES), metadata={
+        "description": "The language of the picture's words (default: the `lang` cookie, else "
+                       "Accept-Language, else English), as the pages choose theirs."})
 
 
 class ReplaySchema(Schema):

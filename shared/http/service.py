@@ -58,7 +58,7 @@ from shared.play.redis_clients import PoolExhausted, connect_event_store, connec
 from shared.http.routes import feed as feed_routes
 from shared.http.routes import games, history, moves, ops, pages, pictures, proofs, seats
 from shared.http.routes.context import Service
-from shared.play.runtime import GameRuntime
+from shared.play.runtime import AppendListener, GameRuntime, NotifyBots
 from shared.play.seats import Seats
 from shared.log.signing import Signer
 
@@ -164,18 +164,19 @@ def init_runtime(app: Flask, plugin: GamePlugin, settings: Settings, store: Even
                  notify_bots: Callable[..., None] | None) -> GameRuntime:
     """The game's runtime (``app.extensions["runtime"]``), wired to the bot queue and its clocks
     unless the caller tells bots itself (``notify_bots``) or bots are not enqueued."""
-    before_bot_turn = None
+    listeners: list[AppendListener] = []
     bot_queue = None
-    if notify_bots is None and settings.enqueue_bots:
+    if notify_bots is not None:
+        listeners.append(NotifyBots(notify_bots))
+    elif settings.enqueue_bots:
         bot_queue = bot_queue_for(queue_redis, plugin)
-        notify_bots, before_bot_turn = bot_queue.enqueue_turns, bot_queue.mark_pending
+        listeners += [bot_queue, ClockJobs(bot_queue)]   # bot turns, and turn clocks' deadlines on the same queues
     # New games get the newest engine this instance serves; each game keeps its own (rules_for).
-    runtime = GameRuntime(plugin.newest_rules(), store, settings.snapshot_every, notify_bots=notify_bots,
+    runtime = GameRuntime(plugin.newest_rules(), store, settings.snapshot_every, listeners=listeners,
                           idle_ttl=settings.idle_game_ttl, finished_ttl=settings.finished_game_ttl,
-                          before_bot_turn=before_bot_turn, engines=plugin.rules)
+                          engines=plugin.rules)
     if bot_queue is not None:
         bot_queue.bot_of = seat_bots(runtime)          # which queue a seat's bot turn goes to
-        runtime.clock_jobs = ClockJobs(bot_queue)     # turn clocks' deadlines, on the same queues
     app.extensions["runtime"] = runtime
     return runtime
 

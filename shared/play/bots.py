@@ -26,7 +26,7 @@ from rq.serializers import JSONSerializer
 from shared.log import platform_events as pe
 from shared.game.engine import Event, IllegalMove, Strategy, play_fair, random_strategy, thinks
 from shared.play.problems import Problem
-from shared.play.runtime import GameRuntime, LoadedGame, derive_seed
+from shared.play.runtime import AppendNews, GameRuntime, LoadedGame, derive_seed
 from shared.play.search import bot_budget_ms
 from shared.game.strict import strict
 
@@ -88,6 +88,17 @@ class BotQueue:
 
     def queue_named(self, name: str) -> Queue:
         return self.thinking if name == self.thinking.name else self.queue
+
+    # -- as the runtime's AppendListener --------------------------------------------------------
+    def before_append(self, news: AppendNews) -> None:
+        """A bot will be to act: note the game in the sweeper's index before the append, so that
+        a process killed between the append and the enqueue leaves a trace it follows."""
+        if news.bots:
+            self.mark_pending(news.game_id)
+
+    def appended(self, news: AppendNews) -> None:
+        if news.bots:
+            self.enqueue_turns(news.game_id, news.version, list(news.bots))
 
     def enqueue_turns(self, game_id: str, version: int, seats: list[int]) -> None:
         # The runtime has indexed the turn already (``mark_pending``, before the append): a crash

@@ -61,7 +61,7 @@ from rq.exceptions import DuplicateJobError
 from shared.game.engine import Event, Strategy
 from shared.play import bots
 from shared.play.bots import JOB_TIMEOUT_SECONDS, BotQueue, job_state, play_bot_turn_with
-from shared.play.runtime import GameRuntime, LoadedGame
+from shared.play.runtime import AppendNews, GameRuntime, LoadedGame
 from shared.play.turn_clock import (ENDED, EXPIRED, FIELD, RUNNING, ClockChange, acting_seats, advance,
                                     human_seats, iso, now_ms, parse, turn_seconds)
 
@@ -110,6 +110,15 @@ class ClockJobs:
     def __init__(self, bot_queue: BotQueue) -> None:
         self.bot_queue = bot_queue
         self.game_name = bot_queue.game_name
+
+    # -- as the runtime's AppendListener --------------------------------------------------------
+    def before_append(self, news: AppendNews) -> None:
+        if news.clock is not None:
+            self.mark(news.game_id, news.clock)
+
+    def appended(self, news: AppendNews) -> None:
+        if news.clock is not None:
+            self.schedule(news.game_id, news.clock)
 
     def mark(self, game_id: str, change: ClockChange) -> None:
         """Note the earliest deadline in ``clocks:<game>`` (before the append: a crash before the

@@ -35,10 +35,8 @@ def worker_runtime(game_name: str) -> GameRuntime:
     plugin = registry.plugin(game_name)
     bot_queue = bot_queue_for(connect_queue(settings), plugin)
     runtime = GameRuntime(plugin.newest_rules(), connect_event_store(settings), settings.snapshot_every,
-                          notify_bots=bot_queue.enqueue_turns, before_bot_turn=bot_queue.mark_pending,
-                          engines=plugin.rules)
+                          listeners=[bot_queue, ClockJobs(bot_queue)], engines=plugin.rules)
     bot_queue.bot_of = seat_bots(runtime)
-    runtime.clock_jobs = ClockJobs(bot_queue)
     return runtime
 
 
@@ -56,8 +54,8 @@ def expire_clock(game_name: str, game_id: str, seat: int, deadline: int, set_at:
     plugin = registry.plugin(game_name)
     runtime = worker_runtime(game_name)
     outcome = expire_with(runtime, plugin.strategies, default_fallback(plugin), game_id, seat, deadline, set_at)
-    clock_jobs = runtime.clock_jobs
-    if outcome.get("why") == "early" and again < EARLY_RUNS and isinstance(clock_jobs, ClockJobs):
+    clock_jobs = next((listener for listener in runtime.listeners if isinstance(listener, ClockJobs)), None)
+    if outcome.get("why") == "early" and again < EARLY_RUNS and clock_jobs is not None:
         outcome["rescheduled"] = clock_jobs.schedule_one(
             game_id, seat, deadline, set_at, again + 1, bot=runtime.meta(game_id).get("fallback_bot") or None)
     return outcome

@@ -22,7 +22,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import redis
 
@@ -41,13 +41,40 @@ log = logging.getLogger("runtime")
 BotNotifier = Callable[[str, int, list[int]], None]   # (game_id, version, bot seats to act)
 
 
-class ClockScheduler(Protocol):
-    """What schedules a game's turn-clock deadlines (``shared.play.clocks.ClockJobs``): told of a clock
-    before the append that writes it (a trace for the sweeper) and after (the expiry jobs)."""
+@dataclass(frozen=True)
+class AppendNews:
+    """What an accepted append leaves for others to do: the bot seats to act after it and the turn
+    clock it writes.  ``version``: the version the append leads to."""
+    game_id: str
+    version: int
+    bots: tuple[int, ...] = ()
+    clock: turn_clock.ClockChange | None = None
 
-    def mark(self, game_id: str, change: turn_clock.ClockChange) -> None: ...
 
-    def schedule(self, game_id: str, change: turn_clock.ClockChange) -> None: ...
+class AppendListener(Protocol):
+    """Told of appends by the runtime, which knows nothing else of them (the bot queue, the turn
+    clocks' jobs).  ``before_append`` runs before the append: a listener leaves there the trace from
+    which the sweeper redoes its work should this process die before ``appended``, which runs once
+    the events are in the log.  Both are best effort: a failure is logged, never the move's."""
+
+    def before_append(self, news: AppendNews) -> None: ...
+
+    def appended(self, news: AppendNews) -> None: ...
+
+
+class NotifyBots:
+    """A listener that hands each append's bot turns to a callable (tests and tools that play bots
+    themselves, or want none played: ``lambda *turn: None``)."""
+
+    def __init__(self, notify: BotNotifier) -> None:
+        self.notify = notify
+
+    def before_append(self, news: AppendNews) -> None:
+        return None
+
+    def appended(self, news: AppendNews) -> None:
+        if news.bots:
+            self.notify(news.game_id, news.version, list(news.bots))
 
 
 GAME_ID = re.compile(r"[A-Za-z0-9_\-]{1,64}")
@@ -296,18 +323,15 @@ REPLAY_CHECKPOINT = 50
 
 class GameRuntime:
     def __init__(self, game: Game, store: EventStore, snapshot_every: int = 50,
-                 notify_bots: BotNotifier | None = None, cache: StateCache | None = None,
+                 listeners: Sequence[AppendListener] = (), cache: StateCache | None = None,
                  idle_ttl: int = 0, finished_ttl: int = 0,
-                 before_bot_turn: Callable[[str], None] | None = None,
                  engines: Callable[[str], Game] | None = None) -> None:
         # The engine new games are created with; a game keeps its own (``rules_for``), which
         # ``engines`` gives by version (GamePlugin.rules).  Without it: ``game``'s version only.
         self.game = game
         self._engines = engines if engines is not None else functools.partial(_only_engine, game)
-        # Told a game's id BEFORE an append that leaves a bot to act (the sweeper's index of
-        # turns awaiting a bot): a process killed between the append and the enqueue then
-        # leaves a trace the sweeper follows within BOT_STUCK_SECONDS.
-        self.before_bot_turn = before_bot_turn
+        # Told of every append, before and after it (the bot queue, the turn clocks' jobs).
+        self.listeners: list[AppendListener] = list(listeners)
         # Lifetimes of the games this runtime creates (seconds, 0 = forever).  They are written
         # into each game's meta, so whichever process makes the first or the last move (a web
         # process, a bot worker) applies them without being configured.
@@ -315,10 +339,8 @@ class GameRuntime:
         self.finished_ttl = finished_ttl
         self.store = store
         self.snapshot_every = snapshot_every
-        self.notify_bots = notify_bots
         self.cache = cache if cache is not None else StateCache()
         self.checkpoints = StateCache(size=256)     # (game, version) -> state, for time travel
-        self.clock_jobs: ClockScheduler | None = None     # schedules turn-clock deadlines (shared.play.clocks)
 
     # -- the rules of a game ---------------------------------------------------------------------
     def rules_for(self, meta: dict[str, str]) -> Game:
@@ -405,12 +427,11 @@ class GameRuntime:
         if active:
             self.store.index_active(game.name, game_id, True)
         bots = [] if info.status == "waiting" else self._bots_to_notify(game, state, _bot_seats(meta["players"]))
-        if bots and self.before_bot_turn is not None:
-            self.best_effort(self.before_bot_turn, game_id)
         clock = self._clock_after(LoadedGame(game_id, 0, None, meta, GENESIS_HASH), state, records[-1]["seq"],
                                   None, False)
         if clock is not None:
             meta.update(clock.fields)
+        self._tell_before(AppendNews(game_id, records[-1]["seq"], tuple(bots), clock))
         result = self.store.append(game_id, 0, records, meta=meta)
         if result.status != "OK":   # a random 12-character id collided: practically impossible
             raise Problem("internal-error", "Could not create the game; try again.")
@@ -423,10 +444,7 @@ class GameRuntime:
             self.best_effort(self.store.set_lifetime, game_id, self.finished_ttl)
         self.relist(game_id, meta, meta["status"])
         self.cache.give(game_id, result.version, records[-1]["hash"], state, meta)
-        if bots and self.notify_bots is not None:
-            self.best_effort(self.notify_bots, game_id, result.version, bots)
-        if clock is not None and self.clock_jobs is not None:
-            self.best_effort(self.clock_jobs.schedule, game_id, clock)
+        self._tell_after(AppendNews(game_id, result.version, tuple(bots), clock))
         return result.version
 
     # -- loading --------------------------------------------------------------------------------
@@ -652,13 +670,12 @@ class GameRuntime:
             records += self._records([reveal], records[-1]["seq"], records[-1]["hash"],
                                      {"kind": "platform", "seat": None}, at=records[-1]["at"])
         bots = self._bots_to_notify(rules, state, loaded.bot_seats)
-        if bots and self.before_bot_turn is not None:
-            self.best_effort(self.before_bot_turn, loaded.game_id)
         # ``moved_at``: the game list's last-move time.
         meta_fields = {**self.status_fields(rules, state), "moved_at": str(records[0]["at"])}
         clock = self._clock_after(loaded, state, records[-1]["seq"], seat, bool(platform_events))
         if clock is not None:
             meta_fields.update(clock.fields)
+        self._tell_before(AppendNews(loaded.game_id, records[-1]["seq"], tuple(bots), clock))
         return _MoveDraft(rules, records, state, finished, bots, meta_fields, clock)
 
     def _after_move(self, loaded: LoadedGame, draft: _MoveDraft, version: int) -> MoveOutcome:
@@ -678,10 +695,7 @@ class GameRuntime:
             self.best_effort(self.store.set_lifetime, game_id, lifetime or None)
         if snapshot:
             self.best_effort(self.store.save_snapshot, game_id, snapshot)
-        if draft.bots and self.notify_bots is not None:
-            self.best_effort(self.notify_bots, game_id, version, draft.bots)
-        if clock is not None and self.clock_jobs is not None:
-            self.best_effort(self.clock_jobs.schedule, game_id, clock)
+        self._tell_after(AppendNews(game_id, version, tuple(draft.bots), clock))
         return MoveOutcome(version, draft.records, finished=draft.finished)
 
     def _after_conflict(self, loaded: LoadedGame, conflict: AppendResult,
@@ -778,11 +792,12 @@ class GameRuntime:
         clock = self._clock_after(after, loaded.state, records[-1]["seq"], None, False)
         if clock is not None:
             meta.update(clock.fields)
+            self._tell_before(AppendNews(loaded.game_id, records[-1]["seq"], clock=clock))
         result = self.store.append(loaded.game_id, loaded.version, records, meta=meta,
                                    expected_head=loaded.head)
         if result.status == "OK":
-            if clock is not None and self.clock_jobs is not None:
-                self.best_effort(self.clock_jobs.schedule, loaded.game_id, clock)
+            if clock is not None:
+                self._tell_after(AppendNews(loaded.game_id, result.version, clock=clock))
             # The state is unchanged (the engine never sees these events); the meta is new.
             self.cache.put(loaded.game_id, result.version, records[-1]["hash"], loaded.state,
                            {**loaded.meta, **meta, "version": str(result.version)}, replace=True)
@@ -800,10 +815,9 @@ class GameRuntime:
         """Tell the bot queue about bot seats to act now (after a start or a resignation)."""
         bots = self._bots_to_notify(rules, state, _bot_seats(players_field))
         if bots:
-            if self.before_bot_turn is not None:
-                self.best_effort(self.before_bot_turn, game_id)
-            if self.notify_bots is not None:
-                self.best_effort(self.notify_bots, game_id, version, bots)
+            news = AppendNews(game_id, version, tuple(bots))
+            self._tell_before(news)
+            self._tell_after(news)
 
     # -- helpers --------------------------------------------------------------------------------
     def _records(self, events: list[Event], version: int, head: str,
@@ -850,17 +864,21 @@ class GameRuntime:
 
     def _clock_after(self, loaded: LoadedGame, state: Any, version: int, mover: int | None,
                      expired: bool) -> turn_clock.ClockChange | None:
-        """The turn clock to append with (None: the game has none); noted in the sweeper's index
-        of deadlines before the append, like a bot turn."""
-        clock = turn_clock.after_append(loaded, state, version, mover, expired, self.rules_for(loaded.meta),
-                                        lambda: self.store.meta(loaded.game_id))
-        if clock is not None and self.clock_jobs is not None:
-            self.best_effort(self.clock_jobs.mark, loaded.game_id, clock)
-        return clock
+        """The turn clock to append with (None: the game has none)."""
+        return turn_clock.after_append(loaded, state, version, mover, expired, self.rules_for(loaded.meta),
+                                       lambda: self.store.meta(loaded.game_id))
+
+    def _tell_before(self, news: AppendNews) -> None:
+        for listener in self.listeners:
+            self.best_effort(listener.before_append, news)
+
+    def _tell_after(self, news: AppendNews) -> None:
+        for listener in self.listeners:
+            self.best_effort(listener.appended, news)
 
     def _bots_to_notify(self, rules: Game, state: Any, bots: frozenset[int]) -> list[int]:
-        """The bot seats to act now, when bots are to be told."""
-        if self.notify_bots is None or not bots or rules.result(state) is not None:
+        """The bot seats to act now, when somebody listens."""
+        if not self.listeners or not bots or rules.result(state) is not None:
             return []
         return [s for s in rules.to_act(state) if s in bots]
 

@@ -35,7 +35,7 @@ log = logging.getLogger("sweeper")
 # Where it looks, so that a pass costs the same with ten idle games or ten thousand:
 #   * ``bots:<game>:pending`` (a sorted set on the queue's Redis): game id -> when a bot turn was
 #     last due there.  The runtime writes it before the append that leaves a bot to act
-#     (``GameRuntime.before_bot_turn``), so a crash between the append and the jobs leaves an
+#     (``BotQueue.before_append``, told by the runtime), so a crash between the append and the jobs leaves an
 #     entry, never a silent loss.  A pass reads only entries older than
 #     BOT_STUCK_SECONDS: a game whose bot is still to act gets its job checked (and re-enqueued
 #     if dead); a game where no bot is to act any more leaves the index.

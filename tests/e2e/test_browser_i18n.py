@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e import test_browser
 from tests.e2e.browsing import shot, watched_page
@@ -82,3 +83,62 @@ def test_elfenland_lobby_options_table_and_log_in_french(stacks: Any, french: An
     page.locator('#panels [data-panel="players"] h2', has_text="Elfes").wait_for()
     assert "Pièces d’or" in page.locator('#panels [data-panel="players"]').inner_text()
     shot(page, "i18n-elfengold-table-fr")
+
+
+def test_the_table_asks_for_its_picture_in_french(stacks: Any, french: Any) -> None:
+    base = stacks("catan")
+    game_id, token = human_and_bots(base, "greedy", 3)
+    asked: list[str] = []
+    french.on("request", lambda request: asked.append(request.url) if "board.svg" in request.url else None)
+    french.goto(f"{base}/table/{game_id}#token={token}")
+    board = french.locator("#board svg")
+    board.wait_for()
+    assert board.get_attribute("aria-label") == "Plateau de Catan"
+    assert "Tour 0 : mise en place" in board.inner_html() and "Catan board" not in board.inner_html()
+    assert asked and all("lang=fr" in url for url in asked)
+
+
+def test_statuses_and_refusals_in_french_at_the_table(
+        stacks: Any, french: Any, redis_url: str) -> None:
+    """A waiting, a cancelled and an abandoned game each say so in words at the table; a refusal the
+    page meets (here: cancelling a game that has started meanwhile) is in the page's language."""
+    import time
+
+    import redis as redis_lib
+    import requests
+
+    from shared.log.eventstore import EventStore
+    from shared.play.runtime import GameRuntime
+    from shared.play.seats import abandon_if_idle
+    from tests.shared.toygame import PLUGIN as plugin
+    base = stacks("race")
+    page = french
+    turn = page.locator("#turn")
+
+    waiting = requests.post(f"{base}/games", json={"players": [{"name": "hôte"}, {"open": True}]}, timeout=5).json()
+    host = waiting["host_token"]
+    # The page follows no feed here, so the game can start behind its back, as it may between two refreshes.
+    page.route("**/events*", lambda route: route.abort())
+    page.goto(f"{base}/table/{waiting['id']}#token={waiting['players'][0]['token']}&host={host}")
+    expect(turn).to_have_text("On attend des joueurs pour les places libres.")
+    joined = requests.post(f"{base}/games/{waiting['id']}/seats/1", json={"name": "invité"}, timeout=5)
+    assert joined.status_code in (200, 201), joined.text
+    page.locator("#controls").get_by_role("button", name="Annuler la partie").click()
+    page.get_by_role("dialog").get_by_role("button", name="Le jouer").click()
+    expect(page.locator("#message")).to_have_text("La partie a commencé.")
+    page.unroute("**/events*")
+
+    cancelled = requests.post(f"{base}/games", json={"players": [{"name": "hôte"}, {"open": True}]}, timeout=5).json()
+    gone = requests.post(f"{base}/games/{cancelled['id']}/cancel", timeout=5,
+                         headers={"Authorization": f"Bearer {cancelled['host_token']}"})
+    assert gone.status_code == 200, gone.text
+    page.goto(f"{base}/table/{cancelled['id']}")
+    expect(turn).to_have_text("Cette partie a été annulée.")
+
+    created = requests.post(f"{base}/games", json={"players": [{"name": "a"}, {"name": "b"}]}, timeout=5).json()
+    runtime = GameRuntime(plugin.newest_rules(), EventStore(redis_lib.Redis.from_url(redis_url)), engines=plugin.rules)
+    assert abandon_if_idle(runtime, created["id"], 1, now_ms=int(time.time() * 1000) + 5_000) is not None
+    page.goto(f"{base}/table/{created['id']}#token={created['players'][0]['token']}")
+    expect(turn).to_have_text("Cette partie a été abandonnée : personne n’a joué depuis trop longtemps.")
+    expect(page.locator("#moves")).to_have_text("La partie est terminée.")
+

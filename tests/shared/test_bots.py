@@ -208,11 +208,12 @@ def test_a_turn_lost_between_the_append_and_the_enqueue_is_in_the_index(
     from shared.log.eventstore import EventStore
     store = EventStore(redis.Redis.from_url(redis_url))
 
-    def killed_before_the_enqueue(game_id: str, version: int, seats: list[int]) -> None:
-        raise SystemExit("killed")          # what the queue sees: no job, ever
+    class KilledBeforeTheEnqueue(bots.BotQueue):
+        def appended(self, news: Any) -> None:
+            if news.bots:
+                raise SystemExit("killed")  # what the queue sees: no job, ever
 
-    runtime = GameRuntime(PLUGIN.game, store, notify_bots=killed_before_the_enqueue,
-                          before_bot_turn=bot_queue.mark_pending)
+    runtime = GameRuntime(PLUGIN.game, store, listeners=[KilledBeforeTheEnqueue(conn, "race")])
     game_id, _, _ = runtime.create([{"name": "a"}, {"name": "b", "bot": "roller"}], {}, seed=4)
     loaded = runtime.load(game_id)
     if PLUGIN.game.to_act(loaded.state) == [0]:

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from shared.log.eventstore import EventStore, snapshot_document
 from shared.log.replay import audit_log
-from shared.play.runtime import GameRuntime, StateCache
+from shared.play.runtime import GameRuntime, NotifyBots, StateCache
 from tests.shared.conftest import new_game
 from tests.shared.conftest import recreate_with_another_history
 from tests.shared.toygame import RaceGame
@@ -81,16 +81,17 @@ def test_an_accepted_append_is_never_answered_with_an_error(redis_client: Any) -
     # The events are in the log: an error answer would make a client without an
     # Idempotency-Key play the move twice (and a created game's tokens would be lost).
     store = EventStore(redis_client)
-    runtime = GameRuntime(RaceGame(), store, notify_bots=QueueDown(), cache=StateCache())
+    queue_down = NotifyBots(QueueDown())
+    runtime = GameRuntime(RaceGame(), store, listeners=[queue_down], cache=StateCache())
     players = [{"name": "b", "bot": "random"}, {"name": "x"}]        # the bot opens
     try:
         game_id, _, _ = runtime.create(players, {}, seed=5)
     except redis.ConnectionError:
         pytest.fail("the game was created but the answer is an error")
     assert store.active_games("race") == [game_id]
-    runtime.notify_bots = None
+    runtime.listeners = []
     runtime.submit(game_id, 0, {"type": "hold"})
-    runtime.notify_bots = QueueDown()
+    runtime.listeners = [queue_down]
     before = store.version(game_id)
     try:
         outcome = runtime.submit(game_id, 1, {"type": "hold"})        # appended; the enqueue fails

@@ -66,9 +66,47 @@ export function tokenFromFragment() {
   return new URLSearchParams(location.hash.slice(1)).get("token");
 }
 
+// A refusal in the page's language, by the problem's reason (shared/play/problems.py): the API's
+// detail stays in English for integrators.  A game's own rule (an illegal move's reason) has no
+// entry here: the page shows the French "not allowed" followed by the detail.
+const PROBLEM_WORDS = {
+  "stale-version": t("The game moved on meanwhile: look at the board again and play."),
+  "not-your-turn": t("It is not your turn."),
+  "game-over": t("The game is over."),
+  "game-waiting": t("The game waits for players."),
+  "game-cancelled": t("This game was cancelled."),
+  "game-abandoned": t("This game was abandoned: nobody moved for too long."),
+  "game-not-waiting": t("The game has started."),
+  "game-not-finished": t("The game is not over."),
+  "seat-taken": t("That seat is taken."),
+  "seat-open": t("That seat is not taken."),
+  "seat-not-found": t("There is no such seat."),
+  "seat-reserved": t("That seat is kept for its previous player."),
+  "seat-resigned": t("That seat resigned."),
+  "not-host": t("Only the game's host can do that."),
+  "not-your-seat": t("Your link does not act for that seat."),
+  "unauthenticated": t("Open your seat's link to play."),
+  "game-not-found": t("There is no such game."),
+  "rate-limited": t("Too many requests: wait a moment and try again."),
+  "too-many-games": t("Too many unfinished games from this address."),
+  "capacity": t("Too many games are running: try again later."),
+  "not-ready": t("The server is not ready: try again in a moment."),
+  "seed-not-allowed": t("This server does not take a chosen seed."),
+  "invalid-options": t("These options are not valid for this game."),
+};
+
+/** A problem in the page's language: its reason's words, else (a game's rule) the detail as the API
+ * wrote it, said to be a refusal in the page's language when that is not English. */
+export function problemWords(problem, status) {
+  const known = PROBLEM_WORDS[problem.reason] || PROBLEM_WORDS[String(problem.type || "").split("/").pop()];
+  if (known) return known;
+  const said = problem.detail || problem.title || `HTTP ${status}`;
+  return lang === "en" ? said : t("Not allowed: {detail}", { detail: said });
+}
+
 export class ProblemError extends Error {
   constructor(status, problem) {
-    super(problem.detail || problem.title || `HTTP ${status}`);
+    super(problemWords(problem, status));
     this.status = status;
     this.problem = problem;
   }
@@ -154,9 +192,9 @@ export function moveLabel(move) {
     ? " " + rest.map(([k, v]) => `${k}=${plain(v)}`).join(", ") : "");
 }
 
-/** The board picture as SVG text to inline, or null when the service has none to give. */
+/** The board picture as SVG text to inline, in the page's language, or null when the service has none to give. */
 export async function boardSvg(id, version) {
-  const query = version ? `?version=${version}` : "";
+  const query = `?lang=${lang}` + (version ? `&version=${version}` : "");
   try {
     const resp = await fetch(`/games/${encodeURIComponent(id)}/board.svg${query}`);
     const type = resp.headers.get("Content-Type") || "";

@@ -13,7 +13,7 @@ const CLOCKS = [30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600, 86400, 3
 const LEVELS = { easy: t("easy"), medium: t("medium"), hard: t("hard") };
 const level = (name) => LEVELS[name] || name;
 const STATUS_WORDS = { waiting: t("Waiting for players"), active: t("Being played"), finished: t("Finished"),
-                       cancelled: t("Cancelled") };
+                       cancelled: t("Cancelled"), abandoned: t("Abandoned") };
 
 function el(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);

@@ -82,6 +82,11 @@ function showPanels(panels) {
   }));
 }
 
+// A game that ended without a winner says how, instead of waiting for nobody.
+const ENDED_WORDS = { cancelled: t("This game was cancelled."),
+                      abandoned: t("This game was abandoned: nobody moved for too long.") };
+const ended = (v) => v.status === "finished" || v.status in ENDED_WORDS;
+
 function show(v, panels, scores) {
   const seat = v.you;
   $("who").textContent = seat === null ? t("You are watching (spectator).")
@@ -90,13 +95,17 @@ function show(v, panels, scores) {
     const winners = (v.result && v.result.winners) || [];
     $("turn").textContent = t("The game is over. Winner: {names}.",
       { names: winners.map((s) => v.players[s].name).join(", ") || t("none") });
+  } else if (v.status in ENDED_WORDS) {
+    $("turn").textContent = ENDED_WORDS[v.status];
+  } else if (v.status === "waiting") {
+    $("turn").textContent = t("Waiting for players to take the open seats.");
   } else {
     const others = v.to_act.filter((s) => s !== seat).map((s) => v.players[s].name);
     $("turn").textContent = v.to_act.includes(seat)
       ? (others.length ? t("Your turn (with {names}).", { names: others.join(", ") }) : t("Your turn."))
       : t("Waiting for {names}.", { names: others.join(", ") || t("nobody") });
   }
-  $("turn").classList.toggle("yours", v.to_act.includes(seat) && v.status !== "finished");
+  $("turn").classList.toggle("yours", v.to_act.includes(seat) && !ended(v));
   $("seeded").hidden = !v.seeded_by_client;
   $("players").replaceChildren(...v.players.map((p) => {
     // The game's own words for the score ("7 VP", "5 towns"), else a number the view holds.
@@ -123,14 +132,15 @@ function show(v, panels, scores) {
 let shownVersion = -1;
 async function showMoves(labels) {
   // Same version, same moves: keep the forms as they are (a refused move must not wipe them).
-  if (legal.version === shownVersion && view.status !== "finished") return;
+  if (legal.version === shownVersion && !ended(view)) return;
   shownVersion = legal.version;
   const box = $("moves");
   // A keyboard user who just played from the list stays by it: on its heading, not at the page's top.
   const hadFocus = box.contains(document.activeElement) || $("widgets").contains(document.activeElement);
-  if (!legal.moves.length) {
+  // An abandoned or cancelled game's state still has moves, but nobody can play them any more.
+  if (!legal.moves.length || (view && ended(view))) {
     box.replaceChildren(Object.assign(document.createElement("p"), {
-      textContent: !token ? t("Open your seat's link to play.") : view && view.status === "finished" ? t("The game is over.")
+      textContent: !token ? t("Open your seat's link to play.") : view && ended(view) ? t("The game is over.")
         : t("None now: waiting for the others.") }));
   } else {
     box.replaceChildren(...renderMoves(legal.moves, labels, play));
@@ -299,8 +309,18 @@ function tick() {
 }
 setInterval(tick, 1000);
 
-async function play(move) {
-  if (busy) return;
+// A move the page makes by itself (the game's widget: a "no" to a bot's offer) that came while
+// another was on its way: made after it, else it would be lost (the moves of that version are not
+// shown again, so nothing would ask for it again).
+let queued = null;
+
+/** Make a move (``auto``: the page's own, not a click: queued while another is on its way, and
+ * its refusal, a version that moved on meanwhile, is no news for the player). */
+async function play(move, { auto = false } = {}) {
+  if (busy) {
+    if (auto) queued = move;
+    return;
+  }
   busy = true;
   message.textContent = "";
   try {
@@ -309,9 +329,14 @@ async function play(move) {
     await api(`/games/${encodeURIComponent(id)}/moves`, {
       method: "POST", token, body: move, headers: { "If-Match": `"${legal.version}"`, "Idempotency-Key": newKey() } });
   } catch (err) {
-    message.textContent = err.message;        // the problem's detail
+    if (!auto) message.textContent = err.message;        // the problem's detail
   } finally {
     busy = false;
+  }
+  if (queued) {
+    const next = queued;
+    queued = null;
+    return play(next, { auto: true });
   }
   refresh();
 }
@@ -351,6 +376,12 @@ async function refresh() {
           api(path, { token }),
           token ? allLegalMoves(path) : Promise.resolve({ version: 0, moves: [] }),
           config.has_picture ? boardSvg(id) : Promise.resolve(null)]);
+        // The view and the moves of one version, or the moves' words (an offer's terms...) would
+        // describe another: a move that landed between the two reads means reading again.
+        if (token && v.version !== moves.version) {
+          again = true;
+          continue;
+        }
         view = v;
         names = seatNames(v.players);
         legal = moves;
@@ -393,6 +424,8 @@ async function refresh() {
         } else if (focused) {
           $("board").focus();
         }
+        // Which version the moves and the board now shown are of (a test waits for it before it clicks).
+        $("moves").dataset.version = String(legal.version);
       } catch (err) {
         message.textContent = err.message;
       }
