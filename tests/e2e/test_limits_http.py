@@ -54,6 +54,8 @@ def test_an_address_at_its_cap_creates_again_once_the_sweeper_ends_its_abandoned
     start_sweeper(stack)
     wait_until(lambda: requests.get(f"{base}/games/{game['id']}", timeout=5).json()["status"] == "abandoned",
                "the sweeper to end the game nobody moves in", timeout=30)
-    last = requests.get(f"{base}/games/{game['id']}/events", timeout=5).json()["events"][-1]
-    assert last["type"] == "platform.game_abandoned" and last["data"]["status"] == "abandoned"
+    # The abandonment, and the seed it opens in the same append (its dice can be checked).
+    abandoned, revealed = requests.get(f"{base}/games/{game['id']}/events", timeout=5).json()["events"][-2:]
+    assert abandoned["type"] == "platform.game_abandoned" and abandoned["data"]["status"] == "abandoned"
+    assert revealed["type"] == "platform.seed_revealed"
     assert create(base).status_code == 201
