@@ -317,3 +317,49 @@ def _kinds(values: Any) -> dict[str, int]:
     for value in values if isinstance(values, list) else []:
         tally[str(value)] = tally.get(str(value), 0) + 1
     return tally
+
+# The pages' words for each rule a move can break, by the problem's ``reason`` (the API's own
+# detail stays in English for integrators; problems.json lists every reason with an example of it).
+REFUSALS: dict[str, str] = {
+    "already-there": N_("Your elf is already there."),
+    "bid-too-low": N_("A bid must be higher than the one before."),
+    "card-not-face-up": N_("That card is not face up."),
+    "cards-not-in-hand": N_("You do not hold these cards."),
+    "counter-not-drawn": N_("You did not draw that counter."),
+    "counter-not-face-up": N_("That counter is not face up."),
+    "counter-not-held": N_("You do not hold that counter."),
+    "counter-pile-empty": N_("The counter pile is empty."),
+    "deck-empty": N_("No card is left to draw."),
+    "did-not-move": N_("An elf that did not move draws two cards."),
+    "exchange-needs-single-transport":
+        N_("An exchange swaps the counters of two roads that each hold exactly one transport counter."),
+    "gold-pile-empty": N_("The gold pile is empty."),
+    "must-draw-or-take-gold": N_("After a gold card drawn blind: draw again or take the gold pile."),
+    "must-keep-cards": N_("Choose the cards you keep before the next player moves."),
+    "needs-transport-counter": N_("That counter may only go on a road that holds a transport counter."),
+    "no-coins": N_("A player without gold cannot bid."),
+    "no-gold-economy": N_("Elfenland pays no gold: finish without taking."),
+    "no-secret-counter": N_("There is no hidden counter to reveal."),
+    "no-transport-counter": N_("That road has no transport counter."),
+    "no-wizard-card": N_("Flying takes a wizard card."),
+    "not-enough-coins": N_("You do not have enough gold for that."),
+    "nothing-to-keep": N_("You hold no more than you may keep."),
+    "road-has-double": N_("That road already holds a doubling spell."),
+    "road-has-gold": N_("A gold counter already lies on that road."),
+    "road-has-obstacle": N_("That road already holds an obstacle."),
+    "road-has-transport": N_("That road already holds a transport counter."),
+    "road-not-adjacent": N_("That road does not leave your elf's town."),
+    "same-road": N_("Choose two different roads to swap their counters."),
+    "sea-monster-needs-water": N_("A sea monster counter goes on a river or a lake only."),
+    "spell-needs-own-move": N_("A spell counter may only be played on your own move."),
+    "take-required": N_("Choose gold (the towns' value) or two cards."),
+    "terrain-forbids-transport": N_("That transport may not go on this kind of road."),
+    "unknown-card": N_("Cards must be travel cards."),
+    "unknown-counter": N_("There is no such counter."),
+    "unknown-move": N_("This game has no such move."),
+    "unknown-road": N_("There is no such road."),
+    "unknown-town": N_("There is no such town."),
+    "wrong-cards": N_("These cards do not pay for that road."),
+    "wrong-count": N_("Keep exactly the number of cards asked."),
+    "wrong-phase": N_("That move is not allowed in this phase."),
+}

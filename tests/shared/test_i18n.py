@@ -105,6 +105,8 @@ def test_the_pages_speak_the_language_asked_for(settings: Any) -> None:
     assert config["lang"] == "fr" and config["words"]["Your moves"] == "Vos coups"
     assert config["terms"]["brick"] == "argile" and config["terms"]["build_settlement"] == "construire une colonie"
     assert config["options"][0]["label"] == "Plateau"         # the lobby's form, in the game's catalog
+    assert config["refusals"]["settlement-too-close"] == \
+        "La règle de distance : les intersections voisines doivent être libres."
     english = client.get("/table/x", headers={"Accept-Language": "de, en;q=0.5"}).get_data(as_text=True)
     assert '<html lang="en">' in english and "Your moves" in english
     assert client.get("/replay/x", headers={"Accept-Language": "en"}).headers["Vary"] == "Accept-Language, Cookie"
@@ -125,6 +127,26 @@ def test_the_pages_speak_the_language_asked_for(settings: Any) -> None:
     assert client.post("/web/words", json=body, headers={"Accept-Language": "fr"}).get_json()["events"] == \
         ["bob lance les dés : 2+6 = 8"]
     assert client.post("/web/words", json={**body, "lang": "en"}).get_json()["events"] == ["bob rolls 2+6 = 8"]
+
+
+GAMES = sorted(domain for domain in DOMAINS if domain != "shared")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_rule_a_move_can_break_has_its_sentence_in_both_languages(name: str) -> None:
+    """Each reason of the game's problems.json (kept complete against its rules by test_examples)
+    has a sentence for the pages (REFUSALS in its renderer), and the French one is French."""
+    import importlib
+
+    from shared.text.render import game_refusals
+
+    reasons = json.loads((i18n.ROOT / "services" / name / "problems.json").read_text(encoding="utf-8"))
+    assert sorted(importlib.import_module(f"services.{name}.render").REFUSALS) == sorted(reasons)
+    english = game_refusals(name)
+    with i18n.use_language("fr"):
+        french = game_refusals(name)
+    assert sorted(english) == sorted(french) == sorted(reasons)
+    assert [reason for reason in reasons if not english[reason].strip() or french[reason] == english[reason]] == []
 
 
 TRANSLATED = [domain for domain in DOMAINS if domain != "shared" and catalog(domain)]

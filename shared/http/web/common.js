@@ -67,8 +67,8 @@ export function tokenFromFragment() {
 }
 
 // A refusal in the page's language, by the problem's reason (shared/play/problems.py): the API's
-// detail stays in English for integrators.  A game's own rule (an illegal move's reason) has no
-// entry here: the page shows the French "not allowed" followed by the detail.
+// detail stays in English for integrators.  A game's own rules (an illegal move's reason) come
+// from the game's catalog (config.refusals, REFUSALS in services/<game>/render.py).
 const PROBLEM_WORDS = {
   "stale-version": t("The game moved on meanwhile: look at the board again and play."),
   "not-your-turn": t("It is not your turn."),
@@ -95,10 +95,14 @@ const PROBLEM_WORDS = {
   "invalid-options": t("These options are not valid for this game."),
 };
 
-/** A problem in the page's language: its reason's words, else (a game's rule) the detail as the API
- * wrote it, said to be a refusal in the page's language when that is not English. */
+/** A problem in the page's language: its reason's words (the platform's, else the game's rule's),
+ * else the detail as the API wrote it, said to be a refusal in the page's language when that is not
+ * English (a reason newer than the page). */
 export function problemWords(problem, status) {
-  const known = PROBLEM_WORDS[problem.reason] || PROBLEM_WORDS[String(problem.type || "").split("/").pop()];
+  const kind = String(problem.type || "").split("/").pop();
+  const rule = kind === "illegal-move" && Object.hasOwn(config.refusals || {}, problem.reason)
+    ? t("Not allowed: {detail}", { detail: config.refusals[problem.reason] }) : null;
+  const known = PROBLEM_WORDS[problem.reason] || rule || PROBLEM_WORDS[kind];
   if (known) return known;
   const said = problem.detail || problem.title || `HTTP ${status}`;
   return lang === "en" ? said : t("Not allowed: {detail}", { detail: said });
