@@ -56,6 +56,28 @@ try {
 } catch { /* no storage: the server's choice stands */ }
 languageSwitch();
 
+// The bots in words: each one's name (a strategy of the game's, shared/game/plugin.py) as a person
+// says it, and its level; a bot this page does not know keeps its name.
+const BOT_NAMES = { random: t("random"), greedy: t("greedy"), heuristic: t("heuristic"), planner: t("planner"),
+                    expert: t("expert") };
+const BOT_LEVELS = { easy: t("easy"), medium: t("medium"), hard: t("hard") };
+
+/** A bot's name in the page's language ("greedy" -> "glouton"). */
+export function botName(name) {
+  return Object.hasOwn(BOT_NAMES, name) ? BOT_NAMES[name] : String(name);
+}
+
+/** A level in words ("medium" -> "moyen"). */
+export function botLevel(level) {
+  return Object.hasOwn(BOT_LEVELS, level) ? BOT_LEVELS[level] : String(level);
+}
+
+/** A bot as a seat shows it: its name and, when the game lists it, its level ("glouton (moyen)"). */
+export function botWords(name) {
+  const bot = (config.bots || []).find((b) => b.name === name);
+  return bot ? t("{name} ({level})", { name: botName(name), level: botLevel(bot.level) }) : botName(name);
+}
+
 /** The game id from /table/<id> or /replay/<id>. */
 export function gameId() {
   return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());

@@ -1,6 +1,6 @@
 // A table: the board, players and scores, whose turn, one's hand, the log in words, and one's legal
 // moves (clicked on the board, or from a list or a small form), live from the event feed.
-import { api, boardSvg, config, follow, gameId, gameWords, newKey, seatNames, showBoard, t, term, tokenFromFragment } from "./common.js";
+import { api, boardSvg, botWords, config, follow, gameId, gameWords, newKey, seatNames, showBoard, t, term, tokenFromFragment } from "./common.js";
 import { renderMoves } from "./moveforms.js";
 
 const id = gameId();
@@ -113,7 +113,7 @@ function show(v, panels, scores) {
     const li = document.createElement("li");
     li.className = `seat-${p.seat}` + (v.to_act.includes(p.seat) ? " current" : "");
     li.append(Object.assign(document.createElement("span"), { className: "swatch", ariaHidden: "true" }),
-      `${p.open ? t("open seat") : p.name}${p.seat === seat ? " " + t("(you)") : ""}${p.resigned ? " · " + t("resigned") : ""}${p.bot ? " · " + t("bot {level}", { level: p.bot }) : ""}`);
+      `${p.open ? t("open seat") : p.name}${p.seat === seat ? " " + t("(you)") : ""}${p.resigned ? " · " + t("resigned") : ""}${p.bot ? " · " + t("bot: {bot}", { bot: botWords(p.bot) }) : ""}`);
     const deadline = (v.deadlines || {})[String(p.seat)];
     if (deadline) {
       const clock = Object.assign(document.createElement("span"), { className: "clock" });
