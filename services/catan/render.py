@@ -267,6 +267,8 @@ EVENTS: dict[str, Any] = {
         who=who, give=_counts(d["give"]), get=_counts(d["get"])),
     "trade_answered": lambda d, who, names: (_("{who} accepts the offer") if d["accept"]
                                              else _("{who} declines the offer")).format(who=who),
+    "trade_countered": lambda d, who, names: _("{who} makes a counter-offer: gives {give} for {get}").format(
+        who=who, give=_counts(d["give"]), get=_counts(d["get"])),
     "trade_cancelled": lambda d, who, names: _("{who} withdraws the trade offer").format(who=who),
     "trade_confirmed": lambda d, who, names: _("{who} trades with {partner}").format(
         who=who, partner=seat_name(names, d["partner"])),

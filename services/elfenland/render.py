@@ -19,9 +19,10 @@ TERMS = (N_("giant_pig"), N_("elfcycle"), N_("magic_cloud"), N_("unicorn"), N_("
          N_("movement"), N_("auction"), N_("keep"), N_("setup"), N_("round_start"), N_("over"),
          N_("elfenland"), N_("elfengold"), N_("elfenroads"), N_("pile"), N_("face_up"),
          N_("place_counter"), N_("travel"), N_("pass"), N_("draw_card"), N_("draw_counter"), N_("take_gold"),
-         N_("bid"), N_("keep_cards"), N_("keep_counters"), N_("fly"), N_("end_travel"), N_("play_exchange"),
+         N_("bid"), N_("keep_cards"), N_("keep_counters"), N_("fly"), N_("finish_travel"), N_("play_exchange"),
          N_("counter"), N_("road"), N_("cards"), N_("amount"), N_("reveal"), N_("town"), N_("kept"),
-         N_("other_road"), N_("index"), N_("take"), N_("counters"), N_("card"))
+         N_("other_road"), N_("index"), N_("take"), N_("counters"), N_("card"), N_("take_card"),
+         N_("take_counter"), N_("place_double"))
 
 
 def words(name: Any) -> str:
@@ -125,6 +126,19 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
         return _("reveal {counter} for auction").format(counter=words(move.get("counter")))
     if kind == "bid" and isinstance(move.get("amount"), int):
         return _("bid {n} gold").format(n=move["amount"])
+    if kind == "take_card" and move.get("card"):
+        return _("take the face-up card {card}").format(card=words(move["card"]))
+    if kind == "take_counter" and move.get("counter"):
+        return _("take the face-up counter {counter}").format(counter=words(move["counter"]))
+    if kind == "place_double":
+        return _("place a second {counter} on {road}").format(counter=words(move.get("counter")),
+                                                             road=road_label(move.get("road")))
+    if kind == "exchange":
+        return _("swap the counters of {road} and {other}").format(road=road_label(move.get("road")),
+                                                                  other=road_label(move.get("other_road")))
+    if kind == "finish_travel":
+        return {"gold": _("end the journey and take the gold"), "cards": _("end the journey and draw two cards")
+                }.get(str(move.get("take")), _("end the journey"))
     return describe_generic(move, _)
 
 
@@ -198,6 +212,8 @@ EVENTS: dict[str, Any] = {
         who=who, counter=words(d["counter"]), n=d["price"]),
     "lot_unsold": lambda d, who, names: _("nobody buys {counter}").format(counter=words(d["counter"])),
     "auction_closed": lambda d, who, names: _("the auction closes"),
+    "double_placed": lambda d, who, names: _("{who} places a second {counter} on {road}").format(
+        who=who, counter=_cards(d.get("counter")), road=road_label(d["road"])),
     "exchange_played": lambda d, who, names: _("{who} swaps the counters of {road} and {other}").format(
         who=who, road=road_label(d["road"]), other=road_label(d["other_road"])),
     "card_drawn": lambda d, who, names: _("{who} draws {cards}").format(who=who, cards=_cards(d.get("card"))),

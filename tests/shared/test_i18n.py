@@ -149,6 +149,26 @@ def test_every_rule_a_move_can_break_has_its_sentence_in_both_languages(name: st
     assert [reason for reason in reasons if not english[reason].strip() or french[reason] == english[reason]] == []
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_every_event_and_move_type_of_a_game_has_its_words_in_both_languages(name: str) -> None:
+    """Every event type the game documents (its event schemas, kept equal to what its engine folds
+    by test_contract_reality) has its own words in the log (a handler in the renderer's EVENTS),
+    and every move type its own name in both languages (TERMS, which the pages' forms and the
+    generic words use), so neither the log nor the moves fall back to the type's raw name."""
+    import importlib
+
+    from shared.game import registry
+    from shared.text.render import game_terms
+
+    plugin = registry.plugin(name)
+    module = importlib.import_module(f"services.{name}.render")
+    assert sorted(set(plugin.event_schemas) - set(module.EVENTS)) == []
+    assert sorted(set(plugin.move_schemas) - set(module.TERMS)) == []
+    with i18n.use_language("fr"):
+        french = game_terms(name)
+    assert sorted(set(plugin.move_schemas) - set(french)) == []
+
+
 TRANSLATED = [domain for domain in DOMAINS if domain != "shared" and catalog(domain)]
 
 

@@ -157,12 +157,6 @@ export class PyFloat {
   toString() { return String(this.value); }
 }
 
-/** A value for a line of text: objects as JSON (big integers as their digits). */
-export function plain(v) {
-  if (v === null || typeof v !== "object" || v instanceof PyFloat) return String(v);
-  return JSON.stringify(v, (k, x) => (typeof x === "bigint" ? x.toString() : x));
-}
-
 /** A float as Python's repr() writes it (json.dumps does): "1.0", "1e-05", "1.5e+16". */
 function pythonFloat(x) {
   const [mantissa, exp] = x.toExponential().split("e");
@@ -203,19 +197,43 @@ export function newKey() {
   return "web-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** One event in words: who (when a seat made it), its type, its data. */
-export function eventLine(e) {
-  const who = e.cause && e.cause.kind === "move" ? t("seat {n}", { n: e.cause.seat }) + ": " : "";
-  const data = e.data && Object.keys(e.data).length
-    ? " " + Object.entries(e.data).map(([k, v]) => `${k}=${plain(v)}`).join(", ")
-    : "";
-  return `${e.seq}. ${who}${e.type.replaceAll("_", " ")}${data}`;
+/** A value of the game's data in words, for when the game's own words are missing: numbers and
+ * names as they are (names through the game's terms), a flat list or count of them as a list,
+ * "2 brick, 1 wool"; anything deeper is left out (null), never shown as JSON. */
+export function dataWords(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "boolean") return v ? t("yes") : t("no");
+  if (typeof v === "string") return term(v);
+  if (typeof v !== "object" || v instanceof PyFloat || typeof v === "bigint") return String(v);
+  const flat = (x) => x === null || typeof x !== "object" || x instanceof PyFloat;
+  if (Array.isArray(v)) return v.every(flat) ? v.map((x) => dataWords(x) ?? "–").join(", ") || null : null;
+  const entries = Object.entries(v);
+  if (!entries.every(([, x]) => flat(x))) return null;
+  const said = entries.filter(([, x]) => x !== 0 && x !== null)
+    .map(([k, x]) => (typeof x === "number" ? `${x} ${term(k)}` : `${term(k)} ${dataWords(x)}`));
+  return said.join(", ") || null;
 }
 
+/** A record's fields in words ("dice 2, 6; seat 1"), the ones dataWords can say. */
+function fieldWords(fields, skip = []) {
+  return Object.entries(fields || {}).filter(([k]) => !skip.includes(k))
+    .map(([k, v]) => [k, dataWords(v)]).filter(([, said]) => said !== null)
+    .map(([k, said]) => `${term(k)} ${said}`).join("; ");
+}
+
+/** One event in words when the game's own are missing: who (when a seat made it), its type and
+ * its data through the game's terms, as the server's generic words do. */
+export function eventLine(e) {
+  const what = term(String(e.type).replace(/^platform\./, "")) + (fieldWords(e.data) ? ", " + fieldWords(e.data) : "");
+  const line = e.cause && e.cause.kind === "move"
+    ? t("{who}: {what}", { who: t("seat {n}", { n: e.cause.seat }), what }) : what;
+  return `${e.seq}. ${line}`;
+}
+
+/** A move in words when the game's own are missing: its type and fields through the game's terms. */
 export function moveLabel(move) {
-  const rest = Object.entries(move).filter(([k]) => k !== "type");
-  return move.type.replaceAll("_", " ") + (rest.length
-    ? " " + rest.map(([k, v]) => `${k}=${plain(v)}`).join(", ") : "");
+  const rest = fieldWords(move, ["type"]);
+  return rest ? t("{who}: {what}", { who: term(move.type), what: rest }) : term(move.type);
 }
 
 /** The board picture as SVG text to inline, in the page's language, or null when the service has none to give. */
