@@ -169,6 +169,35 @@ def test_every_event_and_move_type_of_a_game_has_its_words_in_both_languages(nam
     assert sorted(set(plugin.move_schemas) - set(french)) == []
 
 
+# One French word per concept of each game, the French rules' own (a message naming the concept in
+# English names it with this word in French): English pattern -> the French word's pattern.
+GLOSSARY: dict[str, dict[str, str]] = {
+    "catan": {r"\bsettlements?\b": "colonie", r"\brobber\b": "voleur", r"\bcit(y|ies)\b": "ville",
+              r"\broads?\b": "route", r"\bdevelopment cards?\b": "carte(s)? développement", r"\bbrick\b": "argile",
+              r"\bgrain\b": "blé", r"\bore\b": "minerai", r"\bwool\b": "laine", r"\blumber\b": "bois",
+              r"\bnodes?\b": "intersection", r"\bhex(es)?\b": "hexagone", r"\bknights?\b": "chevalier"},
+    "elasund": {r"\bpermits?\b": "permis", r"\bwalls?\b": "mur", r"\bchurch\b": "église", r"\bhuts?\b": "hutte",
+                r"\brows?\b": "rangée", r"\bship\b": "bateau", r"\binfluence cards?\b": "cartes? d’influence"},
+    "elfenland": {r"\bcounters?\b": "jeton", r"\broads?\b": "route", r"\btowns?\b": "ville", r"\belf\b|\belves\b": "elfe",
+                  r"\bwizard\b": "sorcier", r"\bbids?\b": "enchère|enchér"},
+    "elastium": {r"\bpegs?\b": "picot", r"\bbands?\b": "élastique", r"\benergy\b": "énergie", r"\bmarket\b": "marché",
+                 r"\bdeck\b": "pioche"},
+}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_game_concept_has_one_french_word(name: str) -> None:
+    """"Pegs" is not "Pions" where "peg" is "picot": every message of the game's catalog that names
+    a concept of its glossary (outside its placeholders) says it with the rules' French word."""
+    placeholder = re.compile(r"\{[^{}]*\}")
+    found = []
+    for english, (french, _fuzzy) in sorted(catalog(name).items()):
+        for concept, word in GLOSSARY[name].items():
+            if re.search(concept, placeholder.sub("", english), re.I) and not re.search(word, french, re.I):
+                found.append(f"{english!r} -> {french!r}: not {word!r}")
+    assert found == []
+
+
 TRANSLATED = [domain for domain in DOMAINS if domain != "shared" and catalog(domain)]
 
 
