@@ -18,6 +18,8 @@ PHASES = (N_("setup"), N_("roll"), N_("discard"), N_("robber"), N_("main"), N_("
           N_("over"))
 PRODUCES = {"hills": "brick", "forest": "lumber", "pasture": "wool", "fields": "grain", "mountains": "ore"}
 LEVEL = {1: "settlement", 2: "city"}
+# The game's title as the pages head it (its Game.title, in the rules' language in French).
+TITLE = N_("The Settlers of Catan")
 # The words of Catan's data the pages show in their forms (shared.text.render.game_terms).
 TERMS = (N_("brick"), N_("lumber"), N_("wool"), N_("grain"), N_("ore"),
          N_("hills"), N_("forest"), N_("pasture"), N_("fields"), N_("mountains"), N_("desert"), N_("sea"),

@@ -11,6 +11,8 @@ from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
 # Elasund's words, in French from locale/fr/LC_MESSAGES/messages.po.
 _ = translator(__file__)
+# The game's title as the pages head it (its Game.title, in the rules' language in French).
+TITLE = N_("Elasund: The First City")
 # The words of Elasund's data: buildings, phases, colours, move types and fields (also the pages' forms).
 TERMS = (N_("worker_hut_small"), N_("worker_hut_large"), N_("house"), N_("workshop"), N_("well"), N_("market"),
          N_("tavern"), N_("shop"), N_("large"), N_("church"),

@@ -11,6 +11,8 @@ from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
 # Elfenland's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)
+# The game's title as the pages head it (its Game.title, in the rules' language in French).
+TITLE = N_("Elfenland (with Elfengold and Elfenroads)")
 # The words of Elfenland's data: transports, counters, cards, terrains, phases, move types and fields.
 TERMS = (N_("giant_pig"), N_("elfcycle"), N_("magic_cloud"), N_("unicorn"), N_("troll_wagon"), N_("dragon"),
          N_("raft"), N_("wizard"), N_("gold"), N_("obstacle"), N_("sea_monster"), N_("double"), N_("exchange"),
@@ -232,8 +234,12 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
 
 def scores(state: dict[str, Any]) -> list[str]:
     """Each seat's score as the table shows it: the towns its elf has visited."""
-    return [_("{n} towns").format(n=len(info.get("visited") or []))
-            for info in state.get("seats") or [] if isinstance(info, dict)]
+    return [towns(len(info.get("visited") or [])) for info in state.get("seats") or [] if isinstance(info, dict)]
+
+
+def towns(n: int) -> str:
+    """``n`` towns visited, as a score: "1 town", "5 towns" (French says "1 ville" too)."""
+    return (_("{n} town") if n == 1 else _("{n} towns")).format(n=n)
 
 
 def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:

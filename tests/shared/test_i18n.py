@@ -99,6 +99,7 @@ def test_the_pages_speak_the_language_asked_for(settings: Any) -> None:
     french = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}).get_data(as_text=True)
     shown = re.sub(r"<script.*?</script>", "", french, flags=re.S)
     assert '<html lang="fr">' in shown and "Nouvelle partie" in shown and "New game" not in shown
+    assert "<h1>Les Colonisateurs de Catan</h1>" in shown and "Settlers" not in shown
     assert "[[" not in shown
     assert 'id="join-name" value="moi"' in shown                 # an attribute's word too
     config = json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', french, re.S)[1])
@@ -163,6 +164,7 @@ def test_every_event_and_move_type_of_a_game_has_its_words_in_both_languages(nam
     plugin = registry.plugin(name)
     module = importlib.import_module(f"services.{name}.render")
     assert sorted(set(plugin.event_schemas) - set(module.EVENTS)) == []
+    assert getattr(module, "TITLE", plugin.game.title) == plugin.game.title      # the page's heading, translated
     assert sorted(set(plugin.move_schemas) - set(module.TERMS)) == []
     with i18n.use_language("fr"):
         french = game_terms(name)
