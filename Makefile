@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 LOCK   := requirements/dev.txt
 
-.PHONY: run test test-fast bench spec golden manifests lint lock clean
+.PHONY: run test test-fast bench spec golden manifests image lint lock clean
 
 # The venv holds exactly the lock's versions (hash-checked), then the project itself without deps.
 $(STAMP): pyproject.toml $(LOCK)
@@ -49,6 +49,12 @@ golden: $(STAMP)       ## golden logs of each game's newest engine version, wher
 
 manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.yaml (one source: shared/ops/manifests.py)
 	$(PY) -m shared.ops.manifests write
+
+# Not in make test: about 2 minutes from nothing (the Debian base, once, then the image's layers).
+image: $(STAMP)       ## build deploy/Dockerfile with podman on a Debian base (no registry), start it, check it
+	command -v podman >/dev/null && command -v mmdebstrap >/dev/null || \
+		(apt-get update && apt-get install -y --no-install-recommends podman buildah mmdebstrap)
+	$(PY) -m shared.ops.image
 
 lint: $(STAMP)        ## ruff (the rule families in pyproject.toml) and the import layers (lint-imports)
 	$(PY) -m ruff check shared services tests

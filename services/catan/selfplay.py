@@ -19,10 +19,9 @@ from typing import Any
 from services.catan.api import PLUGIN
 from shared.ai import selfplay
 
-MAX_MOVES = 5000   # random 4-player games take about 1,000 moves
 
-run_selfplay = partial(selfplay.run_selfplay, PLUGIN, max_moves=MAX_MOVES)
-run_versus = partial(selfplay.run_versus, PLUGIN, max_moves=MAX_MOVES)
+run_selfplay = partial(selfplay.run_selfplay, PLUGIN)
+run_versus = partial(selfplay.run_versus, PLUGIN)
 
 
 def run_catanatron(games: int, players: int) -> dict[str, Any]:
@@ -63,7 +62,7 @@ def compare(args: argparse.Namespace, ours: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    selfplay.main(PLUGIN, argv, description=__doc__, games=100, players=4, max_moves=MAX_MOVES,
+    selfplay.main(PLUGIN, argv, description=__doc__, games=100, players=4,
                   add_arguments=add_arguments, variants=lambda args: [{"board": args.board}], after=compare)
 
 

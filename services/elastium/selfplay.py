@@ -15,7 +15,6 @@ from services.elastium.api import PLUGIN
 from services.elastium.rules.board import SCENARIOS
 from shared.ai import selfplay
 
-MAX_MOVES = 3000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +27,7 @@ def scenarios(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    selfplay.main(PLUGIN, argv, description=__doc__, games=10, players=2, max_moves=MAX_MOVES,
+    selfplay.main(PLUGIN, argv, description=__doc__, games=10, players=2,
                   add_arguments=add_arguments, variants=scenarios)
 
 

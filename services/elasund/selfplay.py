@@ -12,14 +12,13 @@ from functools import partial
 from services.elasund.api import PLUGIN
 from shared.ai import selfplay
 
-MAX_MOVES = 4000   # random games take about 410 moves: this only stops a runaway
 
-run_selfplay = partial(selfplay.run_selfplay, PLUGIN, max_moves=MAX_MOVES)
-run_versus = partial(selfplay.run_versus, PLUGIN, max_moves=MAX_MOVES)
+run_selfplay = partial(selfplay.run_selfplay, PLUGIN)
+run_versus = partial(selfplay.run_versus, PLUGIN)
 
 
 def main(argv: list[str] | None = None) -> None:
-    selfplay.main(PLUGIN, argv, description=__doc__, games=10, players=4, max_moves=MAX_MOVES)
+    selfplay.main(PLUGIN, argv, description=__doc__, games=10, players=4)
 
 
 if __name__ == "__main__":

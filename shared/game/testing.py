@@ -166,20 +166,49 @@ def assert_every_state_answers(game: Game, events: list[Event], players: int) ->
 
 class Given:
     """A position reached by events only (``given(game, events)``), never by editing a state, so
-    a rule test cannot start from a position the game can never reach.  ``after`` plays moves on
-    to the position under test; ``when`` decides the move under test on it."""
+    a rule test cannot start from a position the game can never reach.
+
+    ``setup`` starts from the game's own set-up for a seed; ``fold`` adds events built as the
+    engine emits them (a die roll, a card dealt); ``after`` plays moves on to the position under
+    test, and ``when`` decides the move under test on it.
+    """
 
     def __init__(self, game: Game, events: list[Event]) -> None:
         self.game = game
-        self.events: list[Event] = [json.loads(json.dumps(e)) for e in events]
-        self.state: Any = game.replay(json.loads(json.dumps(self.events)))
+        self.events: list[Event] = []
+        self.state: Any = None
+        self.fold(*events)
 
-    def after(self, seat: int, move: Move, seed: int = 0) -> Given:
-        """The position after ``seat`` made ``move`` (which must be legal), decided with ``seed``."""
-        for e in self.game.decide(self.state, seat, move, random.Random(seed)):
+    def setup(self, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> Given:
+        """The game's own set-up for ``players``, ``options`` (over the defaults) and ``seed``."""
+        assert not self.events, "set-up comes first"
+        return self.fold(*self.game.setup(players, {**self.game.default_options(), **(options or {})},
+                                          random.Random(seed)))
+
+    def fold(self, *events: Event) -> Given:
+        """The position after ``events`` too (each JSON round-tripped, as the log stores it)."""
+        for e in events:
+            e = json.loads(json.dumps(e))
             self.events.append(e)
             self.state = self.game.evolve(self.state, e)
         return self
+
+    def legal(self, seat: int, kind: str | None = None, **fields: Any) -> list[Move]:
+        """``seat``'s legal moves here, of type ``kind`` and with ``fields`` if given."""
+        return [m for m in self.game.legal_moves(self.state, seat)
+                if (kind is None or m.get("type") == kind) and all(m.get(k) == v for k, v in fields.items())]
+
+    def after(self, seat: int, move: Move | str, seed: int = 0, **fields: Any) -> Given:
+        """The position after ``seat`` made ``move`` (which must be legal), decided with ``seed``.
+
+        ``move`` may be a move type alone: the first legal move of that type (with ``fields``)."""
+        if isinstance(move, str):
+            moves = self.legal(seat, move, **fields)
+            assert moves, f"seat {seat} has no legal {move} {fields or ''}"
+            move = moves[0]
+        else:
+            assert not fields, "fields choose among legal moves by type"
+        return self.fold(*self.game.decide(self.state, seat, move, random.Random(seed)))
 
     def when(self, seat: int, move: Move, seed: int = 0) -> When:
         before = _canon(self.game.dump(self.state))
@@ -192,6 +221,10 @@ class Given:
         return When(self, events, None)
 
 
+def _matches(got: Event, want: Event) -> bool:
+    return got == want if "data" in want else got["type"] == want["type"]
+
+
 @dataclass
 class When:
     given: Given
@@ -201,14 +234,25 @@ class When:
     def then(self, *expected: Event) -> Any:
         """Assert the move was accepted with exactly ``expected`` (a type alone, ``{"type": t}``,
         matches any data); the state after them."""
-        assert self.refusal is None, f"refused: {self.refusal.reason}: {self.refusal.detail}"
-        assert self.events is not None
-        got = [e if "data" in want else {"type": e["type"]} for e, want in zip(self.events, expected)]
-        assert len(self.events) == len(expected) and got == list(expected), self.events
-        state = self.given.state
-        for e in self.events:
-            state = self.given.game.evolve(state, e)
-        return state
+        events = self._accepted()
+        got = [e if "data" in want else {"type": e["type"]} for e, want in zip(events, expected)]
+        assert len(events) == len(expected) and got == list(expected), events
+        return self._state_after(events)
+
+    def then_including(self, *expected: Event) -> Any:
+        """Assert the move was accepted with ``expected`` among its events, in this order (others
+        may come between); the state after them all."""
+        events = self._accepted()
+        rest = iter(events)
+        for want in expected:
+            assert any(_matches(e, want) for e in rest), f"{want} not found in order in {events}"
+        return self._state_after(events)
+
+    def then_excluding(self, *types: str) -> Any:
+        """Assert the move was accepted with no event of these types; the state after it."""
+        events = self._accepted()
+        assert not [e for e in events if e["type"] in types], events
+        return self._state_after(events)
 
     def then_refused(self, reason: str) -> IllegalMove:
         """Assert the move was refused for ``reason``; the refusal."""
@@ -216,7 +260,20 @@ class When:
         assert self.refusal.reason == reason, (self.refusal.reason, self.refusal.detail)
         return self.refusal
 
+    def _accepted(self) -> list[Event]:
+        assert self.refusal is None, f"refused: {self.refusal.reason}: {self.refusal.detail}"
+        assert self.events is not None
+        return self.events
 
-def given(game: Game, events: list[Event]) -> Given:
-    """``given(game, events).when(seat, move).then(*events)``: see :class:`Given`."""
-    return Given(game, events)
+    def _state_after(self, events: list[Event]) -> Any:
+        # a copy: evolve may fold in place, and the given position serves further ``when``s
+        state = self.given.game.copy(self.given.state)
+        for e in events:
+            state = self.given.game.evolve(state, e)
+        return state
+
+
+def given(game: Game, events: list[Event] | None = None) -> Given:
+    """``given(game, events).when(seat, move).then(*events)``, or ``given(game).setup(players,
+    options, seed).after(seat, "move_type")...``: see :class:`Given`."""
+    return Given(game, events or [])

@@ -212,10 +212,17 @@ def _eight_points_for_seat_0(state: dict) -> None:
 
 
 def test_the_knight_that_brings_largest_army_and_the_tenth_point_wins_at_once() -> None:
-    state = holding("knight")
+    state = holding("knight", count=3)
+    for robber in (4, 5):                       # a knight on each of seat 0's next two turns
+        play(state, 0, {"type": "play_knight"})
+        play(state, 0, {"type": "move_robber", "hex": robber, "victim": None})
+        to_main(state)
+        for _ in range(3):
+            next_turn(state)
+        play(state, state["current"], {"type": "end_turn"})
+    assert state["current"] == 0 and state["phase"] == "roll" and state["knights"][0] == 2
     _eight_points_for_seat_0(state)
-    state["knights"][0] = 2                     # two knights played on earlier turns (crafted)
-    assert GAME.result(state) is None
+    assert GAME.result(state) is None and state["largest_army"] is None
     events = play(state, 0, {"type": "play_knight"})
     assert events == [{"type": "knight_played", "data": {"seat": 0}}]
     assert state["largest_army"] == 0 and state["phase"] == "over"

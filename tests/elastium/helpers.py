@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from services.elastium.rules.board import COLOURS, Board, board, line_key
 from services.elastium.rules.game import Elastium
-from services.elastium.rules.placement import payments
-from services.elastium.rules.state import State
+from services.elastium.rules.placement import candidate_bands, payments
+from services.elastium.rules.scoring import band_outcome
+from services.elastium.rules.state import EXTRA, State, phase
+from shared.game.testing import Given, given
 
 GAME = Elastium()
 
@@ -83,3 +86,55 @@ def put(state: State, seat: int, pegs: list[str]) -> tuple[State, list[dict[str,
     emit = Emitter(state)
     emit_band(emit, seat, band, [])
     return emit.state, emit.events
+
+
+# -- positions reached by legal moves (for shared.game.testing.given) ----------------------------
+
+TAKE: dict[str, Any] = {"type": "take_cards", "market": []}
+Policy = Callable[[State, int], "dict[str, Any] | None"]
+
+
+def start(scenario: str = "jungle-temples", players: int = 2, seed: int = 1, **options: Any) -> Given:
+    return given(GAME).setup(players, {"scenario": scenario, **options}, seed=seed)
+
+
+def takes(state: State, seat: int) -> dict[str, Any] | None:
+    """Every seat takes cards from the deck: nothing else changes but hands, deck and turn."""
+    return None
+
+
+def first_band(state: State, seat: int) -> dict[str, Any] | None:
+    """Every seat places the first band it can pay for (its cards go to the discards)."""
+    for band in candidate_bands(state, seat):
+        pay = payments(state, seat, band, limit=1)
+        if pay:
+            return {"type": "place_band", "pegs": list(band.pegs), "payment": pay[0]}
+    return None
+
+
+def energy_for_seat_0(state: State, seat: int) -> dict[str, Any] | None:
+    """Seat 0 places the band that collects the most energy, if any does; the others take cards."""
+    best, most = None, 0
+    for band in candidate_bands(state, seat) if seat == 0 else []:
+        pay = payments(state, seat, band, limit=1)
+        if pay and (energy := band_outcome(state, seat, band).energy) > most:
+            best, most = {"type": "place_band", "pegs": list(band.pegs), "payment": pay[0]}, energy
+    return best
+
+
+def drive(pos: Given, until: Callable[[State], bool], policy: Policy = takes, limit: int = 400) -> Given:
+    """Play legal moves by ``policy`` (taking cards when it has no band, ending a turn rather than
+    buying a third action) until ``until`` holds."""
+    for number in range(limit):
+        state = pos.state
+        if until(state):
+            return pos
+        assert state["result"] is None, "the game ended before the position was reached"
+        seat = state["turn_seat"]
+        move = {"type": "end_turn"} if phase(state) == EXTRA else policy(state, seat) or TAKE
+        pos.after(seat, move, seed=number)
+    raise AssertionError(f"position not reached in {limit} moves")
+
+
+def turn_start(seat: int) -> Callable[[State], bool]:
+    return lambda state: state["turn_seat"] == seat and state["actions_left"] == 2 and not state["extra_used"]

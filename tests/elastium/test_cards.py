@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from services.elastium.rules.legal import legal_moves
 from services.elastium.rules.state import hand_size
 from shared.game.engine import IllegalMove
-from tests.elastium.helpers import GAME, events_of, new_game, play
+from shared.game.engine import event
+from tests.elastium.helpers import GAME, TAKE, drive, events_of, first_band, new_game, play, start, turn_start
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -40,50 +40,48 @@ def test_take_two_from_the_market() -> None:
 
 
 def test_a_card_not_in_the_market_is_refused() -> None:
-    state = new_game()
-    missing = next(c for c in ("gris", "bleu", "vert", "rouge", "jaune") if c not in state["market"]) \
-        if len(set(state["market"])) < 5 else None
-    if missing is None:
-        state["market"] = ["gris"] * 5
-        missing = "bleu"
-    with pytest.raises(IllegalMove) as exc:
-        play(state, 0, {"type": "take_cards", "market": [missing]})
-    assert exc.value.reason == "card-not-in-market"
+    pos = start(seed=0)                  # a market of rouge, vert, rouge, bleu, jaune: no gris
+    assert "gris" not in pos.state["market"]
+    pos.when(0, {"type": "take_cards", "market": ["gris"]}).then_refused("card-not-in-market")
+    pos.when(0, {"type": "take_cards", "market": ["rouge", "rouge"]}).then_including({"type": "market_card_taken"})
+    pos.when(0, {"type": "take_cards", "market": ["bleu", "bleu"]}).then_refused("card-not-in-market")
 
 
 def test_take_card_moves_list_distinct_colour_choices() -> None:
-    state = new_game()
-    state["market"] = ["gris", "gris", "bleu", "vert", "vert"]
-    takes = [m["market"] for m in legal_moves(state, 0) if m["type"] == "take_cards"]
+    pos = start(seed=24)
+    assert sorted(pos.state["market"]) == ["bleu", "gris", "gris", "vert", "vert"]
+    takes = [m["market"] for m in pos.legal(0, "take_cards")]
     assert takes == [[], ["bleu"], ["gris"], ["vert"], ["bleu", "gris"], ["bleu", "vert"],
                      ["gris", "gris"], ["gris", "vert"], ["vert", "vert"]]
 
 
 def test_an_empty_deck_is_rebuilt_from_the_shuffled_discards() -> None:
-    state = new_game()
-    state["discard"] = state["deck"][:]
-    state["deck"] = []
-    state, events = play(state, 0, {"type": "take_cards", "market": []}, seed=7)
+    # Cards are taken until the deck is empty, then bands are paid for into the discards.
+    pos = drive(start(), lambda s: not s["deck"] and s["discard"] and s["actions_left"] > 0,
+                lambda state, seat: None if state["deck"] else first_band(state, seat))
+    seat, discarded = pos.state["turn_seat"], sorted(pos.state["discard"])
+    events = pos.when(seat, TAKE, seed=7).events or []
     shuffles = events_of(events, "discards_reshuffled")
-    assert len(shuffles) == 1 and len(shuffles[0]["deck"]) == 36
-    assert state["discard"] == [] and len(state["deck"]) == 34
+    assert len(shuffles) == 1 and sorted(shuffles[0]["deck"]) == discarded
+    assert len(events_of(events, "card_drawn")) == 2
+    state = pos.when(seat, TAKE, seed=7).then_including({"type": "discards_reshuffled"})
+    assert state["discard"] == [] and len(state["deck"]) == len(discarded) - 2
     redacted = GAME.redact(next(e for e in events if e["type"] == "discards_reshuffled"), 0)
-    assert "deck" not in redacted["data"] and redacted["data"]["count"] == 36
+    assert "deck" not in redacted["data"] and redacted["data"]["count"] == len(discarded)
 
 
 def test_no_card_left_anywhere_takes_what_there_is() -> None:
-    state = new_game()
-    state["deck"], state["discard"] = [], []
-    state, events = play(state, 0, {"type": "take_cards", "market": []})
-    assert not events_of(events, "card_drawn") and state["actions_left"] == 1
+    pos = drive(start(), lambda s: not s["deck"] and turn_start(0)(s))      # nothing was discarded
+    assert pos.state["discard"] == []
+    state = pos.when(0, TAKE).then(event("action_started", seat=0, action="take_cards"))
+    assert state["actions_left"] == 1
 
 
 def test_no_hand_limit() -> None:
-    state = new_game()
-    for _ in range(6):
-        state["turn_seat"], state["actions_left"] = 0, 2
-        state, _ = play(state, 0, {"type": "take_cards", "market": []})
-    assert hand_size(state["hands"][0]) == 4 + 12
+    pos = start()
+    for _ in range(3):
+        pos.after(0, TAKE).after(0, TAKE).after(1, TAKE).after(1, TAKE)
+    assert hand_size(pos.state["hands"][0]) == 4 + 12
 
 
 def test_cursed_triangle_private_decks_draw_three_and_no_market() -> None:
@@ -99,10 +97,16 @@ def test_cursed_triangle_private_decks_draw_three_and_no_market() -> None:
 
 
 def test_cursed_triangle_reshuffles_only_ones_own_discards_when_needed() -> None:
-    state = new_game("cursed-triangle")
-    state["own_discards"][0] = state["own_decks"][0][1:]
-    state["own_decks"][0] = state["own_decks"][0][:1]
-    state, events = play(state, 0, {"type": "take_cards", "market": []}, seed=3)
+    # Each seat takes cards until fewer than 3 are left in its own deck, then pays for bands.
+    pos = drive(start("cursed-triangle"),
+                lambda s: 0 < len(s["own_decks"][0]) < 3 and len(s["own_discards"][0]) >= 3
+                and s["turn_seat"] == 0 and s["actions_left"] > 0,
+                lambda state, seat: first_band(state, seat) if len(state["own_decks"][seat]) < 3 else None)
+    others = [list(deck) for deck in pos.state["own_decks"][1:]], [list(d) for d in pos.state["own_discards"][1:]]
+    state = pos.when(0, TAKE, seed=3).then_including({"type": "card_drawn"}, {"type": "discards_reshuffled"},
+                                                     {"type": "card_drawn"})
+    events = pos.when(0, TAKE, seed=3).events or []
     shuffles = events_of(events, "discards_reshuffled")
     assert len(shuffles) == 1 and shuffles[0]["seat"] == 0
     assert len(events_of(events, "card_drawn")) == 3 and state["own_discards"][0] == []
+    assert ([list(deck) for deck in state["own_decks"][1:]], [list(d) for d in state["own_discards"][1:]]) == others

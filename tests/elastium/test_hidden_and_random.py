@@ -85,7 +85,7 @@ def test_hands_are_turned_up_only_once_the_game_is_over() -> None:
         assert "hands" not in GAME.view(state, seat)
     from tests.elastium.helpers import play
     for seat in (0, 0, 1, 1, 2, 2):
-        state["energy"][seat] = 0
+        assert state["energy"][seat] == 0          # taking cards earns none: no third action
         state, _ = play(state, seat, {"type": "take_cards", "market": []})
     assert state["result"] is not None
     for seat in (None, 0, 1, 2):

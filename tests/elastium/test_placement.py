@@ -1,6 +1,9 @@
 """Placing bands: start pegs, connection, and paying for pegs (free, discard, give, joker)."""
 from __future__ import annotations
 
+# The payment tests set a hand and energy by hand: each checks one way to pay for one band, and a
+# hand of exactly those cards is what states the case; no engine invariant check exists to run.
+
 import copy
 import itertools
 import json

@@ -3,15 +3,12 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-from services.elastium.rules.legal import legal_moves
 from services.elastium.rules.scoring import final_breakdown, winners
-from shared.game.engine import IllegalMove, event
-from shared.game.testing import given
-from tests.elastium.helpers import GAME, events_of, new_game, play, put
-
-TAKE = {"type": "take_cards", "market": []}
+from shared.game.engine import event
+from shared.game.testing import Given, given
+from tests.elastium.helpers import (
+    GAME, TAKE, drive, energy_for_seat_0, events_of, new_game, play, put, start, turn_start,
+)
 
 
 def test_two_actions_then_the_turn_passes() -> None:
@@ -30,33 +27,34 @@ def test_not_your_turn_and_game_over_are_refused() -> None:
     given(GAME, [*setup, ended]).when(0, TAKE).then_refused("game-over")
 
 
+def rich_seat_0() -> Given:
+    """Seat 0 at the start of a turn with 6 energy or more, collected by its own bands."""
+    return drive(start(), lambda s: s["energy"][0] >= 6 and turn_start(0)(s), energy_for_seat_0)
+
+
 def test_three_energy_buy_a_third_action_once_a_turn() -> None:
-    state = new_game()
-    state["energy"][0] = 7
-    state, _ = play(state, 0, TAKE)
-    state, events = play(state, 0, TAKE)
-    assert not events_of(events, "turn_ended")
-    assert legal_moves(state, 0) == [{"type": "buy_action"}, {"type": "end_turn"}]
-    with pytest.raises(IllegalMove) as exc:
-        play(state, 0, TAKE)
-    assert exc.value.reason == "not-allowed-in-extra-phase"
-    state, _ = play(state, 0, {"type": "buy_action"})
-    assert state["energy"][0] == 4 and state["energy_supply"] == 53 and state["actions_left"] == 1
-    assert {"type": "end_turn"} not in legal_moves(state, 0)      # the bought action is taken at once
-    state, events = play(state, 0, TAKE)
-    assert events_of(events, "turn_ended")      # only once a turn, although 4 energy are left
+    pos = rich_seat_0().after(0, TAKE).after(0, TAKE)
+    energy, supply = pos.state["energy"][0], pos.state["energy_supply"]
+    assert pos.legal(0) == [{"type": "buy_action"}, {"type": "end_turn"}]
+    pos.when(0, TAKE).then_refused("not-allowed-in-extra-phase")
+    state = pos.when(0, {"type": "buy_action"}).then(event("action_bought", seat=0))
+    assert state["energy"][0] == energy - 3 and state["energy_supply"] == supply + 3 and state["actions_left"] == 1
+    pos.after(0, {"type": "buy_action"})
+    assert {"type": "end_turn"} not in pos.legal(0)      # the bought action is taken at once
+    assert pos.state["energy"][0] >= 3
+    pos.when(0, TAKE).then_including(event("turn_ended", seat=0, next_seat=1))   # only once a turn
 
 
 def test_declining_the_third_action_ends_the_turn() -> None:
-    state = new_game()
-    state["energy"][0] = 3
-    state, _ = play(state, 0, TAKE)
-    state, _ = play(state, 0, TAKE)
-    state, events = play(state, 0, {"type": "end_turn"})
-    assert state["turn_seat"] == 1 and state["energy"][0] == 3
+    pos = rich_seat_0().after(0, TAKE).after(0, TAKE)
+    energy = pos.state["energy"][0]
+    state = pos.when(0, {"type": "end_turn"}).then(event("turn_ended", seat=0, next_seat=1))
+    assert state["turn_seat"] == 1 and state["energy"][0] == energy
 
 
 def test_the_round_is_finished_after_the_end_is_triggered() -> None:
+    # Built by hand: 17 points take a long game of good play to reach, and the rule under test (the
+    # round is played out once the end is triggered) does not depend on how they were scored.
     state = new_game()
     state["score"][0] = 17
     state, events = put(state, 0, ["c2r3", "c2r4", "c3r4"])          # +1 VP: 18
@@ -70,6 +68,7 @@ def test_the_round_is_finished_after_the_end_is_triggered() -> None:
 
 
 def test_three_unused_energy_are_one_point() -> None:
+    # The final count is a function of an end position; one built by hand states the case plainly.
     state = new_game()
     state["score"] = [5, 5]
     state["energy"] = [8, 2]
@@ -78,6 +77,7 @@ def test_three_unused_energy_are_one_point() -> None:
 
 
 def test_ties_go_to_fewer_bands_then_are_shared() -> None:
+    # Equal end scores with chosen band counts: a hand-built end position for the tie-breaker.
     state = new_game(players=3)
     state["score"] = [6, 6, 6]
     state["bands_used"] = [4, 3, 3]

@@ -86,9 +86,15 @@ def test_a_church_tile_cube_is_raided_in_its_row() -> None:
 def test_an_empty_deck_takes_the_discard_pile_before_a_draw() -> None:
     state = at_phase(fresh(4), "build", current=0, ship=9)
     state = give(state, 0, gold=2)
-    # Crafted: one card left in the deck, five in the discard pile (the counts are plain data).
-    state["influence_deck"] = {"red": 1, "blue": 0, "green": 0}
-    state["influence_discard"] = {"red": 0, "blue": 5, "green": 0}
+    # One card left in the deck, five in the discard pile: seat 1 draws all but a red, then
+    # discards five blues (the draws and the discard as the engine records them).
+    deck = dict(state["influence_deck"])
+    drawn = [colour for colour, count in sorted(deck.items()) for _ in range(count - (colour == "red"))]
+    state = fold(state, event("cards_drawn", seat=1, gold=0, influence=drawn, reason="test"),
+                 event("cards_discarded", seat=1, gold=0, influence={"red": 0, "blue": 5, "green": 0},
+                       reason="test"))
+    assert state["influence_deck"] == {"red": 1, "blue": 0, "green": 0}
+    assert state["influence_discard"] == {"red": 0, "blue": 5, "green": 0}
     state = fold(state, event("wall_built", seat=0, space="T7", tile=1, tower=False),
                  event("wall_built", seat=0, space="T6", tile=2, tower=False),
                  event("wall_built", seat=0, space="T5", tile=3, tower=True),

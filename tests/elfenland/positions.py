@@ -53,6 +53,11 @@ def place(state: dict, seat: int, kind: str, road: int) -> dict:
     return state
 
 
+def in_round(state: dict, number: int, first: int = 0) -> dict:
+    """Round ``number`` begun (its ``round_started`` as the engine records it), before any phase."""
+    return fold(state, "round_started", round=number, first=first)
+
+
 def start_phase(state: dict, phase: str, first: int | None = None) -> dict:
     if first is not None:
         state["first"] = first

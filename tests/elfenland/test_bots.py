@@ -8,7 +8,7 @@ from services.elfenland.selfplay import run_selfplay, run_versus
 from shared.game.testing import play_random_game
 
 from tests.elfenland.positions import (
-    GAME, clear_counters, give_counter, new_game, place, road_between, set_hand, start_phase)
+    GAME, clear_counters, give_counter, in_round, new_game, place, road_between, set_hand, start_phase)
 
 
 def test_planner_plays_whole_games_within_the_protocol() -> None:
@@ -53,8 +53,7 @@ def test_planner_places_a_counter_it_can_pay_on_its_route() -> None:
 
 
 def test_planner_ends_the_last_round_near_home() -> None:
-    state = start_phase(new_game(2), "movement", first=0)
-    state["round"] = 4
+    state = start_phase(in_round(new_game(2), 4), "movement")
     state["seats"][0].update(home="Beata", visited=["Lapphalya"])
     lapphalya = road_between("Elvenhold", "Lapphalya")
     place(state, 1, "giant_pig", lapphalya.id)

@@ -1,6 +1,9 @@
 """Elfengold: set-up, card draft, income, counters, auctions, gold, spells, wizards."""
 from __future__ import annotations
 
+# A few positions set coins, the round or the deck by hand (a rich seat, a nearly empty deck): the
+# rule under test reads the number only, and reaching it takes rounds of play.
+
 import random
 
 import pytest

@@ -7,7 +7,8 @@ from services.elfenland.rules.board import HOME_TOWN_CARDS
 from services.elfenland.rules.multiset import size
 
 from tests.elfenland.positions import (
-    GAME, clear_counters, give_counter, new_game, place, play, rejection, road_between, set_hand, start_phase, types)
+    GAME, clear_counters, give_counter, in_round, new_game, place, play, rejection, road_between, set_hand,
+    start_phase, types)
 
 
 def test_setup_deals_eight_cards_a_secret_counter_and_home_towns() -> None:
@@ -122,8 +123,7 @@ def test_counter_limit_applies_when_placement_ends_before_movement() -> None:
 
 
 def test_no_counter_choice_in_the_last_round() -> None:
-    state = start_phase(new_game(2), "placement", first=0)
-    state["round"] = 4
+    state = start_phase(in_round(new_game(2), 4), "placement")
     give_counter(state, 0, "dragon")
     state, _ = play(state, 0, {"type": "pass"})
     state, _ = play(state, 1, {"type": "pass"})

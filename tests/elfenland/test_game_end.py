@@ -1,17 +1,19 @@
 """The end of the game and the winner, for Elfenland and for Elfengold."""
 from __future__ import annotations
 
+# The towns each seat has visited are set by hand: twenty towns take a whole game of journeys, and
+# the scoring rules read only the list. Rounds are reached by ``round_started`` (positions.in_round).
+
 import random
 
 from services.elfenland.rules import ENGINES
 from services.elfenland.rules.board import DISTANCES, MARKER_TOWNS
 
-from tests.elfenland.positions import GAME, clear_counters, new_game, play, set_hand, start_phase
+from tests.elfenland.positions import GAME, clear_counters, in_round, new_game, play, set_hand, start_phase
 
 
 def _last_movement(state: dict, round_: int) -> dict:
-    state["round"] = round_
-    start_phase(state, "movement", first=0)
+    start_phase(in_round(state, round_), "movement")
     for seat in range(state["players"]):
         set_hand(state, seat, [])
         clear_counters(state, seat)

@@ -29,7 +29,9 @@ def test_the_value_function_counts_the_reach_in_its_phase_and_not_after_the_jour
     set_hand(state, 0, ["giant_pig"])
     assert reach_feature(state, 0, "reach_moving") == 0.9
     assert reach_feature(state, 0, "reach_placing") == 0
-    state["seats"][0]["moved"] = True               # the journey is over for this round
+    # Built by hand: a real journey would also spend the card, so only the flag isolates the
+    # rule that a seat which has travelled this round reaches nothing more in it.
+    state["seats"][0]["moved"] = True
     assert reach_feature(state, 0, "reach_moving") == 0
     start_phase(state, "placement", first=0)
     assert reach_feature(state, 0, "reach_placing") == 0.9
