@@ -426,6 +426,9 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
             _label(PAD, PAD + 12, _("Elasund, {n} players").format(n=count), 14, text_anchor="start",
                    font_weight="bold")]
     body.append(_background(count, language()))
+    # The pieces lie on the places (the plots, walls and rows drawn in the background): a click on
+    # one goes through to the place beneath, as it looks.
+    body.append('<g pointer-events="none">')
     body += _ship(view, count)
     body += _church_area(view)
     body += _track_pieces(view)
@@ -433,6 +436,7 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     body += _permits(view)
     body += _buildings(view)
     body += _church_tiles(view)
+    body.append("</g>")
     legend, bottom = _legend(view, players, count, height + 14)
     body[0] = _rect(0, 0, width, bottom + PAD, fill="#fbf8f1")
     body += legend

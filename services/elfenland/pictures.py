@@ -495,7 +495,10 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
             '<g font-family="sans-serif">']
     lang = language()
     body.append(_map(lang))
+    # The counters lie on the roads: a click on one goes through to the road beneath, as it looks.
+    body.append('<g pointer-events="none">')
     body += _counters(view.get("board"))
+    body.append("</g>")
     body.append(_town_places(lang))
     body += _town_marks(view, seats)
     body += _elves(seats)

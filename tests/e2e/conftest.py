@@ -9,7 +9,8 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,11 @@ class Stack:
     base_url: str = ""
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="e2e-logs-")))
+
+    @property
+    def port(self) -> int:
+        """The port of the first gunicorn started."""
+        return int(self.base_url.rsplit(":", 1)[1])
 
     @property
     def wsgi(self) -> str:
@@ -166,3 +172,61 @@ def make_stack(stack_env: dict[str, str], tmp_path: Path) -> Iterator[Any]:
     yield make
     for stack in stacks:
         stack.stop()
+
+
+@pytest.fixture()
+def race_stack(make_stack: Callable[[str], Stack]) -> Callable[..., Stack]:
+    """``race_stack(worker=False, **env)``: the toy game's stack with ``env`` added (each feed test
+    sets the limits it is about), its gunicorn started, and a bot worker when asked."""
+    def start(worker: bool = False, **env: str) -> Stack:
+        stack = make_stack("race")
+        stack.env.update(env)
+        stack.start_web()
+        if worker:
+            stack.start_worker()
+        return stack
+    return start
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create_race(base: str) -> dict[str, Any]:
+    """A toy game between two people, seat 0 to act."""
+    resp = requests.post(f"{base}/games", json={"players": [{"name": "a"}, {"name": "b"}]}, timeout=5)
+    assert resp.status_code == 201, resp.text
+    return dict(resp.json())
+
+
+def play_one(base: str, game: dict[str, Any], move: str = "hold") -> int:
+    """One move by whoever is to act (an ``ack`` when a 6 asks for one); the new version."""
+    gid = game["id"]
+    view = requests.get(f"{base}/games/{gid}", timeout=5).json()
+    seat = view["to_act"][0]
+    token = game["players"][seat]["token"]
+    legal = requests.get(f"{base}/games/{gid}/legal-moves", headers=auth(token), timeout=5).json()["moves"]
+    chosen = {"type": move} if {"type": move} in legal else legal[0]
+    resp = requests.post(f"{base}/games/{gid}/moves", json=chosen, headers=auth(token), timeout=5)
+    assert resp.status_code == 201, resp.text
+    return int(resp.json()["version"])
+
+
+def bots_game_to_the_end(base: str, bots: list[str], seed: int | None = None,
+                         timeout: float = 180) -> tuple[str, dict[str, Any]]:
+    """A game of ``bots`` only, created on the stack at ``base`` (whose worker plays them) and
+    followed to its end: its id and its last view."""
+    body: dict[str, Any] = {"players": [{"name": f"bot{i}", "bot": bot} for i, bot in enumerate(bots)]}
+    if seed is not None:
+        body["seed"] = seed
+    created = requests.post(f"{base}/games", json=body, timeout=10)
+    assert created.status_code == 201, created.text
+    gid = created.json()["id"]
+    deadline = time.monotonic() + timeout
+    view: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        view = requests.get(f"{base}/games/{gid}", timeout=10).json()
+        if view["status"] == "finished":
+            return gid, view
+        requests.get(f"{base}/games/{gid}/events", params={"after": view["version"], "wait": 5}, timeout=15)
+    raise AssertionError(f"game {gid} did not finish in {timeout} s: version {view.get('version')}")

@@ -704,34 +704,6 @@ def test_a_seat_with_a_deadline_shows_its_countdown_and_is_warned_before_the_bot
     shot(page, "race-clock")
 
 
-def test_the_bots_trade_offers_are_declined_for_a_player_who_says_so(stacks: Any, page: Any) -> None:
-    """Catan's setting "decline the bots' trade offers": the open table answers each bot's offer
-    with a no, so a person never has to (seat 0's other moves come through the API here)."""
-    base = stacks("catan")
-    game_id, token = human_and_bots(base, "greedy", 3)
-    headers = {"Authorization": f"Bearer {token}"}
-    page.goto(f"{base}/table/{game_id}#token={token}")
-    page.get_by_label("Decline the bots' trade offers without asking").check()
-    order = [t for t in CATAN_ORDER if t != "bank_trade"]
-    declined: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    deadline = time.monotonic() + 150
-    while not declined and time.monotonic() < deadline:
-        legal = requests.get(f"{base}/games/{game_id}/legal-moves", headers=headers, timeout=5).json()
-        mine = [m for m in legal["moves"] if m["type"] in order]
-        if mine:
-            move = min(mine, key=lambda m: order.index(m["type"]))
-            requests.post(f"{base}/games/{game_id}/moves", json=move, timeout=5,
-                          headers={**headers, "If-Match": f'"{legal["version"]}"'})
-        else:                                        # nothing, or an offer only the page answers
-            requests.get(f"{base}/games/{game_id}/events?after={legal['version']}&wait=2", timeout=10)
-        events += requests.get(f"{base}/games/{game_id}/events?after={len(events)}&limit=500", timeout=5).json()["events"]
-        declined = [e for e in events if e["type"] == "trade_answered" and e["data"]["seat"] == 0]
-    offers = [e for e in events if e["type"] == "trade_offered"]
-    assert declined and not declined[0]["data"]["accept"], (len(events), offers, events[-3:])
-    shot(page, "catan-declined-offer")
-
-
 def test_the_replay_of_an_abandoned_game_audits_its_whole_log_in_the_browser(
         stacks: Any, page: Any, redis_url: str) -> None:
     """An abandoned game's log is public in full, its seed revealed: the replay checks the chain in

@@ -14,32 +14,9 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from tests.e2e.conftest import Stack, feed_subscribers, wait_until
+from tests.e2e.conftest import Stack, auth, create_race, feed_subscribers, play_one, wait_until
 
 pytestmark = pytest.mark.e2e
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def create_race(base: str) -> dict[str, Any]:
-    resp = requests.post(f"{base}/games", json={"players": [{"name": "a"}, {"name": "b"}]}, timeout=5)
-    assert resp.status_code == 201, resp.text
-    return resp.json()
-
-
-def play_one(base: str, game: dict[str, Any], move: str = "hold") -> int:
-    """One move by whoever is to act (an ``ack`` when a 6 asks for one); the new version."""
-    gid = game["id"]
-    view = requests.get(f"{base}/games/{gid}", timeout=5).json()
-    seat = view["to_act"][0]
-    token = game["players"][seat]["token"]
-    legal = requests.get(f"{base}/games/{gid}/legal-moves", headers=auth(token), timeout=5).json()["moves"]
-    chosen = {"type": move} if {"type": move} in legal else legal[0]
-    resp = requests.post(f"{base}/games/{gid}/moves", json=chosen, headers=auth(token), timeout=5)
-    assert resp.status_code == 201, resp.text
-    return resp.json()["version"]
 
 
 def sse_messages(resp: requests.Response) -> Iterator[dict[str, Any]]:
@@ -65,10 +42,9 @@ def open_stream(base: str, gid: str, headers: dict[str, str] | None = None) -> r
     return resp
 
 
-def test_the_stream_is_the_json_feed_live_redacted_resumable_and_ends(make_stack: Any) -> None:
-    stack: Stack = make_stack("race")
-    stack.env["SSE_HEARTBEAT_SECONDS"] = "0.3"
-    base = stack.start_web()
+def test_the_stream_is_the_json_feed_live_redacted_resumable_and_ends(race_stack: Any) -> None:
+    stack = race_stack(SSE_HEARTBEAT_SECONDS="0.3")
+    base = stack.base_url
     game = create_race(base)
     gid, seat0 = game["id"], game["players"][0]["token"]
 
@@ -128,13 +104,12 @@ def _raw(port: int, payload: bytes, rcvbuf: int | None = None) -> socket.socket:
     return sock
 
 
-def test_waiting_slow_and_silent_clients_do_not_hold_up_probes_or_moves(make_stack: Any) -> None:
+def test_waiting_slow_and_silent_clients_do_not_hold_up_probes_or_moves(race_stack: Any) -> None:
     """One process; 300 clients waiting on the feed, 100 slow or silent ones: probes and moves
     still answer at once, and a waiting long-poll is woken by the move."""
-    stack: Stack = make_stack("race")
-    stack.env["FEED_CONNECTIONS_PER_ADDRESS"] = "0"         # all of them from this one address
-    base = stack.start_web()
-    port = int(base.rsplit(":", 1)[1])
+    stack = race_stack(FEED_CONNECTIONS_PER_ADDRESS="0")         # all of them from this one address
+    base = stack.base_url
+    port = stack.port
     game = create_race(base)
     gid = game["id"]
     far = 10_000
@@ -225,11 +200,11 @@ def test_waiting_clients_are_woken_after_a_redis_restart(tmp_path: Path, stack_e
         proc.wait(5)
 
 
-def test_a_cancelled_game_ends_its_stream_and_its_long_polls(make_stack: Any) -> None:
+def test_a_cancelled_game_ends_its_stream_and_its_long_polls(race_stack: Any) -> None:
     """A game cancelled while it waits for players logs nothing more: its stream says ``end`` and
     closes, reconnecting answers 204, and a long-poll answers at once instead of waiting."""
-    stack: Stack = make_stack("race")
-    base = stack.start_web()
+    stack = race_stack()
+    base = stack.base_url
     created = requests.post(f"{base}/games", json={"players": [{"name": "a"}, {"open": True}]}, timeout=5).json()
     gid = created["id"]
     stream = open_stream(base, gid)

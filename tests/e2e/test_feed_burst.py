@@ -11,8 +11,7 @@ import pytest
 import redis
 import requests
 
-from tests.e2e.conftest import Stack, wait_until
-from tests.e2e.test_feed import create_race, play_one
+from tests.e2e.conftest import create_race, play_one, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -70,15 +69,13 @@ class GameReads:
                     self.count += 1
 
 
-def test_a_burst_of_waiting_clients_on_a_small_pool_gets_no_503(make_stack: Any, redis_url: str) -> None:
-    stack: Stack = make_stack("race")
+def test_a_burst_of_waiting_clients_on_a_small_pool_gets_no_503(race_stack: Any, redis_url: str) -> None:
     # Two pooled connections and one second's wait for one: what a thousand waiters on a busy
     # machine did to the 32 of production, scaled to what a test can open.
-    stack.env.update(REDIS_POOL_SIZE="2", BOT_STUCK_SECONDS="30",
-                     FEED_CONNECTIONS_PER_ADDRESS="0")     # all of them from this one address
-    base = stack.start_web()
-    stack.start_worker()
-    port = int(base.rsplit(":", 1)[1])
+    stack = race_stack(worker=True, REDIS_POOL_SIZE="2", BOT_STUCK_SECONDS="30",
+                       FEED_CONNECTIONS_PER_ADDRESS="0")     # all of them from this one address
+    base = stack.base_url
+    port = stack.port
     bots = [requests.post(f"{base}/games", timeout=5, json={
         "players": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}],
         "options": {"target": 100}}).json()["id"] for _ in range(2)]

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.e2e.conftest import Stack, wait_until
-from tests.e2e.test_feed import create_race, play_one
+from tests.e2e.conftest import create_race, play_one, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -35,12 +34,11 @@ def _head(sock: socket.socket) -> bytes:
     return data
 
 
-def test_streams_and_waiting_long_polls_are_capped_per_address(make_stack: Any) -> None:
-    stack: Stack = make_stack("race")
+def test_streams_and_waiting_long_polls_are_capped_per_address(race_stack: Any) -> None:
     # Heartbeats often: a stream the client closed is noticed at the server's next write.
-    stack.env.update(FEED_CONNECTIONS_PER_ADDRESS=str(CAP), SSE_HEARTBEAT_SECONDS="0.5")
-    base = stack.start_web()
-    port = int(base.rsplit(":", 1)[1])
+    stack = race_stack(FEED_CONNECTIONS_PER_ADDRESS=str(CAP), SSE_HEARTBEAT_SECONDS="0.5")
+    base = stack.base_url
+    port = stack.port
     game = create_race(base)
     gid = game["id"]
     opened = [_stream(port, gid) for _ in range(3 * CAP)]
@@ -87,10 +85,9 @@ def _until_contains(sock: socket.socket, wanted: bytes) -> bytes:
     return data
 
 
-def test_a_long_poll_gives_its_place_back_when_it_answers(make_stack: Any) -> None:
-    stack: Stack = make_stack("race")
-    stack.env["FEED_CONNECTIONS_PER_ADDRESS"] = "1"
-    base = stack.start_web()
+def test_a_long_poll_gives_its_place_back_when_it_answers(race_stack: Any) -> None:
+    stack = race_stack(FEED_CONNECTIONS_PER_ADDRESS="1")
+    base = stack.base_url
     game = create_race(base)
     for _ in range(3):       # one at a time, each within the cap of one
         page = requests.get(f"{base}/games/{game['id']}/events", params={"wait": 0.2, "after": 1000}, timeout=10)

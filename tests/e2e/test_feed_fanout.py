@@ -15,8 +15,8 @@ import requests
 
 from shared.log.eventstore import EventStore
 from shared.log.replay import served_record
-from tests.e2e.conftest import Stack, wait_until
-from tests.e2e.test_feed import auth, play_one, sse_messages
+from tests.e2e.conftest import auth, play_one, wait_until
+from tests.e2e.test_feed import sse_messages
 from tests.shared.toygame import RaceGame
 
 pytestmark = pytest.mark.e2e
@@ -61,10 +61,9 @@ class Reader:
         self.done.set()
 
 
-def test_each_audience_is_served_its_own_bytes_serialized_once(make_stack: Any, redis_url: str) -> None:
-    stack: Stack = make_stack("race")
-    stack.env.update(FEED_CONNECTIONS_PER_ADDRESS="0", SSE_HEARTBEAT_SECONDS="0.5", READ_RATE_LIMIT_PER_ADDRESS="")
-    base = stack.start_web()
+def test_each_audience_is_served_its_own_bytes_serialized_once(race_stack: Any, redis_url: str) -> None:
+    stack = race_stack(FEED_CONNECTIONS_PER_ADDRESS="0", SSE_HEARTBEAT_SECONDS="0.5", READ_RATE_LIMIT_PER_ADDRESS="")
+    base = stack.base_url
     game = requests.post(f"{base}/games", timeout=5, json={
         "players": [{"name": f"p{i}"} for i in range(SEATS)], "options": {"target": 100}}).json()
     gid, tokens = game["id"], [p["token"] for p in game["players"]]

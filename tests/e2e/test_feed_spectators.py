@@ -17,8 +17,8 @@ import redis
 import requests
 
 from shared.ops.redis_server import free_port
-from tests.e2e.conftest import Stack, feed_subscribers, wait_until
-from tests.e2e.test_feed import create_race, play_one, sse_messages
+from tests.e2e.conftest import Stack, create_race, feed_subscribers, play_one, wait_until
+from tests.e2e.test_feed import sse_messages
 
 pytestmark = pytest.mark.e2e
 
@@ -83,11 +83,10 @@ def _read_until(streams: dict[socket.socket, bytearray], last: int, seconds: flo
     selector.close()
 
 
-def test_followers_of_a_game_cost_one_read_per_event_not_one_each(make_stack: Any, redis_url: str) -> None:
-    stack: Stack = make_stack("race")
-    stack.env.update(FEED_CONNECTIONS_PER_ADDRESS="0")          # all of them from this one address
-    base = stack.start_web()
-    port = int(base.rsplit(":", 1)[1])
+def test_followers_of_a_game_cost_one_read_per_event_not_one_each(race_stack: Any, redis_url: str) -> None:
+    stack = race_stack(FEED_CONNECTIONS_PER_ADDRESS="0")          # all of them from this one address
+    base = stack.base_url
+    port = stack.port
     game = create_race(base)
     gid, start = game["id"], game["version"]
     version = start

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import redis
 import requests
-from tests.e2e.conftest import Stack, feed_subscribers, wait_until
-from tests.e2e.test_feed import auth, open_stream, sse_messages
+from tests.e2e.conftest import Stack, auth, feed_subscribers, wait_until
+from tests.e2e.test_feed import open_stream, sse_messages
 from tests.e2e.test_reliability import create, full_log
 from tests.e2e.test_worker_faults import assert_each_bot_turn_once, running_job, start_sweeper
 

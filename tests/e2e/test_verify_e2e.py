@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from shared.log import signing
-from tests.e2e.conftest import BIN
+from tests.e2e.conftest import BIN, bots_game_to_the_end
 from tests.shared.test_fair_seeds import forge_a_roll, rechain
 
 pytestmark = pytest.mark.e2e
@@ -31,18 +31,7 @@ def test_a_bot_game_downloaded_then_verified_with_the_server_stopped(make_stack:
     stack.env["SIGNING_KEY_FILE"] = str(key)
     base = stack.start_web()
     stack.start_worker()
-    created = requests.post(f"{base}/games", json={"players": [
-        {"name": f"bot{i}", "bot": "greedy"} for i in range(3)]}, timeout=10)
-    assert created.status_code == 201, created.text
-    gid = created.json()["id"]
-    deadline = time.monotonic() + 180
-    view: dict[str, Any] = {}
-    while time.monotonic() < deadline:
-        view = requests.get(f"{base}/games/{gid}", timeout=10).json()
-        if view["status"] == "finished":
-            break
-        requests.get(f"{base}/games/{gid}/events", params={"after": view["version"], "wait": 5}, timeout=15)
-    assert view.get("status") == "finished", f"the game did not finish: version {view.get('version')}"
+    gid, _ = bots_game_to_the_end(base, ["greedy"] * 3)
     log = tmp_path / f"catan-{gid}.jsonl"
     log.write_bytes(requests.get(f"{base}/games/{gid}/log", timeout=30).content)
     keys = tmp_path / "game-log-keys.json"

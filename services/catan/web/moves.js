@@ -48,7 +48,7 @@ function declineSetting(view, legal, play) {
 export function widgets({ view, legal, play }) {
   const out = view.status === "finished" ? [] : [declineSetting(view, legal, play)];
   const no = declining() && botOfferAnswer(view, legal);
-  if (no) setTimeout(() => play(no), 0);            // once the table has shown this version
+  if (no) setTimeout(() => play(no, { auto: true }), 0);      // once the table has shown this version
   const mayTrade = legal.moves.some((m) => m.type === "end_turn") && !view.state.offer;
   if (!mayTrade) return out;
   const me = (view.state.seats || [])[view.you] || {};

@@ -310,8 +310,18 @@ function tick() {
 }
 setInterval(tick, 1000);
 
-async function play(move) {
-  if (busy) return;
+// A move the page makes by itself (the game's widget: a "no" to a bot's offer) that came while
+// another was on its way: made after it, else it would be lost (the moves of that version are not
+// shown again, so nothing would ask for it again).
+let queued = null;
+
+/** Make a move (``auto``: the page's own, not a click: queued while another is on its way, and
+ * its refusal, a version that moved on meanwhile, is no news for the player). */
+async function play(move, { auto = false } = {}) {
+  if (busy) {
+    if (auto) queued = move;
+    return;
+  }
   busy = true;
   message.textContent = "";
   try {
@@ -320,9 +330,14 @@ async function play(move) {
     await api(`/games/${encodeURIComponent(id)}/moves`, {
       method: "POST", token, body: move, headers: { "If-Match": `"${legal.version}"`, "Idempotency-Key": newKey() } });
   } catch (err) {
-    message.textContent = err.message;        // the problem's detail
+    if (!auto) message.textContent = err.message;        // the problem's detail
   } finally {
     busy = false;
+  }
+  if (queued) {
+    const next = queued;
+    queued = null;
+    return play(next, { auto: true });
   }
   refresh();
 }
@@ -362,6 +377,12 @@ async function refresh() {
           api(path, { token }),
           token ? allLegalMoves(path) : Promise.resolve({ version: 0, moves: [] }),
           config.has_picture ? boardSvg(id) : Promise.resolve(null)]);
+        // The view and the moves of one version, or the moves' words (an offer's terms...) would
+        // describe another: a move that landed between the two reads means reading again.
+        if (token && v.version !== moves.version) {
+          again = true;
+          continue;
+        }
         view = v;
         names = seatNames(v.players);
         legal = moves;
@@ -404,6 +425,8 @@ async function refresh() {
         } else if (focused) {
           $("board").focus();
         }
+        // Which version the moves and the board now shown are of (a test waits for it before it clicks).
+        $("moves").dataset.version = String(legal.version);
       } catch (err) {
         message.textContent = err.message;
       }
