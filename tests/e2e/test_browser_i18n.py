@@ -196,6 +196,8 @@ def mid_game(base: str, game: str, players: int, options: dict[str, Any]) -> tup
                     legal["moves"][0])
         requests.post(f"{base}/games/{game_id}/moves", json=move, timeout=5,
                       headers={**headers, "If-Match": f'"{legal["version"]}"'})
+    # The bots done: seat 0 to act again, so the table the test reads stands still.
+    my_moves(base, game_id, headers)
     return game_id, token
 
 
@@ -223,7 +225,7 @@ def test_french_pages_at_1280_show_no_english(
         game_id, token = mid_game(base, game, players, options)
         page.goto(f"{base}/table/{game_id}#token={token}")
         page.get_by_role("heading", name="Vos coups").wait_for()
-        page.locator("#board svg").wait_for()
+        page.locator("#board > svg").wait_for()
         page.locator('#panels [data-panel="players"]').wait_for()
         page.locator("#log > li").nth(3).wait_for()
         shot(page, f"fr-{game}-table")
@@ -231,7 +233,7 @@ def test_french_pages_at_1280_show_no_english(
 
         page.goto(f"{base}/replay/{game_id}")
         page.locator("#log > li").nth(3).wait_for()
-        page.locator("#board svg").wait_for()
+        page.locator("#board > svg").wait_for()
         shot(page, f"fr-{game}-replay")
         replay = page.evaluate("document.body.innerText")
     # The lobby lists the games of the module's other tests too: their players' names are names.
