@@ -18,6 +18,8 @@ PHASES = (N_("setup"), N_("roll"), N_("discard"), N_("robber"), N_("main"), N_("
           N_("over"))
 PRODUCES = {"hills": "brick", "forest": "lumber", "pasture": "wool", "fields": "grain", "mountains": "ore"}
 LEVEL = {1: "settlement", 2: "city"}
+# The game's title as the pages head it (its Game.title, in the rules' language in French).
+TITLE = N_("The Settlers of Catan")
 # The words of Catan's data the pages show in their forms (shared.text.render.game_terms).
 TERMS = (N_("brick"), N_("lumber"), N_("wool"), N_("grain"), N_("ore"),
          N_("hills"), N_("forest"), N_("pasture"), N_("fields"), N_("mountains"), N_("desert"), N_("sea"),
@@ -267,6 +269,8 @@ EVENTS: dict[str, Any] = {
         who=who, give=_counts(d["give"]), get=_counts(d["get"])),
     "trade_answered": lambda d, who, names: (_("{who} accepts the offer") if d["accept"]
                                              else _("{who} declines the offer")).format(who=who),
+    "trade_countered": lambda d, who, names: _("{who} makes a counter-offer: gives {give} for {get}").format(
+        who=who, give=_counts(d["give"]), get=_counts(d["get"])),
     "trade_cancelled": lambda d, who, names: _("{who} withdraws the trade offer").format(who=who),
     "trade_confirmed": lambda d, who, names: _("{who} trades with {partner}").format(
         who=who, partner=seat_name(names, d["partner"])),
@@ -379,3 +383,50 @@ def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
                 _("gives {give} for {get}").format(give=_counts(offer.get("give")), get=_counts(offer.get("get"))),
                 seat=offer.get("seat") if isinstance(offer.get("seat"), int) else None),)))
     return out
+
+# The pages' words for each rule a move can break, by the problem's ``reason`` (the API's own
+# detail stays in English for integrators; problems.json lists every reason with an example of it).
+REFUSALS: dict[str, str] = {
+    "already-answered": N_("You have already answered this trade offer."),
+    "already-rolled": N_("The dice have already been rolled this turn."),
+    "answer-the-offer": N_("Answer the open trade offer first: accept or decline it."),
+    "bank-empty": N_("The bank does not have those resources."),
+    "card-bought-this-turn": N_("A development card cannot be played in the turn it was bought."),
+    "discard-pending": N_("Players with more than 7 cards must discard half of them first."),
+    "edge-occupied": N_("There is already a road there."),
+    "invalid-answer": N_("Answer the offer with yes or no."),
+    "invalid-discard": N_("Discard exactly half of your cards, rounded down, from those you hold."),
+    "invalid-edge": N_("There is no such side on the board."),
+    "invalid-hex": N_("There is no such land hex on the board."),
+    "invalid-node": N_("There is no such intersection on the board."),
+    "invalid-resource": N_("That is not a resource: brick, lumber, wool, grain or ore."),
+    "invalid-trade": N_("Both parties to a trade must give cards: no gifts."),
+    "invalid-victim": N_("Rob an opponent who has a building on that hex and cards in hand."),
+    "must-place-road": N_("Place the free roads of the Road Building card first."),
+    "must-place-settlement": N_("Place a settlement first, then its road."),
+    "must-roll-first": N_("Roll the dice first (only a development card may be played before)."),
+    "no-dev-cards-left": N_("The development card deck is empty."),
+    "no-discard-needed": N_("You do not have to discard."),
+    "no-open-offer": N_("There is no open trade offer."),
+    "no-pieces-left": N_("You have no more pieces of that kind in your supply."),
+    "no-road-location": N_("There is nowhere left to build a road."),
+    "no-such-card": N_("You do not have that development card."),
+    "node-occupied": N_("That intersection is already built on."),
+    "not-accepted": N_("Confirm the trade with a player who accepted it."),
+    "not-connected": N_("It must touch one of your own roads or buildings."),
+    "not-enough-resources": N_("You do not have the resources to pay for that."),
+    "not-now": N_("That move is not allowed at this moment of the turn."),
+    "not-your-settlement": N_("A city replaces one of your own settlements."),
+    "offer-open": N_("Confirm or withdraw the open trade offer first."),
+    "one-card-per-turn": N_("Only one development card may be played per turn."),
+    "own-offer": N_("You cannot answer your own offer."),
+    "road-not-at-settlement": N_("The set-up road must touch the settlement just placed."),
+    "robber-must-move": N_("Move the robber first."),
+    "robber-same-hex": N_("The robber must move to another land hex."),
+    "same-resource": N_("Trade a resource for a different one."),
+    "settlement-too-close": N_("The distance rule: the neighbouring intersections must be free."),
+    "setup-in-progress": N_("During set-up only settlements and their roads are placed."),
+    "trading-over": N_("Trading comes before building: you have already built or bought this turn."),
+    "unknown-move": N_("This game has no such move."),
+    "victim-required": N_("Choose a player to rob."),
+}

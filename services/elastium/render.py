@@ -264,3 +264,35 @@ def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
         rows.append(Row(seat_label(ctx, s), "", tuple(facts), seat=s, current=s in ctx.to_act))
     out.append(Panel("players", _("Players"), tuple(rows)))
     return out
+
+# The pages' words for each rule a move can break, by the problem's ``reason`` (the API's own
+# detail stays in English for integrators; problems.json lists every reason with an example of it).
+REFUSALS: dict[str, str] = {
+    "band-already-placed": N_("You already have a band on exactly these pegs."),
+    "band-not-connected": N_("Each band after the first must share a peg with your bands."),
+    "band-not-from-chain-head": N_("In the Labyrinth each band continues the chain from its head."),
+    "band-not-on-lines":
+        N_("The band's sides must follow printed lines: a line, a triangle or a rhombus of two triangles."),
+    "band-size-not-allowed": N_("This scenario does not allow a band over that many pegs."),
+    "card-not-in-market": N_("That card is not in the market."),
+    "cards-not-in-hand": N_("The payment uses cards you do not hold."),
+    "deck-empty": N_("No card is left to draw; take one from the market."),
+    "energy-payment-not-allowed":
+        N_("Only in the Cursed Triangle, and only for another player's peg, may energy be given instead of the card."),
+    "extra-action-unavailable": N_("A third action costs 3 energy, once a turn."),
+    "first-band-not-on-start-peg": N_("Your first band must use a start peg allowed to you."),
+    "mixed-idol-band": N_("A band may not explore an idol together with normal ground; explore the idol alone."),
+    "no-bands-left": N_("You have placed all of your bands."),
+    "no-market": N_("The Cursed Triangle has no market: draw from your own deck."),
+    "not-allowed-in-actions-phase": N_("Now you may only place a band or take cards."),
+    "not-allowed-in-bonus-phase": N_("Now you may only take bonus cards."),
+    "not-allowed-in-extra-phase": N_("Now you may only buy an extra action or end your turn."),
+    "not-enough-energy": N_("You do not have enough energy to give."),
+    "payment-mismatch": N_("Pay exactly once for each peg of the band that does not already hold one of your bands."),
+    "too-many-cards": N_("Take 2 cards in all."),
+    "unknown-peg": N_("Every peg must be a distinct, playable peg of this board."),
+    "unknown-source": N_("A bonus card comes from the market or the deck."),
+    "wrong-card-colour": N_("Each peg takes one card of its colour, or two cards of one colour as a joker."),
+    "wrong-recipient":
+        N_("Cards for an empty peg are discarded; cards for another player's peg go to one of the players on it."),
+}

@@ -11,6 +11,8 @@ from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
 # Elasund's words, in French from locale/fr/LC_MESSAGES/messages.po.
 _ = translator(__file__)
+# The game's title as the pages head it (its Game.title, in the rules' language in French).
+TITLE = N_("Elasund: The First City")
 # The words of Elasund's data: buildings, phases, colours, move types and fields (also the pages' forms).
 TERMS = (N_("worker_hut_small"), N_("worker_hut_large"), N_("house"), N_("workshop"), N_("well"), N_("market"),
          N_("tavern"), N_("shop"), N_("large"), N_("church"),
@@ -290,3 +292,40 @@ def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
         rows.append(Row(seat_label(ctx, seat), "", tuple(facts), seat=seat, current=seat in ctx.to_act))
     out.append(Panel("players", _("Players"), tuple(rows)))
     return out
+
+# The pages' words for each rule a move can break, by the problem's ``reason`` (the API's own
+# detail stays in English for integrators; problems.json lists every reason with an example of it).
+REFUSALS: dict[str, str] = {
+    "blue-walls-first": N_("The 4-gold wall spaces open once every 2-gold space holds a wall."),
+    "building-not-available": N_("You have no such building left to build."),
+    "cannot-cover-larger": N_("A building cannot cover a bigger building."),
+    "church-complete": N_("Every church tile is already built."),
+    "church-site": N_("No building may cover the church's foundation or a church tile."),
+    "hut-spot-not-free": N_("A hut goes on a free square: no trade field, no permit."),
+    "invalid-colour": N_("That is not an influence colour: red, blue, green or yellow."),
+    "invalid-field": N_("A value of the move is missing or wrong."),
+    "no-permit-majority": N_("Another player has the highest permit total there."),
+    "no-wall-tiles": N_("Your wall stack is empty."),
+    "not-enough-gold": N_("You do not have enough gold."),
+    "not-enough-influence": N_("You do not have enough influence cards of that colour."),
+    "not-enough-permits": N_("That building needs more of your permits in its area."),
+    "not-your-permit": N_("There is no permit of yours on that square."),
+    "outside-city": N_("Buildings go inside the city walls."),
+    "payment-not-needed": N_("No building of the same size is covered: there is nothing to pay."),
+    "permit-not-higher": N_("An upgrade puts a higher permit in place of the old one."),
+    "permit-not-in-supply": N_("You have no such permit left in your supply."),
+    "permit-tie": N_("Permit totals there are tied: nobody may build."),
+    "row-not-allowed": N_("Choose one of the rows offered."),
+    "row-not-open":
+        N_("Permits go in the ship's row (or next to it when it is full); 2 influence cards of one colour open any row."),
+    "same-size-needs-influence": N_("Covering a building of the same size costs 3 influence cards of one colour."),
+    "square-not-empty": N_("Permits go on empty squares of the city."),
+    "tile-not-drawn": N_("Choose one of the tiles you drew."),
+    "unknown-building": N_("There is no such building."),
+    "unknown-move": N_("This game has no such move."),
+    "unknown-wall-space": N_("There is no such wall space with this many players."),
+    "wall-not-connected": N_("A wall tile goes next to a gate or another wall tile."),
+    "wall-space-taken": N_("A wall tile already stands there."),
+    "wrong-discard": N_("Discard exactly the number of influence cards asked, from those you hold."),
+    "wrong-phase": N_("That move is not allowed in this phase of the turn."),
+}

@@ -395,7 +395,8 @@ def _seat_lines(view: dict[str, Any], players: list[dict[str, Any]], seat: int,
     if len(name) > NAME_CHARS:
         name = name[:NAME_CHARS - 1] + "\u2026"
     bot = players[seat].get("bot") if seat < len(players) and isinstance(players[seat], dict) else None
-    first = [_("{n} towns").format(n=len(info.get("visited") or []))]
+    first = [(_("{n} town") if len(info.get("visited") or []) == 1 else _("{n} towns"))
+             .format(n=len(info.get("visited") or []))]
     result = view.get("result") if isinstance(view.get("result"), dict) else None
     if result is not None:
         scores = result.get("scores") or []

@@ -11,6 +11,8 @@ from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
 # Elfenland's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)
+# The game's title as the pages head it (its Game.title, in the rules' language in French).
+TITLE = N_("Elfenland (with Elfengold and Elfenroads)")
 # The words of Elfenland's data: transports, counters, cards, terrains, phases, move types and fields.
 TERMS = (N_("giant_pig"), N_("elfcycle"), N_("magic_cloud"), N_("unicorn"), N_("troll_wagon"), N_("dragon"),
          N_("raft"), N_("wizard"), N_("gold"), N_("obstacle"), N_("sea_monster"), N_("double"), N_("exchange"),
@@ -19,9 +21,10 @@ TERMS = (N_("giant_pig"), N_("elfcycle"), N_("magic_cloud"), N_("unicorn"), N_("
          N_("movement"), N_("auction"), N_("keep"), N_("setup"), N_("round_start"), N_("over"),
          N_("elfenland"), N_("elfengold"), N_("elfenroads"), N_("pile"), N_("face_up"),
          N_("place_counter"), N_("travel"), N_("pass"), N_("draw_card"), N_("draw_counter"), N_("take_gold"),
-         N_("bid"), N_("keep_cards"), N_("keep_counters"), N_("fly"), N_("end_travel"), N_("play_exchange"),
+         N_("bid"), N_("keep_cards"), N_("keep_counters"), N_("fly"), N_("finish_travel"), N_("play_exchange"),
          N_("counter"), N_("road"), N_("cards"), N_("amount"), N_("reveal"), N_("town"), N_("kept"),
-         N_("other_road"), N_("index"), N_("take"), N_("counters"), N_("card"))
+         N_("other_road"), N_("index"), N_("take"), N_("counters"), N_("card"), N_("take_card"),
+         N_("take_counter"), N_("place_double"))
 
 
 def words(name: Any) -> str:
@@ -125,6 +128,19 @@ def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> 
         return _("reveal {counter} for auction").format(counter=words(move.get("counter")))
     if kind == "bid" and isinstance(move.get("amount"), int):
         return _("bid {n} gold").format(n=move["amount"])
+    if kind == "take_card" and move.get("card"):
+        return _("take the face-up card {card}").format(card=words(move["card"]))
+    if kind == "take_counter" and move.get("counter"):
+        return _("take the face-up counter {counter}").format(counter=words(move["counter"]))
+    if kind == "place_double":
+        return _("place a second {counter} on {road}").format(counter=words(move.get("counter")),
+                                                             road=road_label(move.get("road")))
+    if kind == "exchange":
+        return _("swap the counters of {road} and {other}").format(road=road_label(move.get("road")),
+                                                                  other=road_label(move.get("other_road")))
+    if kind == "finish_travel":
+        return {"gold": _("end the journey and take the gold"), "cards": _("end the journey and draw two cards")
+                }.get(str(move.get("take")), _("end the journey"))
     return describe_generic(move, _)
 
 
@@ -198,6 +214,8 @@ EVENTS: dict[str, Any] = {
         who=who, counter=words(d["counter"]), n=d["price"]),
     "lot_unsold": lambda d, who, names: _("nobody buys {counter}").format(counter=words(d["counter"])),
     "auction_closed": lambda d, who, names: _("the auction closes"),
+    "double_placed": lambda d, who, names: _("{who} places a second {counter} on {road}").format(
+        who=who, counter=_cards(d.get("counter")), road=road_label(d["road"])),
     "exchange_played": lambda d, who, names: _("{who} swaps the counters of {road} and {other}").format(
         who=who, road=road_label(d["road"]), other=road_label(d["other_road"])),
     "card_drawn": lambda d, who, names: _("{who} draws {cards}").format(who=who, cards=_cards(d.get("card"))),
@@ -216,8 +234,12 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
 
 def scores(state: dict[str, Any]) -> list[str]:
     """Each seat's score as the table shows it: the towns its elf has visited."""
-    return [_("{n} towns").format(n=len(info.get("visited") or []))
-            for info in state.get("seats") or [] if isinstance(info, dict)]
+    return [towns(len(info.get("visited") or [])) for info in state.get("seats") or [] if isinstance(info, dict)]
+
+
+def towns(n: int) -> str:
+    """``n`` towns visited, as a score: "1 town", "5 towns" (French says "1 ville" too)."""
+    return (_("{n} town") if n == 1 else _("{n} towns")).format(n=n)
 
 
 def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
@@ -317,3 +339,49 @@ def _kinds(values: Any) -> dict[str, int]:
     for value in values if isinstance(values, list) else []:
         tally[str(value)] = tally.get(str(value), 0) + 1
     return tally
+
+# The pages' words for each rule a move can break, by the problem's ``reason`` (the API's own
+# detail stays in English for integrators; problems.json lists every reason with an example of it).
+REFUSALS: dict[str, str] = {
+    "already-there": N_("Your elf is already there."),
+    "bid-too-low": N_("A bid must be higher than the one before."),
+    "card-not-face-up": N_("That card is not face up."),
+    "cards-not-in-hand": N_("You do not hold these cards."),
+    "counter-not-drawn": N_("You did not draw that counter."),
+    "counter-not-face-up": N_("That counter is not face up."),
+    "counter-not-held": N_("You do not hold that counter."),
+    "counter-pile-empty": N_("The counter pile is empty."),
+    "deck-empty": N_("No card is left to draw."),
+    "did-not-move": N_("An elf that did not move draws two cards."),
+    "exchange-needs-single-transport":
+        N_("An exchange swaps the counters of two roads that each hold exactly one transport counter."),
+    "gold-pile-empty": N_("The gold pile is empty."),
+    "must-draw-or-take-gold": N_("After a gold card drawn blind: draw again or take the gold pile."),
+    "must-keep-cards": N_("Choose the cards you keep before the next player moves."),
+    "needs-transport-counter": N_("That counter may only go on a road that holds a transport counter."),
+    "no-coins": N_("A player without gold cannot bid."),
+    "no-gold-economy": N_("Elfenland pays no gold: finish without taking."),
+    "no-secret-counter": N_("There is no hidden counter to reveal."),
+    "no-transport-counter": N_("That road has no transport counter."),
+    "no-wizard-card": N_("Flying takes a wizard card."),
+    "not-enough-coins": N_("You do not have enough gold for that."),
+    "nothing-to-keep": N_("You hold no more than you may keep."),
+    "road-has-double": N_("That road already holds a doubling spell."),
+    "road-has-gold": N_("A gold counter already lies on that road."),
+    "road-has-obstacle": N_("That road already holds an obstacle."),
+    "road-has-transport": N_("That road already holds a transport counter."),
+    "road-not-adjacent": N_("That road does not leave your elf's town."),
+    "same-road": N_("Choose two different roads to swap their counters."),
+    "sea-monster-needs-water": N_("A sea monster counter goes on a river or a lake only."),
+    "spell-needs-own-move": N_("A spell counter may only be played on your own move."),
+    "take-required": N_("Choose gold (the towns' value) or two cards."),
+    "terrain-forbids-transport": N_("That transport may not go on this kind of road."),
+    "unknown-card": N_("Cards must be travel cards."),
+    "unknown-counter": N_("There is no such counter."),
+    "unknown-move": N_("This game has no such move."),
+    "unknown-road": N_("There is no such road."),
+    "unknown-town": N_("There is no such town."),
+    "wrong-cards": N_("These cards do not pay for that road."),
+    "wrong-count": N_("Keep exactly the number of cards asked."),
+    "wrong-phase": N_("That move is not allowed in this phase."),
+}

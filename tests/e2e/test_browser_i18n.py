@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import test_browser
-from tests.e2e.browsing import shot, watched_page
+from tests.e2e.browsing import WIDE, shot, watched_page
 from tests.e2e.test_browser import human_and_bots
 
 pytestmark = pytest.mark.e2e
@@ -142,3 +142,103 @@ def test_statuses_and_refusals_in_french_at_the_table(
     expect(turn).to_have_text("Cette partie a été abandonnée : personne n’a joué depuis trop longtemps.")
     expect(page.locator("#moves")).to_have_text("La partie est terminée.")
 
+
+
+# Words that betray an English message left on a French page; none of them is also French (so not
+# "on", "a", "date", "points", "score", "version"...).  Each line of a page's text is read as words.
+ENGLISH = {"the", "and", "your", "you", "move", "moves", "turn", "turns", "waiting", "players", "player", "seat",
+           "seats", "bot", "bots", "with", "from", "of", "to", "for", "is", "are", "has", "have", "none", "nobody",
+           "card", "cards", "road", "roads", "town", "build", "take", "takes", "pass", "round", "gold", "game",
+           "games", "new", "open", "hand", "bank", "wall", "walls", "peg", "pegs", "band", "bands", "energy",
+           "counter", "counters", "settlement", "city", "resources", "rolls", "dice", "log", "replay",
+           "end", "ends", "back", "next", "first", "last", "play", "plays", "waits", "left", "joined", "seed"}
+# The French names of the seats (as a French family would name them) and the games' proper nouns.
+NAMES = ["Léa", "Hugo", "Zoé"]
+# Seat 0's moves through the API before the page is looked at (the bots answer meanwhile): a game
+# well into its play, with hands, a log and a board worth reading.
+MID_GAME_MOVES = 25
+
+
+def english_words(text: str, proper: list[str]) -> list[str]:
+    """The English words of ``text`` (a page's innerText), each with its line, once the names and
+    proper nouns are left out."""
+    import re
+    for name in sorted(proper, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return sorted({f"{word}: {line.strip()[:100]}" for line in text.splitlines()
+                   for word in re.findall(r"[^\W\d_]+", line.lower()) if word in ENGLISH})
+
+
+def test_the_english_word_check_catches_english_and_passes_french() -> None:
+    assert english_words("Vos coups : construire une route\nWaiting for Hugo", ["Hugo"]) == [
+        "for: Waiting for", "waiting: Waiting for"]
+    assert english_words("À Léa de jouer : 3 cartes, 2 jetons", ["Léa"]) == []
+
+
+def mid_game(base: str, game: str, players: int, options: dict[str, Any]) -> tuple[str, str]:
+    """A game of seat 0 (a person) against random bots, seat 0 having made MID_GAME_MOVES moves."""
+    import requests
+
+    from tests.e2e.test_browser import my_moves
+    seats = [{"name": NAMES[0]}, *({"name": NAMES[i], "bot": "random"} for i in range(1, players))]
+    created = requests.post(f"{base}/games", json={"players": seats, "options": options}, timeout=10).json()
+    game_id, token = created["id"], created["players"][0]["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    for step in range(MID_GAME_MOVES):
+        moves = my_moves(base, game_id, headers)
+        if not moves:
+            break
+        legal = requests.get(f"{base}/games/{game_id}/legal-moves", headers=headers, timeout=5).json()
+        if not legal["moves"]:
+            continue
+        # Not the move that ends one's turn when another is there: the game moves on, and the hand grows.
+        move = next((m for m in legal["moves"][step % 3:] + legal["moves"] if m["type"] not in ("end_turn",)),
+                    legal["moves"][0])
+        requests.post(f"{base}/games/{game_id}/moves", json=move, timeout=5,
+                      headers={**headers, "If-Match": f'"{legal["version"]}"'})
+    # The bots done: seat 0 to act again, so the table the test reads stands still.
+    my_moves(base, game_id, headers)
+    return game_id, token
+
+
+@pytest.mark.parametrize(("game", "players", "options", "proper"), [
+    ("catan", 3, {}, ["Catan"]),
+    ("elasund", 3, {}, ["Elasund"]),
+    ("elfenland", 3, {"edition": "elfengold"}, ["Elfengold", "Elfenland", "Elvenhold"]),
+    ("elastium", 3, {}, ["Elastium"]),
+])
+def test_french_pages_at_1280_show_no_english(
+        stacks: Any, browser: Any, game: str, players: int, options: dict[str, Any], proper: list[str]) -> None:
+    """The lobby, a table in mid-game and its replay in French at 1280x800, screenshotted
+    (.screenshots/fr-<game>-*.png); the table's and the replay's visible text holds none of the
+    English words above once the seats' names and the game's proper nouns are left out."""
+    base = stacks(game)
+    if game == "elfenland":
+        from services.elfenland.rules.board import TOWNS
+        proper = proper + sorted(TOWNS)
+    with watched_page(browser, viewport=WIDE, locale="fr-FR") as page:
+        page.goto(base + "/")
+        page.get_by_role("heading", name="Nouvelle partie").wait_for()
+        shot(page, f"fr-{game}-lobby")
+        lobby = page.locator("body").inner_text()
+
+        game_id, token = mid_game(base, game, players, options)
+        page.goto(f"{base}/table/{game_id}#token={token}")
+        page.get_by_role("heading", name="Vos coups").wait_for()
+        page.locator("#board > svg").wait_for()
+        page.locator('#panels [data-panel="players"]').wait_for()
+        page.locator("#log > li").nth(3).wait_for()
+        shot(page, f"fr-{game}-table")
+        table = page.evaluate("document.body.innerText")
+
+        page.goto(f"{base}/replay/{game_id}")
+        page.locator("#log > li").nth(3).wait_for()
+        page.locator("#board > svg").wait_for()
+        shot(page, f"fr-{game}-replay")
+        replay = page.evaluate("document.body.innerText")
+    # The lobby lists the games of the module's other tests too: their players' names are names.
+    import requests
+    listed = requests.get(f"{base}/games?limit=100", timeout=5).json()["games"]
+    names = NAMES + proper + [str(p["name"]) for g in listed for p in g.get("players") or [] if p.get("name")]
+    assert {"lobby": english_words(lobby, names), "table": english_words(table, names),
+            "replay": english_words(replay, names)} == {"lobby": [], "table": [], "replay": []}

@@ -99,12 +99,15 @@ def test_the_pages_speak_the_language_asked_for(settings: Any) -> None:
     french = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}).get_data(as_text=True)
     shown = re.sub(r"<script.*?</script>", "", french, flags=re.S)
     assert '<html lang="fr">' in shown and "Nouvelle partie" in shown and "New game" not in shown
+    assert "<h1>Les Colonisateurs de Catan</h1>" in shown and "Settlers" not in shown
     assert "[[" not in shown
     assert 'id="join-name" value="moi"' in shown                 # an attribute's word too
     config = json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>', french, re.S)[1])
     assert config["lang"] == "fr" and config["words"]["Your moves"] == "Vos coups"
     assert config["terms"]["brick"] == "argile" and config["terms"]["build_settlement"] == "construire une colonie"
     assert config["options"][0]["label"] == "Plateau"         # the lobby's form, in the game's catalog
+    assert config["refusals"]["settlement-too-close"] == \
+        "La règle de distance : les intersections voisines doivent être libres."
     english = client.get("/table/x", headers={"Accept-Language": "de, en;q=0.5"}).get_data(as_text=True)
     assert '<html lang="en">' in english and "Your moves" in english
     assert client.get("/replay/x", headers={"Accept-Language": "en"}).headers["Vary"] == "Accept-Language, Cookie"
@@ -125,6 +128,76 @@ def test_the_pages_speak_the_language_asked_for(settings: Any) -> None:
     assert client.post("/web/words", json=body, headers={"Accept-Language": "fr"}).get_json()["events"] == \
         ["bob lance les dés : 2+6 = 8"]
     assert client.post("/web/words", json={**body, "lang": "en"}).get_json()["events"] == ["bob rolls 2+6 = 8"]
+
+
+GAMES = sorted(domain for domain in DOMAINS if domain != "shared")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_rule_a_move_can_break_has_its_sentence_in_both_languages(name: str) -> None:
+    """Each reason of the game's problems.json (kept complete against its rules by test_examples)
+    has a sentence for the pages (REFUSALS in its renderer), and the French one is French."""
+    import importlib
+
+    from shared.text.render import game_refusals
+
+    reasons = json.loads((i18n.ROOT / "services" / name / "problems.json").read_text(encoding="utf-8"))
+    assert sorted(importlib.import_module(f"services.{name}.render").REFUSALS) == sorted(reasons)
+    english = game_refusals(name)
+    with i18n.use_language("fr"):
+        french = game_refusals(name)
+    assert sorted(english) == sorted(french) == sorted(reasons)
+    assert [reason for reason in reasons if not english[reason].strip() or french[reason] == english[reason]] == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_event_and_move_type_of_a_game_has_its_words_in_both_languages(name: str) -> None:
+    """Every event type the game documents (its event schemas, kept equal to what its engine folds
+    by test_contract_reality) has its own words in the log (a handler in the renderer's EVENTS),
+    and every move type its own name in both languages (TERMS, which the pages' forms and the
+    generic words use), so neither the log nor the moves fall back to the type's raw name."""
+    import importlib
+
+    from shared.game import registry
+    from shared.text.render import game_terms
+
+    plugin = registry.plugin(name)
+    module = importlib.import_module(f"services.{name}.render")
+    assert sorted(set(plugin.event_schemas) - set(module.EVENTS)) == []
+    assert getattr(module, "TITLE", plugin.game.title) == plugin.game.title      # the page's heading, translated
+    assert sorted(set(plugin.move_schemas) - set(module.TERMS)) == []
+    with i18n.use_language("fr"):
+        french = game_terms(name)
+    assert sorted(set(plugin.move_schemas) - set(french)) == []
+
+
+# One French word per concept of each game, the French rules' own (a message naming the concept in
+# English names it with this word in French): English pattern -> the French word's pattern.
+GLOSSARY: dict[str, dict[str, str]] = {
+    "catan": {r"\bsettlements?\b": "colonie", r"\brobber\b": "voleur", r"\bcit(y|ies)\b": "ville",
+              r"\broads?\b": "route", r"\bdevelopment cards?\b": "carte(s)? développement", r"\bbrick\b": "argile",
+              r"\bgrain\b": "blé", r"\bore\b": "minerai", r"\bwool\b": "laine", r"\blumber\b": "bois",
+              r"\bnodes?\b": "intersection", r"\bhex(es)?\b": "hexagone", r"\bknights?\b": "chevalier"},
+    "elasund": {r"\bpermits?\b": "permis", r"\bwalls?\b": "mur", r"\bchurch\b": "église", r"\bhuts?\b": "hutte",
+                r"\brows?\b": "rangée", r"\bship\b": "bateau", r"\binfluence cards?\b": "cartes? d’influence"},
+    "elfenland": {r"\bcounters?\b": "jeton", r"\broads?\b": "route", r"\btowns?\b": "ville", r"\belf\b|\belves\b": "elfe",
+                  r"\bwizard\b": "sorcier", r"\bbids?\b": "enchère|enchér"},
+    "elastium": {r"\bpegs?\b": "picot", r"\bbands?\b": "élastique", r"\benergy\b": "énergie", r"\bmarket\b": "marché",
+                 r"\bdeck\b": "pioche"},
+}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_game_concept_has_one_french_word(name: str) -> None:
+    """"Pegs" is not "Pions" where "peg" is "picot": every message of the game's catalog that names
+    a concept of its glossary (outside its placeholders) says it with the rules' French word."""
+    placeholder = re.compile(r"\{[^{}]*\}")
+    found = []
+    for english, (french, _fuzzy) in sorted(catalog(name).items()):
+        for concept, word in GLOSSARY[name].items():
+            if re.search(concept, placeholder.sub("", english), re.I) and not re.search(word, french, re.I):
+                found.append(f"{english!r} -> {french!r}: not {word!r}")
+    assert found == []
 
 
 TRANSLATED = [domain for domain in DOMAINS if domain != "shared" and catalog(domain)]

@@ -25,8 +25,8 @@ from shared.http.plumbing import json_response, read_json_body
 from shared.text.i18n import LANGUAGES, pick, use_language, web_words
 from shared.http.options_form import option_fields
 from shared.play.problems import Problem
-from shared.text.render import (Context, describe_move, event_words, game_panels, game_terms, move_warning,
-                                option_words, render_state, seat_scores)
+from shared.text.render import (Context, describe_move, event_words, game_panels, game_refusals, game_terms,
+                                game_translator, move_warning, option_words, render_state, seat_scores)
 from shared.http.routes.context import Service
 from shared.play.search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MIN_BUDGET_MS
 
@@ -46,14 +46,17 @@ def page_language() -> str:
 
 
 def fill(template: str, title: str, config: dict[str, Any], lang: str, game: str) -> str:
-    """A page's template in ``lang``: its words translated, the title and the config put in (with
-    the pages' words and the game's terms in that language, for the scripts)."""
+    """A page's template in ``lang``: its words translated, the title (from the game's catalog) and the
+    config put in (with the pages' words, the game's terms and its refusals in that language, for the scripts)."""
     words = web_words(lang)
     with use_language(lang):
         terms = game_terms(game)
         options = option_words(game, config["options"])
+        refusals = game_refusals(game)
+        title = game_translator(game)(title)
     # "</" could end the script element early; JSON allows "<\/" for it.
-    config_json = json.dumps({**config, "options": options, "lang": lang, "words": words, "terms": terms}) \
+    config_json = json.dumps({**config, "options": options, "lang": lang, "words": words, "terms": terms,
+                              "refusals": refusals}) \
         .replace("</", "<\\/")
     text = TEMPLATE_WORD.sub(lambda m: html.escape(words.get(m.group(1), m.group(1))), template)
     return (text.replace("{{lang}}", lang).replace("{{title}}", html.escape(title))

@@ -56,6 +56,28 @@ try {
 } catch { /* no storage: the server's choice stands */ }
 languageSwitch();
 
+// The bots in words: each one's name (a strategy of the game's, shared/game/plugin.py) as a person
+// says it, and its level; a bot this page does not know keeps its name.
+const BOT_NAMES = { random: t("random"), greedy: t("greedy"), heuristic: t("heuristic"), planner: t("planner"),
+                    expert: t("expert") };
+const BOT_LEVELS = { easy: t("easy"), medium: t("medium"), hard: t("hard") };
+
+/** A bot's name in the page's language ("greedy" -> "glouton"). */
+export function botName(name) {
+  return Object.hasOwn(BOT_NAMES, name) ? BOT_NAMES[name] : String(name);
+}
+
+/** A level in words ("medium" -> "moyen"). */
+export function botLevel(level) {
+  return Object.hasOwn(BOT_LEVELS, level) ? BOT_LEVELS[level] : String(level);
+}
+
+/** A bot as a seat shows it: its name and, when the game lists it, its level ("glouton (moyen)"). */
+export function botWords(name) {
+  const bot = (config.bots || []).find((b) => b.name === name);
+  return bot ? t("{name} ({level})", { name: botName(name), level: botLevel(bot.level) }) : botName(name);
+}
+
 /** The game id from /table/<id> or /replay/<id>. */
 export function gameId() {
   return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -67,8 +89,8 @@ export function tokenFromFragment() {
 }
 
 // A refusal in the page's language, by the problem's reason (shared/play/problems.py): the API's
-// detail stays in English for integrators.  A game's own rule (an illegal move's reason) has no
-// entry here: the page shows the French "not allowed" followed by the detail.
+// detail stays in English for integrators.  A game's own rules (an illegal move's reason) come
+// from the game's catalog (config.refusals, REFUSALS in services/<game>/render.py).
 const PROBLEM_WORDS = {
   "stale-version": t("The game moved on meanwhile: look at the board again and play."),
   "not-your-turn": t("It is not your turn."),
@@ -95,10 +117,14 @@ const PROBLEM_WORDS = {
   "invalid-options": t("These options are not valid for this game."),
 };
 
-/** A problem in the page's language: its reason's words, else (a game's rule) the detail as the API
- * wrote it, said to be a refusal in the page's language when that is not English. */
+/** A problem in the page's language: its reason's words (the platform's, else the game's rule's),
+ * else the detail as the API wrote it, said to be a refusal in the page's language when that is not
+ * English (a reason newer than the page). */
 export function problemWords(problem, status) {
-  const known = PROBLEM_WORDS[problem.reason] || PROBLEM_WORDS[String(problem.type || "").split("/").pop()];
+  const kind = String(problem.type || "").split("/").pop();
+  const rule = kind === "illegal-move" && Object.hasOwn(config.refusals || {}, problem.reason)
+    ? t("Not allowed: {detail}", { detail: config.refusals[problem.reason] }) : null;
+  const known = PROBLEM_WORDS[problem.reason] || rule || PROBLEM_WORDS[kind];
   if (known) return known;
   const said = problem.detail || problem.title || `HTTP ${status}`;
   return lang === "en" ? said : t("Not allowed: {detail}", { detail: said });
@@ -129,12 +155,6 @@ export class PyFloat {
   constructor(value) { this.value = value; }
   toJSON() { return this.value; }
   toString() { return String(this.value); }
-}
-
-/** A value for a line of text: objects as JSON (big integers as their digits). */
-export function plain(v) {
-  if (v === null || typeof v !== "object" || v instanceof PyFloat) return String(v);
-  return JSON.stringify(v, (k, x) => (typeof x === "bigint" ? x.toString() : x));
 }
 
 /** A float as Python's repr() writes it (json.dumps does): "1.0", "1e-05", "1.5e+16". */
@@ -177,19 +197,43 @@ export function newKey() {
   return "web-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** One event in words: who (when a seat made it), its type, its data. */
-export function eventLine(e) {
-  const who = e.cause && e.cause.kind === "move" ? t("seat {n}", { n: e.cause.seat }) + ": " : "";
-  const data = e.data && Object.keys(e.data).length
-    ? " " + Object.entries(e.data).map(([k, v]) => `${k}=${plain(v)}`).join(", ")
-    : "";
-  return `${e.seq}. ${who}${e.type.replaceAll("_", " ")}${data}`;
+/** A value of the game's data in words, for when the game's own words are missing: numbers and
+ * names as they are (names through the game's terms), a flat list or count of them as a list,
+ * "2 brick, 1 wool"; anything deeper is left out (null), never shown as JSON. */
+export function dataWords(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "boolean") return v ? t("yes") : t("no");
+  if (typeof v === "string") return term(v);
+  if (typeof v !== "object" || v instanceof PyFloat || typeof v === "bigint") return String(v);
+  const flat = (x) => x === null || typeof x !== "object" || x instanceof PyFloat;
+  if (Array.isArray(v)) return v.every(flat) ? v.map((x) => dataWords(x) ?? "–").join(", ") || null : null;
+  const entries = Object.entries(v);
+  if (!entries.every(([, x]) => flat(x))) return null;
+  const said = entries.filter(([, x]) => x !== 0 && x !== null)
+    .map(([k, x]) => (typeof x === "number" ? `${x} ${term(k)}` : `${term(k)} ${dataWords(x)}`));
+  return said.join(", ") || null;
 }
 
+/** A record's fields in words ("dice 2, 6; seat 1"), the ones dataWords can say. */
+function fieldWords(fields, skip = []) {
+  return Object.entries(fields || {}).filter(([k]) => !skip.includes(k))
+    .map(([k, v]) => [k, dataWords(v)]).filter(([, said]) => said !== null)
+    .map(([k, said]) => `${term(k)} ${said}`).join("; ");
+}
+
+/** One event in words when the game's own are missing: who (when a seat made it), its type and
+ * its data through the game's terms, as the server's generic words do. */
+export function eventLine(e) {
+  const what = term(String(e.type).replace(/^platform\./, "")) + (fieldWords(e.data) ? ", " + fieldWords(e.data) : "");
+  const line = e.cause && e.cause.kind === "move"
+    ? t("{who}: {what}", { who: t("seat {n}", { n: e.cause.seat }), what }) : what;
+  return `${e.seq}. ${line}`;
+}
+
+/** A move in words when the game's own are missing: its type and fields through the game's terms. */
 export function moveLabel(move) {
-  const rest = Object.entries(move).filter(([k]) => k !== "type");
-  return move.type.replaceAll("_", " ") + (rest.length
-    ? " " + rest.map(([k, v]) => `${k}=${plain(v)}`).join(", ") : "");
+  const rest = fieldWords(move, ["type"]);
+  return rest ? t("{who}: {what}", { who: term(move.type), what: rest }) : term(move.type);
 }
 
 /** The board picture as SVG text to inline, in the page's language, or null when the service has none to give. */

@@ -1,7 +1,7 @@
 // The lobby: a quick match; a new game's form (seats, the game's rules as fields built from its
 // options schema, the turn clock, listed or not); the server's games as a table (a status filter,
 // pages, a join button on each open seat); and the games this browser created or joined.
-import { api, config, lang, t } from "./common.js";
+import { api, botLevel, botName, botWords, config, lang, t } from "./common.js";
 
 const seats = document.getElementById("seats");
 const message = document.getElementById("message");
@@ -9,9 +9,6 @@ const progress = document.getElementById("progress");
 const storeKey = `boardgames:${config.game}:games`;
 const OPEN = "(open)";     // the seat kind "open": no strategy has this name
 const CLOCKS = [30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400];
-// A bot's level in words (shared/game/plugin.py's levels).
-const LEVELS = { easy: t("easy"), medium: t("medium"), hard: t("hard") };
-const level = (name) => LEVELS[name] || name;
 const STATUS_WORDS = { waiting: t("Waiting for players"), active: t("Being played"), finished: t("Finished"),
                        cancelled: t("Cancelled"), abandoned: t("Abandoned") };
 
@@ -50,7 +47,7 @@ function seatRow(index) {
   const nameLabel = el("label", { htmlFor: name.id, textContent: t("Seat {n} name", { n: index }) });
   const kind = el("select", { id: `seat-${index}-kind`, name: `seat-${index}-kind` });
   kind.append(new Option(t("human"), ""));
-  for (const bot of config.bots) kind.append(new Option(t("bot: {name} ({level})", { name: bot.name, level: level(bot.level) }), bot.name));
+  for (const bot of config.bots) kind.append(new Option(t("bot: {name} ({level})", { name: botName(bot.name), level: botLevel(bot.level) }), bot.name));
   kind.append(new Option(t("open: anyone may join"), OPEN));
   // Other seats start as the rule-of-thumb bot: a fair opponent that answers at once.
   const medium = config.bots.find((bot) => bot.level === "medium") || config.bots[0];
@@ -173,7 +170,7 @@ function fillTimeFields() {
   const fallback = document.getElementById("fallback-bot");
   for (const bot of config.bots) {
     const usual = bot.name === config.clock.fallback_bot ? t(", the usual one") : "";
-    fallback.append(new Option(`${bot.name} (${level(bot.level)}${usual})`, bot.name));
+    fallback.append(new Option(`${botName(bot.name)} (${botLevel(bot.level)}${usual})`, bot.name));
   }
   fallback.value = config.clock.fallback_bot;
   clock.addEventListener("change", () => {
@@ -259,8 +256,8 @@ function seatItem(game, p) {
     }
   } else {
     li.append(t("Seat {n}: {name}", { n: p.seat, name: p.name }));
-    if (p.resigned) li.append(el("span", { className: "lobby-tag", textContent: t("resigned, {bot} plays", { bot: p.bot }) }));
-    else if (p.bot) li.append(el("span", { className: "lobby-tag", textContent: t("bot: {bot}", { bot: p.bot }) }));
+    if (p.resigned) li.append(el("span", { className: "lobby-tag", textContent: t("resigned, {bot} plays", { bot: botWords(p.bot) }) }));
+    else if (p.bot) li.append(el("span", { className: "lobby-tag", textContent: t("bot: {bot}", { bot: botWords(p.bot) }) }));
   }
   return li;
 }

@@ -1,6 +1,7 @@
 // A table: the board, players and scores, whose turn, one's hand, the log in words, and one's legal
 // moves (clicked on the board, or from a list or a small form), live from the event feed.
-import { api, boardSvg, config, follow, gameId, gameWords, newKey, seatNames, showBoard, t, term, tokenFromFragment } from "./common.js";
+import { api, boardSvg, botWords, config, dataWords, follow, gameId, gameWords, moveLabel, newKey, seatNames, showBoard, t, term,
+         tokenFromFragment } from "./common.js";
 import { renderMoves } from "./moveforms.js";
 
 const id = gameId();
@@ -113,14 +114,14 @@ function show(v, panels, scores) {
     const li = document.createElement("li");
     li.className = `seat-${p.seat}` + (v.to_act.includes(p.seat) ? " current" : "");
     li.append(Object.assign(document.createElement("span"), { className: "swatch", ariaHidden: "true" }),
-      `${p.open ? t("open seat") : p.name}${p.seat === seat ? " " + t("(you)") : ""}${p.resigned ? " · " + t("resigned") : ""}${p.bot ? " · " + t("bot {level}", { level: p.bot }) : ""}`);
+      `${p.open ? t("open seat") : p.name}${p.seat === seat ? " " + t("(you)") : ""}${p.resigned ? " · " + t("resigned") : ""}${p.bot ? " · " + t("bot: {bot}", { bot: botWords(p.bot) }) : ""}`);
     const deadline = (v.deadlines || {})[String(p.seat)];
     if (deadline) {
       const clock = Object.assign(document.createElement("span"), { className: "clock" });
       clock.dataset.deadline = deadline;
       li.append(clock);
     }
-    if (score !== null) li.append(Object.assign(document.createElement("b"), { className: "score", textContent: ` ${typeof score === "object" ? JSON.stringify(score) : score}` }));
+    if (score !== null) li.append(Object.assign(document.createElement("b"), { className: "score", textContent: ` ${typeof score === "object" ? dataWords(score) ?? "" : score}` }));
     return li;
   }));
   showControls(v);
@@ -228,7 +229,7 @@ function ask(title, text) {
 
 /** Ask before a costly move: resolves true to play it. */
 function confirmMove(move, warning) {
-  return ask(`${labelOf.get(move) || move.type.replaceAll("_", " ")}?`, warning);
+  return ask(`${labelOf.get(move) || moveLabel(move)}?`, warning);
 }
 
 // -- the game's controls: leave or cancel while it waits, resign while it runs, a rematch once over --
@@ -387,7 +388,7 @@ async function refresh() {
         legal = moves;
         picked = [];
         const words = await gameWords({ names, view: v, moves: moves.moves.length <= 300 ? moves.moves : [] });
-        const labels = moves.moves.map((m, i) => words.moves[i] || m.type.replaceAll("_", " "));
+        const labels = moves.moves.map((m, i) => words.moves[i] || moveLabel(m));
         labelOf = new Map(moves.moves.map((m, i) => [m, labels[i]]));
         warningOf = new Map(words.moves.length ? moves.moves.map((m, i) => [m, words.warnings[i] || null]) : []);
         show(v, words.panels, words.scores);

@@ -29,7 +29,7 @@ from shared.game.strict import strict
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
            "describe_event", "event_words", "move_warning", "seat_scores", "game_panels", "generic_state", "game_terms",
-           "game_translator", "option_words"]
+           "game_translator", "option_words", "game_refusals"]
 
 log = logging.getLogger("render")
 _GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}")
@@ -203,6 +203,14 @@ def game_terms(game: str | None) -> dict[str, str]:
     translate = game_translator(game)
     found = {str(word): str(translate(word)) for word in getattr(_module(game), "TERMS", ())}
     return {word: text for word, text in found.items() if text != word}
+
+
+def game_refusals(game: str | None) -> dict[str, str]:
+    """Each rule of the game a move can break (``REFUSALS`` in its renderer: the problem's ``reason``
+    -> a sentence) in the language in use, for the pages to say why a move was refused."""
+    translate = game_translator(game)
+    refusals = getattr(_module(game), "REFUSALS", None)
+    return {str(reason): str(translate(text)) for reason, text in (refusals or {}).items()}
 
 
 def option_words(game: str | None, fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
