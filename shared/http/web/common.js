@@ -122,7 +122,9 @@ const PROBLEM_WORDS = {
  * English (a reason newer than the page). */
 export function problemWords(problem, status) {
   const kind = String(problem.type || "").split("/").pop();
-  const rule = kind === "illegal-move" && Object.hasOwn(config.refusals || {}, problem.reason)
+  // A rule's refusal in English is the API's own detail (it names the very piece or card); in
+  // another language, the game's sentence for its reason.
+  const rule = lang !== "en" && kind === "illegal-move" && Object.hasOwn(config.refusals || {}, problem.reason)
     ? t("Not allowed: {detail}", { detail: config.refusals[problem.reason] }) : null;
   const known = PROBLEM_WORDS[problem.reason] || rule || PROBLEM_WORDS[kind];
   if (known) return known;
