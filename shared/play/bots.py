@@ -9,7 +9,6 @@ turns whose job vanished, failed or died with its worker (see :class:`shared.pla
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import random
@@ -26,6 +25,7 @@ from rq.serializers import JSONSerializer
 from shared.log import platform_events as pe
 from shared.game.engine import Event, IllegalMove, Strategy, play_fair, random_strategy, thinks
 from shared.play.problems import Problem
+from shared.play import meta as gm
 from shared.play.runtime import AppendNews, GameRuntime, LoadedGame, derive_seed
 from shared.play.search import bot_budget_ms
 from shared.game.strict import strict
@@ -130,7 +130,7 @@ def seat_bots(runtime: GameRuntime) -> Callable[[str, int], str | None]:
     has it right after the append that leaves the bot to act (else as Redis has it)."""
     def bot_of(game_id: str, seat: int) -> str | None:
         meta = runtime.cache.peek_meta(game_id) or runtime.store.meta(game_id) or {}
-        players = json.loads(meta.get("players") or "[]")
+        players = gm.players_of(meta)
         return players[seat].get("bot") if 0 <= seat < len(players) else None
     return bot_of
 

@@ -48,7 +48,6 @@ nothing, until the next move or sweep writes a current one).
 """
 from __future__ import annotations
 
-import json
 import logging
 import math
 import time
@@ -60,6 +59,7 @@ from rq.exceptions import DuplicateJobError
 
 from shared.game.engine import Event, Strategy
 from shared.play import bots
+from shared.play import meta as gm
 from shared.play.bots import JOB_TIMEOUT_SECONDS, BotQueue, job_state, play_bot_turn_with
 from shared.play.runtime import AppendNews, GameRuntime, LoadedGame
 from shared.play.turn_clock import (ENDED, EXPIRED, FIELD, RUNNING, ClockChange, acting_seats, advance,
@@ -254,7 +254,7 @@ def sweep_due(runtime: GameRuntime, bot_queue: BotQueue,
             if restart(runtime, game_id, jobs) is None:
                 rescore(keys=[key], args=[game_id, score, str(now)])
             continue
-        players = json.loads(meta["players"])
+        players = gm.players_of(meta)
         passed = [(int(seat), entry) for seat, entry in clock["seats"].items()
                   if entry[0] / 1000 <= now and not players[int(seat)].get("bot")]
         for seat, (deadline, set_at) in passed:

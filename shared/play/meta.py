@@ -10,6 +10,7 @@ reservations, the clock's deadlines) ride along in ``extra`` as they are stored.
 """
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,3 +125,70 @@ def clock_settings(turn_seconds: int | None, fallback_bot: str | None) -> dict[s
     if turn_seconds is None:
         return {"fallback_bot": fallback_bot} if fallback_bot else {}
     return {"turn_seconds": str(turn_seconds), "fallback_bot": fallback_bot or ""}
+
+
+# -- one field at a time ---------------------------------------------------------------------------
+
+def players_of(meta: dict[str, str]) -> list[dict[str, Any]]:
+    """The public seats: ``{seat, name, bot[, open, reserved, resigned]}`` each."""
+    return json.loads(meta.get("players") or "[]")
+
+
+@functools.lru_cache(maxsize=4096)
+def bot_seats(players_field: str) -> frozenset[int]:
+    """The seats a bot plays, from the meta's ``players`` field (parsed once per game, not per move)."""
+    return frozenset(seat for seat, player in enumerate(json.loads(players_field)) if player.get("bot"))
+
+
+@functools.lru_cache(maxsize=4096)
+def resigned_seats(players_field: str) -> frozenset[int]:
+    """The seats whose player resigned (a bot plays them; their token only reads)."""
+    return frozenset(seat for seat, player in enumerate(json.loads(players_field)) if player.get("resigned"))
+
+
+def tokens_field(meta: dict[str, str]) -> str:
+    """The ``tokens`` field as stored (``shared.play.auth.stored_token_hashes`` parses it once per game)."""
+    return meta.get("tokens") or "[]"
+
+
+def tokens_of(meta: dict[str, str]) -> list[str | None]:
+    """Each seat's token hash (None: a bot's or an open seat)."""
+    return json.loads(tokens_field(meta))
+
+
+def reserved_of(meta: dict[str, str]) -> list[str | None]:
+    """A rematch's seats kept for their previous players: each seat's old token hash, or None."""
+    return json.loads(meta.get("reserved") or "[]")
+
+
+def options_of(meta: dict[str, str]) -> dict[str, Any]:
+    return json.loads(meta.get("options") or "{}")
+
+
+def to_act_of(meta: dict[str, str]) -> list[int]:
+    return json.loads(meta.get("to_act") or "[]")
+
+
+def is_listed(meta: dict[str, str], default: bool) -> bool:
+    """Whether the game is in the public list; ``default`` for a hash that does not say (an early release's)."""
+    return meta["listed"] == "1" if "listed" in meta else default
+
+
+def seeded_by_client(meta: dict[str, str]) -> bool:
+    return meta.get("seeded_by_client") == "1"
+
+
+def created_at(meta: dict[str, str]) -> int:
+    return int(meta.get("created_at") or 0)
+
+
+def seat_fields(players: list[dict[str, Any]], tokens: list[str | None] | None = None) -> dict[str, str]:
+    """The fields a seat change rewrites: the public seats, and their token hashes when they change."""
+    fields = {"players": json.dumps(players)}
+    if tokens is not None:
+        fields["tokens"] = json.dumps(tokens)
+    return fields
+
+
+def reserved_field(reserved: list[str | None]) -> dict[str, str]:
+    return {"reserved": json.dumps(reserved)}

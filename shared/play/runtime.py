@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import logging
 import os
 import pickle
@@ -33,7 +32,8 @@ from shared.log.eventstore import (GENESIS_HASH, AppendResult, EventStore, canon
 from shared.log.platform_events import is_platform_event
 from shared.play import turn_clock
 from shared.play.auth import hash_token, new_token
-from shared.play.meta import GameMeta
+from shared.play.meta import GameMeta, bot_seats, created_at, is_listed, players_of, resigned_seats
+from shared.play.meta import status_fields as meta_status_fields
 from shared.play.problems import Problem, RetryLater
 
 log = logging.getLogger("runtime")
@@ -138,16 +138,6 @@ class _SaltSource:
 _salts = _SaltSource()
 
 
-@functools.lru_cache(maxsize=4096)
-def _bot_seats(players_field: str) -> frozenset[int]:
-    """The seats a bot plays, from the meta's ``players`` field (parsed once per game, not per move)."""
-    return frozenset(seat for seat, player in enumerate(json.loads(players_field)) if player.get("bot"))
-
-
-@functools.lru_cache(maxsize=4096)
-def _resigned_seats(players_field: str) -> frozenset[int]:
-    """The seats whose player resigned (a bot plays them; their token only reads)."""
-    return frozenset(seat for seat, player in enumerate(json.loads(players_field)) if player.get("resigned"))
 
 
 def _new_seats(game_id: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -202,11 +192,11 @@ class LoadedGame:
 
     @property
     def players(self) -> list[dict[str, Any]]:
-        return json.loads(self.meta["players"])
+        return players_of(self.meta)
 
     @property
     def bot_seats(self) -> frozenset[int]:
-        return _bot_seats(self.meta["players"])
+        return bot_seats(self.meta["players"])
 
     @property
     def seed(self) -> int:
@@ -426,7 +416,7 @@ class GameRuntime:
         # re-enqueued.  Indexed again after it, as a sweep in between drops the entry.
         if active:
             self.store.index_active(game.name, game_id, True)
-        bots = [] if info.status == "waiting" else self._bots_to_notify(game, state, _bot_seats(meta["players"]))
+        bots = [] if info.status == "waiting" else self._bots_to_notify(game, state, bot_seats(meta["players"]))
         clock = self._clock_after(LoadedGame(game_id, 0, None, meta, GENESIS_HASH), state, records[-1]["seq"],
                                   None, False)
         if clock is not None:
@@ -742,7 +732,7 @@ class GameRuntime:
             raise game_cancelled()
         if status == "abandoned":
             raise game_abandoned()
-        if holder and seat in _resigned_seats(loaded.meta["players"]):
+        if holder and seat in resigned_seats(loaded.meta["players"]):
             raise Problem("seat-resigned", f"Seat {seat} resigned: a bot plays it, and its token can only read.")
         rules = self.rules_for(loaded.meta)
         if rules.result(loaded.state) is not None:
@@ -808,12 +798,12 @@ class GameRuntime:
     def relist(self, game_id: str, meta: dict[str, str], status: str) -> None:
         """File a listed game (``"listed": true``) under ``status`` in the game list (shared.play.seats:
         waiting, active, finished, cancelled); best effort, as the list is checked when read."""
-        if meta.get("listed") == "1":
-            self.best_effort(self.store.list_game, self.game.name, game_id, status, int(meta["created_at"]))
+        if is_listed(meta, default=False):
+            self.best_effort(self.store.list_game, self.game.name, game_id, status, created_at(meta))
 
     def notify_acting_bots(self, game_id: str, version: int, state: Any, players_field: str, rules: Game) -> None:
         """Tell the bot queue about bot seats to act now (after a start or a resignation)."""
-        bots = self._bots_to_notify(rules, state, _bot_seats(players_field))
+        bots = self._bots_to_notify(rules, state, bot_seats(players_field))
         if bots:
             news = AppendNews(game_id, version, tuple(bots))
             self._tell_before(news)
@@ -839,11 +829,7 @@ class GameRuntime:
     @staticmethod
     def status_fields(rules: Game, state: Any) -> dict[str, str]:
         result = rules.result(state)
-        return {
-            "status": "finished" if result is not None else "active",
-            "to_act": json.dumps(rules.to_act(state)),
-            "result": json.dumps(result),
-        }
+        return meta_status_fields("finished" if result is not None else "active", rules.to_act(state), result)
 
     def _snapshot_if_due(self, rules: Game, before: int, after: int, head: str, state: Any) -> str | None:
         """The snapshot document to write when the move crossed a multiple of ``snapshot_every``."""

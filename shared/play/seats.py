@@ -14,11 +14,11 @@ previous game (None: anyone may take it), ``rematch_of`` / ``rematch`` the links
 from __future__ import annotations
 
 import hmac
-import json
 import time
 from typing import Any
 
 from shared.play import turn_clock
+from shared.play import meta as gm
 from shared.log import platform_events as pe, proofs
 from shared.play.auth import hash_token, new_token
 from shared.log.eventstore import AppendResult
@@ -69,7 +69,7 @@ class Seats:
             if meta.get("status") != "waiting" or not player.get("open"):
                 raise Problem("seat-taken", f"Seat {seat} is already taken.")
             if player.get("reserved"):
-                reserved = json.loads(meta.get("reserved") or "[]")
+                reserved = gm.reserved_of(meta)
                 if not _same_hash(old_token, reserved[seat] if seat < len(reserved) else None):
                     raise Problem("seat-reserved", f"Seat {seat} is kept for its player in the previous game: "
                                   "send that game's token (Authorization: Bearer <old token>).")
@@ -79,10 +79,10 @@ class Seats:
                               errors=[{"detail": "Missing data for required field.", "pointer": "/name"}])
             token = f"{game_id}.{new_token()}"
             players[seat] = {"seat": seat, "name": name, "bot": None}
-            tokens = json.loads(meta["tokens"])
+            tokens = gm.tokens_of(meta)
             tokens[seat] = hash_token(token)
             events = [{"type": pe.SEAT_JOINED, "data": {"seat": seat, "name": name}}]
-            fields = {"players": json.dumps(players), "tokens": json.dumps(tokens)}
+            fields = gm.seat_fields(players, tokens)
             starts = not any(p.get("open") for p in players)
             if starts:
                 events.append({"type": pe.GAME_STARTED, "data": {}})
@@ -110,15 +110,15 @@ class Seats:
             players = loaded.players
             if players[seat].get("open"):
                 raise Problem("seat-open", f"Seat {seat} is not taken.")   # left already
-            reserved = json.loads(loaded.meta.get("reserved") or "[]")
+            reserved = gm.reserved_of(loaded.meta)
             kept = seat < len(reserved) and reserved[seat] is not None
             players[seat] = {"seat": seat, "name": players[seat]["name"] if kept else None, "bot": None,
                              "open": True, **({"reserved": True} if kept else {})}
-            tokens = json.loads(loaded.meta["tokens"])
+            tokens = gm.tokens_of(loaded.meta)
             tokens[seat] = None
             result = self.runtime.append_platform(
                 loaded, [{"type": pe.SEAT_LEFT, "data": {"seat": seat}}], seat,
-                {"players": json.dumps(players), "tokens": json.dumps(tokens)})
+                gm.seat_fields(players, tokens))
             if result.status == "OK":
                 return result.version
         raise self._busy()
@@ -157,7 +157,7 @@ class Seats:
             if players[seat].get("resigned"):
                 raise Problem("seat-resigned", f"Seat {seat} has resigned already.")
             players[seat] = {**players[seat], "bot": self.takeover_bot, "resigned": True}
-            fields = {"players": json.dumps(players)}
+            fields = gm.seat_fields(players)
             result = self.runtime.append_platform(
                 loaded, [{"type": pe.SEAT_RESIGNED, "data": {"seat": seat, "bot": self.takeover_bot}}],
                 seat, fields)
@@ -184,7 +184,7 @@ class Seats:
                 loaded, [{"type": pe.REMATCH, "data": {"game_id": new_id}}], seat, {"rematch": new_id})
             if result.status != "OK":
                 continue
-            old_tokens = json.loads(meta["tokens"])
+            old_tokens = gm.tokens_of(meta)
             players: list[dict[str, Any]] = []
             for p in loaded.players:
                 if p.get("bot") and not p.get("resigned"):
@@ -192,9 +192,9 @@ class Seats:
                 else:
                     players.append({"name": p["name"], "open": True, "reserved": True})
             extra = {"rematch_of": game_id, "host": hash_token(token),
-                     "reserved": json.dumps([h if p.get("open") else None for h, p in zip(old_tokens, players)])}
+                     **gm.reserved_field([h if p.get("open") else None for h, p in zip(old_tokens, players)])}
             clock = turn_clock.settings(meta)           # the rematch keeps the turn clock and the bots' budget
-            self.runtime.create(players, self.options_of(game_id, meta), None, listed=meta.get("listed", "1") == "1",
+            self.runtime.create(players, self.options_of(game_id, meta), None, listed=gm.is_listed(meta, default=True),
                                 extra_meta=extra, game_id=new_id, bot_budget_ms=bot_budget_ms(meta), **clock)
             return {"id": new_id, "rematch_of": game_id}, True
         raise self._busy()
@@ -202,7 +202,7 @@ class Seats:
     def options_of(self, game_id: str, meta: dict[str, str]) -> dict[str, Any]:
         """The game's options (in the meta; a game created before they were kept there: its setup)."""
         if meta.get("options"):
-            return json.loads(meta["options"])
+            return gm.options_of(meta)
         return self.runtime.store.read(game_id, after=0, limit=1)[0]["cause"]["options"]
 
     # -- checks -------------------------------------------------------------------------------

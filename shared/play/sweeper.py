@@ -9,7 +9,6 @@ handler would ignore it until the kill).
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import signal
@@ -21,6 +20,7 @@ import redis
 
 from shared.game import registry
 from shared.play import bots, seats
+from shared.play import meta as gm
 from shared.play.bots import BotQueue, bot_queue_for, job_id, job_state, pending_key
 from shared.play.clocks import sweep_due
 from shared.play.config import Settings
@@ -131,10 +131,10 @@ class Sweeper:
             if seats.abandon_if_idle(runtime, game_id, self.abandon_after) is not None:
                 log.info("%s %s: no move for %d s; ended as abandoned", game_name, game_id, self.abandon_after)
                 return 0, False, False
-        players = json.loads(meta["players"])
+        players = gm.players_of(meta)
         version = int(meta["version"])
         enqueued, bot_to_act, watch = 0, False, False
-        for seat in json.loads(meta["to_act"]):
+        for seat in gm.to_act_of(meta):
             if not players[seat].get("bot"):
                 continue
             bot_to_act = True

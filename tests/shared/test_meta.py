@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.log.eventstore import EventStore
+from shared.play import meta as gm
 from shared.play.meta import GameMeta
 from shared.play.runtime import GameRuntime
 from tests.shared.toygame import RaceGame
@@ -40,3 +41,23 @@ def test_a_new_games_hash_in_redis_reads_back_as_the_meta_it_was_written_from(re
     written = meta.to_hash()
     assert {k: v for k, v in stored.items() if k not in ("version", "head")} == written
     assert stored["fallback_bot"] == "" and stored["seeded_by_client"] == "1" and stored["listed"] == "1"
+
+
+def test_the_one_field_readers_agree_with_the_typed_meta_on_old_and_new_hashes(redis_client: Any) -> None:
+    runtime = GameRuntime(RaceGame(), EventStore(redis_client))
+    game_id, _, _ = runtime.create([{"name": "x"}, {"name": "y", "bot": "random"}], {"target": 40}, seed=7,
+                                   listed=False)
+    for raw in (OLD_HASH, runtime.store.meta(game_id) or {}):
+        typed = GameMeta.from_hash(raw)
+        assert gm.players_of(raw) == typed.players and gm.tokens_of(raw) == typed.tokens
+        assert gm.options_of(raw) == typed.options and gm.to_act_of(raw) == typed.to_act
+        assert gm.seeded_by_client(raw) == typed.seeded_by_client and gm.created_at(raw) == typed.created_at
+        assert gm.bot_seats(raw["players"]) == {s for s, p in enumerate(typed.players) if p.get("bot")}
+        assert gm.reserved_of(raw) == []
+    # A hash that does not say whether it is listed keeps each reader's own default.
+    assert gm.is_listed(OLD_HASH, default=True) and not gm.is_listed(OLD_HASH, default=False)
+    assert not gm.is_listed(runtime.store.meta(game_id) or {}, default=True)
+    # What a seat change writes reads back the same way.
+    players = [{"seat": 0, "name": "z", "bot": None}]
+    fields = {**gm.seat_fields(players, ["h"]), **gm.reserved_field([None])}
+    assert gm.players_of(fields) == players and gm.tokens_of(fields) == ["h"] and gm.reserved_of(fields) == [None]

@@ -8,6 +8,7 @@ from flask import request
 from marshmallow import Schema
 
 from shared.play import turn_clock
+from shared.play import meta as gm
 from shared.http import limits
 from shared.play.auth import bearer_token, seat_for_token, stored_token_hashes, valid_for_another_game
 from shared.play.config import Settings
@@ -57,11 +58,11 @@ class Service:
             if required or header:
                 raise Problem("unauthenticated", "Send a seat's token: Authorization: Bearer <token>.")
             return None
-        seat = seat_for_token(token, stored_token_hashes(meta["tokens"]))
+        seat = seat_for_token(token, stored_token_hashes(gm.tokens_field(meta)))
         if seat is None:
             # ``meta`` may be this process's copy from before the seat was taken (shared.play.seats).
             fresh = self.store.meta(game_id)
-            if fresh is not None and fresh.get("tokens") != meta["tokens"]:
+            if fresh is not None and gm.tokens_field(fresh) != gm.tokens_field(meta):
                 seat = seat_for_token(token, stored_token_hashes(fresh["tokens"]))
         if seat is None:
             # 403 only when proven (one more read, on this failure path only); else 401.
@@ -79,7 +80,7 @@ class Service:
             "status": status if status in ("waiting", "cancelled", "abandoned") else
             "finished" if result is not None else "active",
             "rematch": loaded.meta.get("rematch"), "rematch_of": loaded.meta.get("rematch_of"),
-            "seeded_by_client": loaded.meta.get("seeded_by_client") == "1",
+            "seeded_by_client": gm.seeded_by_client(loaded.meta),
             "to_act": [] if status in ("waiting", "cancelled", "abandoned") else game.to_act(loaded.state),
             "result": result, "you": seat,
             "players": loaded.players, "state": game.view(loaded.state, seat),

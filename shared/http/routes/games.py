@@ -1,7 +1,6 @@
 """Games: create one, list them, see one as a seat or a spectator, list a seat's legal moves."""
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -11,6 +10,7 @@ from flask import Response
 from flask_smorest import Blueprint
 
 from shared.play import turn_clock
+from shared.play import meta as gm
 from shared.http import limits, metrics
 from shared.http.plumbing import entity_tag, json_response, load_with, not_modified, read_json_body
 from shared.http.openapi import BEARER, CACHE_HEADERS, IF_NONE_MATCH, NOT_MODIFIED, OPTIONAL_BEARER, problems
@@ -149,10 +149,10 @@ class MoveLists:
 def _listed(meta: dict[str, str]) -> dict[str, Any]:
     """One game of the list: only public fields of its meta (never the token hashes)."""
     return {"id": meta["id"], "status": meta["status"], "version": int(meta["version"]),
-            "options": json.loads(meta.get("options") or "{}"), "players": json.loads(meta["players"]),
-            "to_act": json.loads(meta.get("to_act") or "[]"), "created_at": int(meta["created_at"]),
+            "options": gm.options_of(meta), "players": gm.players_of(meta),
+            "to_act": gm.to_act_of(meta), "created_at": gm.created_at(meta),
             "moved_at": int(meta["moved_at"]) if meta.get("moved_at") else None,
-            "rematch_of": meta.get("rematch_of"), "seeded_by_client": meta.get("seeded_by_client") == "1",
+            "rematch_of": meta.get("rematch_of"), "seeded_by_client": gm.seeded_by_client(meta),
             "turn_seconds": turn_clock.turn_seconds(meta)}
 
 

@@ -11,7 +11,6 @@ headers says ``Vary: Accept-Language, Cookie``, so no cache hands one language's
 """
 from __future__ import annotations
 
-import json
 
 from flask import Response
 from flask_smorest import Blueprint
@@ -23,6 +22,7 @@ from shared.http.routes.context import Service
 from shared.http.routes.history import check_version
 from shared.http.routes.pages import page_language
 from shared.http.schemas import BoardQuerySchema
+from shared.play import meta as gm
 from shared.text.i18n import DEFAULT, use_language
 
 SVG = "image/svg+xml"
@@ -55,7 +55,7 @@ def blueprint(service: Service) -> Blueprint:
             check_version(meta, version)
             rules = runtime.rules_for(meta)
             state, at = runtime.state_at(game_id, version, rules), version
-            players = json.loads(meta["players"])
+            players = gm.players_of(meta)
         chosen = lang or page_language()
         etag = entity_tag(at) if chosen == DEFAULT else f'"{at}.{chosen}"'
         vary = {} if lang else {"Vary": "Accept-Language, Cookie"}
