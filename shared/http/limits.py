@@ -31,7 +31,7 @@
   CPU, and a Redis round trip per read would cost more than the reads.  Over one: 429
   ``rate-limited`` (reason ``too-many-reads`` or ``too-many-audits``) with ``Retry-After``.
 * **Pruning**: expired games leave the index when the cap is reached (``EventStore.prune_index``),
-  and the sweeper's slow lane drops them too, a few at a time (see :class:`shared.play.bots.Sweeper`).
+  and the sweeper's slow lane drops them too, a few at a time (see :class:`shared.play.sweeper.Sweeper`).
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ serializer and a scheduler (the same as ``rq worker --serializer json --with-sch
   raise ``ConnectionError`` while Redis is away).  Here a worker that stopped without being
   asked to is logged and replaced by a fresh one, after a backoff (1 s doubling up to 5 s,
   reset once a worker has run for a minute).  A job it was running when Redis went away is
-  left 'started'; the sweeper plays that turn again (``shared.play.bots.sweep``).
+  left 'started'; the sweeper plays that turn again (``shared.play.sweeper.Sweeper``).
 * RQ's scheduler process (it moves retries whose delay is over, and turn clocks' deadlines, to
   the queue) dies on the first error; :class:`ResilientScheduler` logs, backs off and carries on
   instead.  It stops when its worker is gone (a ``kill -9`` of the worker would otherwise leave
