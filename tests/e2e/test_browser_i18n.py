@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from tests.e2e import test_browser
 from tests.e2e.browsing import WIDE, shot, watched_page
 from tests.e2e.test_browser import human_and_bots
+from tests.wait import wait_until
 
 pytestmark = pytest.mark.e2e
 # The browser and the games' stacks, as the other browser tests have them (one of each for this module).
@@ -201,6 +202,13 @@ def mid_game(base: str, game: str, players: int, options: dict[str, Any]) -> tup
     return game_id, token
 
 
+def shown(page: Any, selector: str, nth: int = 0) -> None:
+    """Wait until the page shows ``selector``'s ``nth`` match, by asking it again and again: on Elastium's
+    large board Playwright's own waiting (wait_for, wait_for_function) sometimes never sees a match
+    that a direct query finds at once."""
+    wait_until(lambda: page.locator(selector).nth(nth).is_visible(), f"the page to show {selector}", timeout=20)
+
+
 @pytest.mark.parametrize(("game", "players", "options", "proper"), [
     ("catan", 3, {}, ["Catan"]),
     ("elasund", 3, {}, ["Elasund"]),
@@ -225,15 +233,15 @@ def test_french_pages_at_1280_show_no_english(
         game_id, token = mid_game(base, game, players, options)
         page.goto(f"{base}/table/{game_id}#token={token}")
         page.get_by_role("heading", name="Vos coups").wait_for()
-        page.locator("#board > svg").wait_for()
-        page.locator('#panels [data-panel="players"]').wait_for()
-        page.locator("#log > li").nth(3).wait_for()
+        shown(page, "#board > svg")
+        shown(page, '#panels [data-panel="players"]')
+        shown(page, "#log > li", nth=3)
         shot(page, f"fr-{game}-table")
         table = page.evaluate("document.body.innerText")
 
         page.goto(f"{base}/replay/{game_id}")
-        page.locator("#log > li").nth(3).wait_for()
-        page.locator("#board > svg").wait_for()
+        shown(page, "#log > li", nth=3)
+        shown(page, "#board > svg")
         shot(page, f"fr-{game}-replay")
         replay = page.evaluate("document.body.innerText")
     # The lobby lists the games of the module's other tests too: their players' names are names.
