@@ -419,6 +419,50 @@ class Table:
             self._thread.join(10)
 
 
+def _ms(seconds: list[float], q: float) -> float | None:
+    """The ``q`` quantile of latencies in milliseconds (None for none)."""
+    return round(percentile(seconds, q) * 1000, 1) if seconds else None
+
+
+def _play_rounds(port: int, bare_port: int, scripts: list[Any], rounds: int, moves_per_round: int,
+                 stop_at: float) -> tuple[Played, dict[str, list[float]], dict[str, int]]:
+    """The clients' rounds of moves, each followed by a round on the bare endpoint (as in ``bench_http``),
+    until ``rounds`` or ``stop_at``: what was played, each round's rates, and the bare requests that failed."""
+    bare_body = json.dumps({"type": "roll"}).encode()
+    bare_round = [[("/moves", {"Content-Type": "application/json"}, bare_body)] * moves_per_round
+                  for _ in scripts]
+    rates: dict[str, list[float]] = {"bare": [], "moves": []}
+    played = Played()
+    bare_failures: dict[str, int] = {}
+    for r in range(rounds):
+        if time.monotonic() > stop_at:
+            break
+        chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]
+        this_round = Played()
+        play_retrying(port, chunk, this_round, deadline=stop_at)
+        rates["moves"].append(len(this_round.latencies) / this_round.seconds)
+        played.latencies += this_round.latencies
+        for mine, theirs in ((played.retries, this_round.retries), (played.failures, this_round.failures)):
+            for why, n in theirs.items():
+                mine[why] = mine.get(why, 0) + n
+        seconds, lat = post_many(bare_port, bare_round, bare_failures)
+        rates["bare"].append(len(lat) / seconds)
+    return played, rates, bare_failures
+
+
+def _crowd_check(crowd: SpectatorCrowd, expected: dict[int, int], games: int, final: int) -> dict[str, int]:
+    """Whether every spectator got every event of every table game once and in order."""
+    wrong = [s for s in crowd.spectators
+             if s.duplicates or s.gaps or any(s.received.get(k, 0) != n for k, n in expected.items())]
+    return {
+        "spectators_behind": sum(1 for s in crowd.spectators if s.game < games - 1 or s.last < final),
+        "spectators_with_violations": len(wrong),
+        "events_missing": sum(max(0, n - s.received.get(k, 0)) for s in crowd.spectators for k, n in expected.items()),
+        "duplicates": sum(s.duplicates for s in crowd.spectators),
+        "gaps": sum(s.gaps for s in crowd.spectators),
+    }
+
+
 def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds: int = 6,
                      moves_per_round: int = 40, watch_only_seconds: float = 5.0,
                      max_play_seconds: float = 120.0, catch_up_seconds: float = 120.0) -> dict[str, Any]:
@@ -470,26 +514,8 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
         time.sleep(watch_only_seconds)
         second = sample()
         # Phase two: 16 clients play their games, taking turns with the bare endpoint.
-        bare_body = json.dumps({"type": "roll"}).encode()
-        bare_round = [[("/moves", {"Content-Type": "application/json"}, bare_body)] * moves_per_round
-                      for _ in range(clients)]
-        rates: dict[str, list[float]] = {"bare": [], "moves": []}
-        played = Played()
-        bare_failures: dict[str, int] = {}
-        stop_at = time.monotonic() + max_play_seconds
-        for r in range(rounds):
-            if time.monotonic() > stop_at:
-                break
-            chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]
-            this_round = Played()
-            play_retrying(port, chunk, this_round, deadline=stop_at)
-            rates["moves"].append(len(this_round.latencies) / this_round.seconds)
-            played.latencies += this_round.latencies
-            for mine, theirs in ((played.retries, this_round.retries), (played.failures, this_round.failures)):
-                for why, n in theirs.items():
-                    mine[why] = mine.get(why, 0) + n
-            seconds, lat = post_many(servers["bare"].port, bare_round, bare_failures)
-            rates["bare"].append(len(lat) / seconds)
+        played, rates, bare_failures = _play_rounds(port, servers["bare"].port, scripts, rounds, moves_per_round,
+                                                    stop_at=time.monotonic() + max_play_seconds)
         third = sample()
         healthz = prober.stop()
         prober = None
@@ -501,8 +527,6 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
         fourth = {"web": servers["moves"].cpu_seconds(), "client": time.process_time(),
                   "delivered": crowd.delivered, "at": time.monotonic()}
         crowd.close()
-        wrong = [s for s in crowd.spectators
-                 if s.duplicates or s.gaps or any(s.received.get(k, 0) != n for k, n in expected.items())]
 
         def per_event(a: dict[str, float], b: dict[str, float], key: str) -> float | None:
             events = b["delivered"] - a["delivered"]
@@ -526,20 +550,14 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
                                                    / max(1, third["events"] - first["events"]), 3),
             "redis_cpu_ms_per_delivered_event": per_event(first, third, "redis"),
             "moves": len(played.latencies), "moves_retried": played.retries, "moves_failed": played.failures,
-            "moves_p50_ms": round(percentile(played.latencies, 0.5) * 1000, 1) if played.latencies else None,
-            "moves_p99_ms": round(percentile(played.latencies, 0.99) * 1000, 1) if played.latencies else None,
+            "moves_p50_ms": _ms(played.latencies, 0.5), "moves_p99_ms": _ms(played.latencies, 0.99),
             "moves_per_second": round(statistics.median(rates["moves"])),
             "bare_requests_per_second": round(statistics.median(rates["bare"])),
             "bare_requests_failed": bare_failures,
             "vs_bare": round(statistics.median([m / b for m, b in zip(rates["moves"], rates["bare"])]), 2),
             "healthz_p99_ms": round(percentile(healthz, 0.99) * 1000, 1), "healthz_samples": len(healthz),
             "all_caught_up": caught_up, "catch_up_seconds": round(fourth["at"] - third["at"], 1),
-            "spectators_behind": sum(1 for s in crowd.spectators if s.game < len(table.games) - 1 or s.last < final),
-            "spectators_with_violations": len(wrong),
-            "events_missing": sum(max(0, n - s.received.get(k, 0))
-                                  for s in crowd.spectators for k, n in expected.items()),
-            "duplicates": sum(s.duplicates for s in crowd.spectators),
-            "gaps": sum(s.gaps for s in crowd.spectators),
+            **_crowd_check(crowd, expected, len(table.games), final),
             "refusals": crowd.refusals,
             "reconnects": crowd.reconnects, "closed_early_because": crowd.closed_early,
             "targets": {"moves_p99_ms": 100, "healthz_p99_ms": 100, "server_cpu_ms_per_delivered_event": 0.03},
@@ -657,6 +675,27 @@ def bench_bot_cpu(url: str, bot: str, budget_ms: int | None, seconds: float, gam
         server.stop()
 
 
+def _per_second(ms: float | None) -> int | None:
+    """How many of a thing one core does a second, from its CPU milliseconds (None: not measured)."""
+    return round(1000 / ms) if ms else None
+
+
+def _scaleout_figures(one: dict[str, Any] | None, two: dict[str, Any] | None,
+                      cluster: dict[str, Any] | None) -> dict[str, Any]:
+    """The scale-out bench's CPU per move with one and two instances, and the Redis Cluster's, where measured."""
+    found: dict[str, Any] = {}
+    if one and two:
+        found["scaleout_server_cpu_ms_per_move"] = {"one": one["cpu_ms_per_move"]["servers"],
+                                                    "two": two["cpu_ms_per_move"]["servers"]}
+        found["two_vs_one_cpu_per_move"] = round(two["cpu_ms_per_move"]["servers"]
+                                                 / one["cpu_ms_per_move"]["servers"], 2)
+        found["target_two_vs_one_cpu_per_move_at_most"] = 1.1
+    if cluster:
+        found["redis_cluster_cpu_ms_per_move_all_masters"] = cluster["cpu_ms_per_move"]["redis"]
+        found["redis_cluster_masters"] = cluster.get("redis_masters", 3)
+    return found
+
+
 def capacity_model(moves: dict[str, Any], bots: list[dict[str, Any]], scaleout: list[dict[str, Any]],
                    spectators: dict[str, Any] | None, move_interval_seconds: float = 10.0,
                    seats: int = 4, bot_seats: int = 1) -> list[dict[str, Any]]:
@@ -680,22 +719,14 @@ def capacity_model(moves: dict[str, Any], bots: list[dict[str, Any]], scaleout: 
     one, two = (by_name.get(f"scaleout-{n}-redis") for n in ("one-instance", "two-instances"))
     sustain = {
         "bench": "capacity-per-core",
-        "web_core_moves_per_second": round(1000 / web_ms) if web_ms else None,
-        "redis_shard_moves_per_second": round(1000 / redis_ms) if redis_ms else None,
-        "redis_cluster_master_moves_per_second": round(1000 / cluster_ms) if cluster_ms else None,
+        "web_core_moves_per_second": _per_second(web_ms),
+        "redis_shard_moves_per_second": _per_second(redis_ms),
+        "redis_cluster_master_moves_per_second": _per_second(cluster_ms),
         "worker_core_bot_moves_per_second": {bot: round(1000 / ms, 1) for bot, ms in bot_ms.items() if ms},
-        "web_core_delivered_events_per_second": round(1000 / event_ms) if event_ms else None,
+        "web_core_delivered_events_per_second": _per_second(event_ms),
         "redis_cpu_ms_per_bot_move": {f["bot"]: f["redis_cpu_ms_per_bot_move"] for f in bots},
+        **_scaleout_figures(one, two, cluster),
     }
-    if one and two:
-        sustain["scaleout_server_cpu_ms_per_move"] = {"one": one["cpu_ms_per_move"]["servers"],
-                                                       "two": two["cpu_ms_per_move"]["servers"]}
-        sustain["two_vs_one_cpu_per_move"] = round(two["cpu_ms_per_move"]["servers"]
-                                                   / one["cpu_ms_per_move"]["servers"], 2)
-        sustain["target_two_vs_one_cpu_per_move_at_most"] = 1.1
-    if cluster:
-        sustain["redis_cluster_cpu_ms_per_move_all_masters"] = cluster_ms
-        sustain["redis_cluster_masters"] = cluster.get("redis_masters", 3)
     figures.append(sustain)
     streams_per_game = seats - bot_seats
     # What a bot move costs Redis beyond its append: the job's way through the queue (RQ).
