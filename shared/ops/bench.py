@@ -234,6 +234,34 @@ def scripted_game(plugin: Any, players: int, seed: int, moves: int) -> list[tupl
     return script
 
 
+def post_until_settled(conn: http.client.HTTPConnection, path: str, body: bytes, headers: dict[str, str],
+                       attempts: int, pause: float, on_retry: Callable[[str], None] = lambda why: None) -> str:
+    """POST until the answer settles: "" for a 201, else why it failed for good ("status reason", or the
+    exception's name after ``attempts``).  A lost connection, a timeout, a 5xx or a request still in
+    progress is tried again (a lost connection at once, on a new one; the others after ``pause``
+    seconds), each told to ``on_retry``."""
+    why = ""
+    for _ in range(attempts):
+        try:
+            conn.request("POST", path, body=body, headers=headers)
+            resp = conn.getresponse()
+            answer = resp.read()
+        except (OSError, http.client.HTTPException) as exc:
+            conn.close()                 # the next try opens a new connection
+            why = type(exc).__name__
+            on_retry(why)
+            continue
+        if resp.status == 201:
+            return ""
+        found = re.search(rb'"reason": ?"([^"]+)"', answer)
+        why = f"{resp.status} {found.group(1).decode() if found else ''}".strip()
+        if resp.status < 500 and why != "409 request-in-progress":
+            return why
+        on_retry(why)
+        time.sleep(pause)
+    return why
+
+
 def post_many(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]],
               failures: dict[str, int] | None = None, attempts: int = 5) -> tuple[float, list[float]]:
     """Each job list runs in its own thread over one keep-alive connection; returns (seconds, latencies).
@@ -259,24 +287,7 @@ def post_many(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]],
         for path, headers, body in requests_:
             sent = {**headers, "Idempotency-Key": f"bench-{os.urandom(8).hex()}"} if scripted else headers
             start = time.perf_counter()
-            why = ""
-            for _ in range(attempts):
-                try:
-                    conn.request("POST", path, body=body, headers=sent)
-                    resp = conn.getresponse()
-                    answer = resp.read()
-                except (OSError, http.client.HTTPException) as exc:
-                    conn.close()                 # the next try opens a new connection
-                    why = type(exc).__name__
-                    continue
-                if resp.status == 201:
-                    why = ""
-                    break
-                found = re.search(rb'"reason": ?"([^"]+)"', answer)
-                why = f"{resp.status} {found.group(1).decode() if found else ''}".strip()
-                if resp.status < 500 and why != "409 request-in-progress":
-                    break
-                time.sleep(0.1)
+            why = post_until_settled(conn, path, body, sent, attempts, pause=0.1)
             if why:
                 count(why)
                 if scripted:

@@ -34,7 +34,7 @@ from rq import Queue
 
 from shared.game import registry
 from shared.ops.bench import (BIN, ROOT, Server, cpu_seconds, redis_cpu_seconds, scripted_games, bench_scaleout,
-                              emit, percentile, post_many)
+                              emit, percentile, post_many, post_until_settled)
 from shared.log.eventstore import EventStore
 
 GAME = "catan"
@@ -124,26 +124,8 @@ def play_retrying(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]]
                 break
             key = {"Idempotency-Key": f"bench-{os.urandom(8).hex()}"}
             start = time.perf_counter()
-            why = ""
-            for _ in range(attempts):
-                try:
-                    conn.request("POST", path, body=body, headers={**headers, **key})
-                    resp = conn.getresponse()
-                    answer = resp.read()
-                except (OSError, http.client.HTTPException) as exc:
-                    conn.close()
-                    why = type(exc).__name__
-                    count(played.retries, why)
-                    continue
-                if resp.status == 201:
-                    why = ""
-                    break
-                found = re.search(rb'"reason": ?"([^"]+)"', answer)
-                why = f"{resp.status} {found.group(1).decode() if found else ''}".strip()
-                if resp.status < 500 and why != "409 request-in-progress":
-                    break
-                count(played.retries, why)
-                time.sleep(0.2)
+            why = post_until_settled(conn, path, body, {**headers, **key}, attempts, pause=0.2,
+                                     on_retry=lambda why: count(played.retries, why))
             if why:
                 count(played.failures, why)
                 break
