@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import requests
 from shared.log import signing
 from tests.e2e.conftest import BIN, bots_game_to_the_end
 from tests.shared.test_fair_seeds import forge_a_roll, rechain
+from tests.wait import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -78,14 +78,13 @@ def test_a_game_the_sweeper_abandoned_reveals_its_seed_and_verifies_with_the_ser
         moved = requests.post(f"{base}/games/{gid}/moves", json=legal["moves"][0], headers=headers, timeout=10)
         assert moved.status_code == 201, moved.text
     stack.start_sweeper()
-    deadline = time.monotonic() + 60
-    view: dict[str, Any] = {}
-    while time.monotonic() < deadline:
+
+    def abandoned() -> dict[str, Any] | None:
         view = requests.get(f"{base}/games/{gid}", timeout=10).json()
-        if view["status"] == "abandoned":
-            break
-        time.sleep(0.5)
-    assert view.get("status") == "abandoned", view
+        return view if view["status"] == "abandoned" else None
+
+    view = wait_until(abandoned, "the sweeper to end the game as abandoned", timeout=60)
+    assert view["status"] == "abandoned", view
     log = tmp_path / f"catan-{gid}.jsonl"
     log.write_bytes(requests.get(f"{base}/games/{gid}/log", timeout=30).content)
     keys = tmp_path / "game-log-keys.json"
