@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import requests
 
+from tests.wait import wait_until
 from tests.e2e.browsing import PHONE, WIDE, game_stacks, launch, shot, watched_page
 
 pytestmark = pytest.mark.e2e
@@ -148,7 +149,8 @@ def test_on_a_touch_screen_the_board_zooms_and_pans_to_targets_a_finger_can_hit(
     game_id, token = human_and_bot(base, options)
     with watched_page(browser, viewport=PHONE, has_touch=True) as page:
         open_table(page, base, game_id, token)
-        before = smallest_side(page, kind)
+        # Measured once every place is laid out (a place not laid out yet measures 0).
+        before = wait_until(lambda: smallest_side(page, kind), f"every {kind} on the board to be laid out")
         assert before < 44, before                  # too small for a finger at first
         taps = 0
         while smallest_side(page, kind) < 44:
