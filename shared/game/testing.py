@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from shared.game.engine import Event, Game, IllegalMove, Move, Strategy, random_strategy
+from shared.game.typed_view import assert_fits
 
 
 @dataclass
@@ -210,6 +212,24 @@ class Given:
             assert not fields, "fields choose among legal moves by type"
         return self.fold(*self.game.decide(self.state, seat, move, random.Random(seed)))
 
+    def play_until(self, reached: Callable[[Any], bool], seed: int = 0, strategy: Strategy = random_strategy,
+                   max_moves: int | None = None) -> Given:
+        """The first position, playing on with ``strategy`` (seats and moves drawn from ``seed``),
+        at which ``reached(state)`` holds: a position only a long game reaches, reached by play.
+
+        Fails if the game ends or runs ``max_moves`` (the game's own cap) first: try another seed."""
+        rng = random.Random(seed)
+        for _step in range(self.game.max_moves if max_moves is None else max_moves):
+            if reached(self.state):
+                return self
+            acting = self.game.to_act(self.state)
+            assert acting and self.game.result(self.state) is None, "the game ended first: try another seed"
+            seat = acting[rng.randrange(len(acting))]
+            move = strategy(self.game, self.state, seat, random.Random(rng.getrandbits(63)))
+            self.fold(*self.game.decide(self.state, seat, move, random.Random(rng.getrandbits(63))))
+        assert reached(self.state), "not reached within the game's move cap: try another seed"
+        return self
+
     def when(self, seat: int, move: Move, seed: int = 0) -> When:
         before = _canon(self.game.dump(self.state))
         try:
@@ -271,6 +291,12 @@ class When:
         for e in events:
             state = self.given.game.evolve(state, e)
         return state
+
+
+def assert_views_fit(game: Game, state: Any, players: int, typed_view: type) -> None:
+    """Every seat's view of ``state`` and the spectators' fit ``typed_view`` (a TypedDict) exactly."""
+    for seat in [None, *range(players)]:
+        assert_fits(game.view(state, seat), typed_view, f"view of seat {seat}")
 
 
 def given(game: Game, events: list[Event] | None = None) -> Given:
