@@ -320,6 +320,9 @@ class GameRuntime:
         # ``engines`` gives by version (GamePlugin.rules).  Without it: ``game``'s version only.
         self.game = game
         self._engines = engines if engines is not None else functools.partial(_only_engine, game)
+        # The served versions are the process's (its environment at start): once a version's
+        # rules are found they stay, and a move does not ask the environment again.
+        self._rules_by_version: dict[str, Game] = {}
         # Told of every append, before and after it (the bot queue, the turn clocks' jobs).
         self.listeners: list[AppendListener] = list(listeners)
         # Lifetimes of the games this runtime creates (seconds, 0 = forever).  They are written
@@ -338,10 +341,14 @@ class GameRuntime:
         with (its meta's ``engine_version``), as ``engines`` maps versions (GamePlugin.rules).
         503 ``engine-unavailable`` when this process does not serve that version; never another
         version's rules instead."""
-        try:
-            return self._engines(meta.get("engine_version", self.game.engine_version))
-        except EngineUnavailable as exc:
-            raise engine_unavailable(exc) from exc
+        version = meta.get("engine_version", self.game.engine_version)
+        rules = self._rules_by_version.get(version)
+        if rules is None:
+            try:
+                rules = self._rules_by_version[version] = self._engines(version)
+            except EngineUnavailable as exc:
+                raise engine_unavailable(exc) from exc
+        return rules
 
     # -- creating a game ------------------------------------------------------------------------
     def create(self, players: list[dict[str, Any]], options: dict[str, Any],
