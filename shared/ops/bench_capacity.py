@@ -33,8 +33,8 @@ import redis
 from rq import Queue
 
 from shared.game import registry
-from shared.ops.bench import (BIN, ROOT, Server, cpu_seconds, redis_cpu_seconds, scripted_games, bench_scaleout,
-                              emit, percentile, post_many, post_until_settled)
+from shared.ops.bench import (BIN, ROOT, CrowdHost, Server, bench_scaleout, cpu_seconds, emit, host_crowd,
+                              percentile, post_many, post_until_settled, redis_cpu_seconds, scripted_games)
 from shared.log.eventstore import EventStore
 
 GAME = "catan"
@@ -259,7 +259,8 @@ class Spectator:
 class SpectatorCrowd:
     """``count`` spectators of a featured table: SSE streams on one game, then on the next one once
     it ends, read by one thread through a selector (no thread per stream), each from one of many
-    loopback addresses as spectators come from many hosts.  A stream that closes before ``event:
+    loopback addresses as spectators come from many hosts, in a process of its own
+    (:class:`CrowdHost`).  A stream that closes before ``event:
     end`` is opened again with ``Last-Event-ID``, as a browser's ``EventSource`` does; a refusal
     (a 5xx, a 429) is tried again after a second, as the project's clients do."""
 
@@ -343,6 +344,31 @@ class SpectatorCrowd:
     def streaming(self) -> int:
         return sum(1 for s in self.spectators if s.status == 200)
 
+    def delivered_so_far(self) -> int:
+        return self.delivered
+
+    def cpu_seconds(self) -> float:
+        """CPU the crowd's process has used so far (its reading and its proxies' answers)."""
+        return time.process_time()
+
+    def check(self, expected: dict[int, int], games: int, final: int) -> dict[str, int]:
+        """Whether every spectator got every event of every table game once and in order."""
+        wrong = [s for s in self.spectators
+                 if s.duplicates or s.gaps or any(s.received.get(k, 0) != n for k, n in expected.items())]
+        return {
+            "spectators_behind": sum(1 for s in self.spectators if s.game < games - 1 or s.last < final),
+            "spectators_with_violations": len(wrong),
+            "events_missing": sum(max(0, n - s.received.get(k, 0))
+                                  for s in self.spectators for k, n in expected.items()),
+            "duplicates": sum(s.duplicates for s in self.spectators),
+            "gaps": sum(s.gaps for s in self.spectators),
+        }
+
+    def report(self) -> dict[str, Any]:
+        """Refusals, reconnections and early closes so far, and the reading thread's CPU."""
+        return {"refusals": self.refusals, "reconnects": self.reconnects, "closed_early_because": self.closed_early,
+                "reader_cpu_seconds": self.reader_cpu_seconds}
+
     def settled(self, version: int) -> bool:
         """Every spectator is on the last game and has read it up to ``version``."""
         last_game = len(self.games) - 1
@@ -355,6 +381,9 @@ class SpectatorCrowd:
             cast(socket.socket, key.fileobj).close()
 
 
+CrowdHost.register("SpectatorCrowd", SpectatorCrowd)
+
+
 class Table:
     """The featured table: a game of four random bots, and the next one as soon as it ends (a Catan
     game of random bots lasts some seconds at full speed), each shown to the crowd."""
@@ -364,7 +393,7 @@ class Table:
         self._stop = threading.Event()
         created = self._create()
         self.games: list[tuple[str, int]] = [created]
-        self.crowd: SpectatorCrowd | None = None
+        self.crowd: Any = None          # a SpectatorCrowd's proxy
         self.creation_failures: list[str] = []
         self._thread: threading.Thread | None = None
 
@@ -372,7 +401,7 @@ class Table:
         game = create_game(self._port, [{"name": f"bot{i}", "bot": "random"} for i in range(4)])
         return game["id"], game["version"]
 
-    def follow(self, crowd: SpectatorCrowd) -> None:
+    def follow(self, crowd: Any) -> None:
         self.crowd = crowd
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -432,19 +461,6 @@ def _play_rounds(port: int, bare_port: int, scripts: list[Any], rounds: int, mov
     return played, rates, bare_failures
 
 
-def _crowd_check(crowd: SpectatorCrowd, expected: dict[int, int], games: int, final: int) -> dict[str, int]:
-    """Whether every spectator got every event of every table game once and in order."""
-    wrong = [s for s in crowd.spectators
-             if s.duplicates or s.gaps or any(s.received.get(k, 0) != n for k, n in expected.items())]
-    return {
-        "spectators_behind": sum(1 for s in crowd.spectators if s.game < games - 1 or s.last < final),
-        "spectators_with_violations": len(wrong),
-        "events_missing": sum(max(0, n - s.received.get(k, 0)) for s in crowd.spectators for k, n in expected.items()),
-        "duplicates": sum(s.duplicates for s in crowd.spectators),
-        "gaps": sum(s.gaps for s in crowd.spectators),
-    }
-
-
 def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds: int = 6,
                      moves_per_round: int = 40, watch_only_seconds: float = 5.0,
                      max_play_seconds: float = 120.0, catch_up_seconds: float = 120.0) -> dict[str, Any]:
@@ -466,7 +482,8 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
     redis_clients = [redis.Redis.from_url(url)]
     servers = {"bare": Server("shared.ops.bench_bare:app", env), "moves": Server(f"services.{GAME}.wsgi:app", env)}
     port = servers["moves"].port
-    crowd: SpectatorCrowd | None = None
+    crowd: Any = None               # a SpectatorCrowd's proxy
+    host: CrowdHost | None = None
     worker: subprocess.Popen[bytes] | None = None
     prober: Prober | None = None
     table: Table | None = None
@@ -474,7 +491,7 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
         _, scripts = scripted_games(port, plugin, clients, rounds * moves_per_round, seed_base=7000)
         # No worker yet: the first game's first bot turn waits in the queue while the crowd connects.
         table = Table(port, store)
-        crowd = SpectatorCrowd(port, *table.games[0], spectators)
+        host, crowd = host_crowd("SpectatorCrowd", port, *table.games[0], spectators)
         if not wait_until(lambda: crowd is not None and crowd.streaming() == spectators, 60):
             raise RuntimeError(f"only {crowd.streaming()} of {spectators} streams opened")
         opened = crowd.streaming()
@@ -484,8 +501,8 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
         def sample() -> dict[str, float]:
             assert crowd is not None and worker is not None
             return {"web": servers["moves"].cpu_seconds(), "redis": redis_cpu_seconds(redis_clients),
-                    "worker": tree_cpu_seconds(worker.pid), "client": time.process_time(),
-                    "delivered": crowd.delivered, "events": table.events() if table else 0,
+                    "worker": tree_cpu_seconds(worker.pid), "client": time.process_time() + crowd.cpu_seconds(),
+                    "delivered": crowd.delivered_so_far(), "events": table.events() if table else 0,
                     "at": time.monotonic()}
 
         worker = start_worker(url, env)
@@ -506,9 +523,10 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
         expected = {k: store.version(game_id) - start for k, (game_id, start) in enumerate(table.games)}
         final = table.games[-1][1] + expected[len(table.games) - 1]
         caught_up = wait_until(lambda: crowd is not None and crowd.settled(final), catch_up_seconds, step=0.2)
-        fourth = {"web": servers["moves"].cpu_seconds(), "client": time.process_time(),
-                  "delivered": crowd.delivered, "at": time.monotonic()}
+        fourth = {"web": servers["moves"].cpu_seconds(), "client": time.process_time() + crowd.cpu_seconds(),
+                  "delivered": crowd.delivered_so_far(), "at": time.monotonic()}
         crowd.close()
+        crowd_report = crowd.report()
 
         def per_event(a: dict[str, float], b: dict[str, float], key: str) -> float | None:
             events = b["delivered"] - a["delivered"]
@@ -525,7 +543,7 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
             "server_cpu_ms_per_delivered_event_watch_only": per_event(first, second, "web"),
             "server_cpu_ms_per_delivered_event_whole_run": per_event(first, fourth, "web"),
             "client_cpu_ms_per_delivered_event_whole_run": per_event(first, fourth, "client"),
-            "crowd_reader_cpu_seconds": round(crowd.reader_cpu_seconds, 2),
+            "crowd_reader_cpu_seconds": round(crowd_report["reader_cpu_seconds"], 2),
             "client_cpu_seconds_whole_run": round(fourth["client"] - first["client"], 2),
             "server_cpu_seconds_whole_run": round(fourth["web"] - first["web"], 2),
             "worker_cpu_ms_per_table_event": round((third["worker"] - first["worker"]) * 1000
@@ -539,9 +557,9 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
             "vs_bare": round(statistics.median([m / b for m, b in zip(rates["moves"], rates["bare"])]), 2),
             "healthz_p99_ms": round(percentile(healthz, 0.99) * 1000, 1), "healthz_samples": len(healthz),
             "all_caught_up": caught_up, "catch_up_seconds": round(fourth["at"] - third["at"], 1),
-            **_crowd_check(crowd, expected, len(table.games), final),
-            "refusals": crowd.refusals,
-            "reconnects": crowd.reconnects, "closed_early_because": crowd.closed_early,
+            **crowd.check(expected, len(table.games), final),
+            "refusals": crowd_report["refusals"],
+            "reconnects": crowd_report["reconnects"], "closed_early_because": crowd_report["closed_early_because"],
             "targets": {"moves_p99_ms": 100, "healthz_p99_ms": 100, "server_cpu_ms_per_delivered_event": 0.03},
         }
         emit(figure)
@@ -555,6 +573,8 @@ def bench_spectators(url: str, spectators: int = 1000, clients: int = 16, rounds
             stop_worker(worker)
         if crowd is not None:
             crowd.close()
+        if host is not None:
+            host.shutdown()
         for target in servers.values():
             target.stop()
 
