@@ -115,15 +115,20 @@ class Feed:
         does not match this meta is checked against a fresh one (``Service.authenticate``).
 
         ``recent`` (a stream, a waiting long-poll): the meta read here in the last
-        ``RECENT_META_SECONDS`` will do while the subscriber knows of no later version, so
-        clients of a watched game that come back (a long-poll that answered, the spectators of
-        a table's next game) cost no read each."""
+        ``RECENT_META_SECONDS`` will do, with the version and status the subscriber has learnt
+        since, so clients of a watched game that come back (a long-poll that answered, the
+        spectators of a table's next game) cost no read each, even while the game moves.  The
+        rest of the meta changes without news only where it is checked again: a seat's token
+        (``Service.authenticate`` reads afresh on a mismatch)."""
         if recent:
             kept = self._recent_meta.get(game_id)
             latest = self.news.latest(game_id)
-            if kept is not None and time.monotonic() - kept[0] < RECENT_META_SECONDS \
-                    and latest is not None and latest.version <= int(kept[1]["version"]):
-                return kept[1]
+            if kept is not None and time.monotonic() - kept[0] < RECENT_META_SECONDS and latest is not None:
+                read_at, meta = kept
+                if latest.version > int(meta["version"]):
+                    meta = {**meta, "version": str(latest.version), "status": latest.status}
+                    self._recent_meta[game_id] = (read_at, meta)
+                return meta
         read_at = time.monotonic()
         meta = self._meta_reads.get(game_id, lambda: self._meta(game_id))
         if len(self._recent_meta) >= RECENT_META_KEPT:
