@@ -152,7 +152,7 @@ def _row_choice(state: State, seat: int, row: int, pirates: bool) -> float:
 
 def move_scores(game: Game, state: State, seat: int, moves: list[Move]) -> list[float]:
     """The heuristic's score of each move, from what this seat may see (own hand, public board)."""
-    seen = game.view(state, seat)
+    seen = dict(game.view(state, seat))     # the view has the board as the state does
     occ = occupancy(seen)
     return [score_move(seen, seat, move, occ) for move in moves]
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from collections.abc import Callable
 
@@ -151,8 +151,9 @@ class Game:
         return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(len(result["scores"]))]
 
     # -- what a viewer may see --------------------------------------------------------------
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        """The state as ``seat`` may see it (``None``: a spectator).  JSON-compatible."""
+    def view(self, state: State, seat: Seat | None) -> Mapping[str, Any]:
+        """The state as ``seat`` may see it (``None``: a spectator).  JSON-compatible; a game
+        declares its shape as a ``TypedDict`` (see shared.game.typed_view)."""
         raise NotImplementedError
 
     def redact(self, event: Event, seat: Seat | None) -> Event:

@@ -33,9 +33,10 @@ class GamePlugin:
     # Default port under ``make run``.
     port: int = 8000
     description: str = ""
-    # The board as SVG, drawn from the spectator's view and the public seats ({name, bot}): a pure
-    # function in the game's own package (``services/<game>/pictures.py``), see shared.game.pictures.
-    board_svg: Callable[[dict[str, Any], list[dict[str, Any]]], str] | None = None
+    # The board as SVG, drawn from the spectator's view (of the game's own view type) and the public
+    # seats ({name, bot}): a pure function in the game's own package (``services/<game>/pictures.py``),
+    # see shared.game.pictures.
+    board_svg: Callable[[Any, list[dict[str, Any]]], str] | None = None
     # The bot that plays for a seat whose turn clock ran out, unless a game names another at
     # creation; None: its rule-of-thumb bot (``rule_of_thumb_bot``, see shared.play.clocks).
     fallback_bot: str | None = None

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import types
 import typing
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+from collections.abc import Iterable
+from typing import Any, Literal, cast, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 
 class ViewMismatch(AssertionError):
@@ -48,7 +49,8 @@ def _mismatch(value: Any, declared: Any, path: str) -> str | None:
         shape = [args[0]] * _length(value) if len(args) == 2 and args[1] is Ellipsis else list(args)
         return _items_mismatch(value, (list, tuple), shape, path)
     if origin is dict:
-        return _dict_mismatch(value, *get_args(declared), path)
+        key_type, value_type = get_args(declared)
+        return _dict_mismatch(value, key_type, value_type, path)
     return _plain_mismatch(value, declared, path)
 
 
@@ -83,9 +85,10 @@ def _required_keys(declared: Any, hints: dict[str, Any]) -> set[str]:
 
 
 def _items_mismatch(value: Any, kinds: type | tuple[type, ...], shape: list[Any], path: str) -> str | None:
-    if not isinstance(value, kinds) or len(value) != len(shape):
+    items: list[Any] = list(cast(Iterable[Any], value)) if isinstance(value, kinds) else []
+    if not isinstance(value, kinds) or len(items) != len(shape):
         return f"{path}: {value!r:.80} is not a list of {len(shape)}"
-    for index, (item, declared) in enumerate(zip(value, shape)):
+    for index, (item, declared) in enumerate(zip(items, shape)):
         problem = _mismatch(item, declared, f"{path}[{index}]")
         if problem:
             return problem
