@@ -12,6 +12,7 @@ from typing import Any, get_args
 
 import pytest
 
+from services.elfenland.render import PHASE_WORDS
 from services.elfenland.rules import ElfenlandGame
 from services.elfenland.rules import view_types
 from services.elfenland.rules.components import COUNTER_KINDS, EDITIONS, GOLD_CARD, HAND_CARDS, TRANSPORTS
@@ -32,6 +33,8 @@ def test_the_closed_sets_of_the_type_are_the_rules_own() -> None:
     assert get_args(view_types.CounterKind) == COUNTER_KINDS
     assert get_args(view_types.HandCard) == HAND_CARDS
     assert get_args(view_types.DeckCard) == (*HAND_CARDS, GOLD_CARD)
+    # The renderers word each phase from this table, with no fallback.
+    assert set(PHASE_WORDS) == set(get_args(view_types.Phase))
 
 
 def hoarding(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
