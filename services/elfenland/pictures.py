@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 from services.elfenland.rules.board import ROADS, START_TOWN, TOWNS, Road
+from services.elfenland.rules.view_types import Auction, ElfenlandView, RoadSlot, SeatView
 from services.elfenland.render import PHASE_WORDS, words
 from shared.game.pictures import Place, attrs, place_field, seat_colour, svg_document, text
 from shared.text.i18n import N_, language, translator
@@ -267,14 +268,14 @@ def _map(lang: str) -> str:
     return "".join(_lakes() + _roads())
 
 
-def _slot_items(slot: dict[str, Any]) -> list[str]:
+def _slot_items(slot: RoadSlot) -> list[str]:
     """The counters lying on a road, in drawing order (transports, then obstacle, gold, double)."""
-    items = [str(k) for k in slot.get("transports") or []]
-    if slot.get("obstacle"):
-        items.append(str(slot["obstacle"]))
-    if slot.get("gold"):
+    items: list[str] = list(slot["transports"])
+    if slot["obstacle"] is not None:
+        items.append(slot["obstacle"])
+    if slot["gold"]:
         items.append("gold")
-    if slot.get("double"):
+    if slot["double"]:
         items.append("double")
     return items
 
@@ -300,17 +301,12 @@ def _counter(kind: str, x: float, y: float, **extra: Any) -> str:
             f'{_faces(language()).get(kind, _UNKNOWN_FACE)}</g>')
 
 
-def _counters(board: Any) -> list[str]:
+def _counters(board: dict[str, RoadSlot]) -> list[str]:
     out: list[str] = []
-    if not isinstance(board, dict):
-        return out
-    for key in sorted(board, key=lambda k: int(k) if str(k).isdigit() else -1):
-        slot = board[key]
-        if not str(key).isdigit() or int(key) >= len(ROADS) or not isinstance(slot, dict):
-            continue
-        items = _slot_items(slot)
-        for kind, (x, y) in zip(items, counter_points(int(key), len(items))):
-            out.append(_counter(kind, x, y, **{"class": "counter", "data_road": int(key)}))
+    for road in sorted(board, key=int):
+        items = _slot_items(board[road])
+        for kind, (x, y) in zip(items, counter_points(int(road), len(items))):
+            out.append(_counter(kind, x, y, **{"class": "counter", "data_road": int(road)}))
     return out
 
 
@@ -331,39 +327,33 @@ def _town_places(lang: str) -> str:
     return "".join(out)
 
 
-def _town_marks(view: dict[str, Any], seats: list[dict[str, Any]]) -> list[str]:
-    """What the view adds to the towns: gold values and each seat's visits."""
-    gold_values = view.get("gold_values") or {}
+def _town_marks(view: ElfenlandView) -> list[str]:
+    """What the view adds to the towns: gold values, home towns once shown, and each seat's visits."""
+    gold_values = view["gold_values"]
     out = []
     for town in TOWNS:
         x, y = TOWN_XY[town]
-        if isinstance(gold_values, dict) and town in gold_values:
+        if town in gold_values:
             out.append(f'<g {attrs(data_gold=gold_values[town])}>'
                        f'<circle {attrs(cx=x + 34, cy=y - 30, r=11, fill="#ffca28", stroke="#8d6e00", stroke_width=2)}/>'
                        f'<text {attrs(x=x + 34, y=y - 25, font_size=14, font_weight="bold", text_anchor="middle")}>{text(gold_values[town])}</text></g>')
-    players = len(seats)
-    for seat, info in enumerate(seats):
-        home = info.get("home")
-        if isinstance(home, str) and home in TOWN_XY:
+    players = len(view["seats"])
+    for seat, info in enumerate(view["seats"]):
+        home = info["home"]
+        if home is not None:
             # Home towns are shown once the game is over (the view turns them up then).
             hx, hy = TOWN_XY[home]
             out.append(f'<circle {attrs(cx=hx, cy=hy, r=30, fill="none", stroke=seat_colour(seat), stroke_width=4, stroke_dasharray="7 4", data_seat=seat, data_home=home)}/>')
-        for town in _visited(info):
+        for town in info["visited"]:
             vx, vy = visited_xy(town, seat, players)
             out.append(f'<rect {attrs(x=_f(vx - 5), y=_f(vy - 5), width=10, height=10, fill=seat_colour(seat), stroke="#000", stroke_width=1, data_seat=seat, data_visited=town)}/>')
     return out
 
 
-def _visited(info: dict[str, Any]) -> list[str]:
-    return [t for t in info.get("visited") or [] if isinstance(t, str) and t in TOWN_XY]
-
-
-def _elves(seats: list[dict[str, Any]]) -> list[str]:
+def _elves(seats: list[SeatView]) -> list[str]:
     out = []
     for seat, info in enumerate(seats):
-        town = info.get("town")
-        if not isinstance(town, str) or town not in TOWN_XY:
-            continue
+        town = info["town"]
         x, y = elf_xy(town, seat, len(seats))
         out.append(f'<circle {attrs(cx=_f(x), cy=_f(y), r=10, fill=seat_colour(seat), stroke="#000", stroke_width=2.5, data_seat=seat, data_town=town, **{"class": "elf"})}/>')
     return out
@@ -371,89 +361,112 @@ def _elves(seats: list[dict[str, Any]]) -> list[str]:
 
 # --- legend ----------------------------------------------------------------------------------
 
-def _name(players: list[dict[str, Any]], seat: int) -> str:
-    if seat < len(players) and isinstance(players[seat], dict) and players[seat].get("name") is not None:
-        return str(players[seat]["name"])
-    return _("seat {n}").format(n=seat)
+NAME_CHARS = 24           # longer names are cut in the legend (the map must stay readable)
 
 
-def _counter_summary(info: dict[str, Any]) -> str:
-    counters = [c for c in info.get("counters") or [] if isinstance(c, dict)]
-    shown = [words(c["kind"]) for c in counters if c.get("kind")]
-    hidden = sum(1 for c in counters if not c.get("kind"))
+def _player(players: list[dict[str, Any]], seat: int) -> dict[str, Any]:
+    """The seat's public entry ({name, bot}); empty for a seat the list lacks."""
+    return players[seat] if seat < len(players) else {}
+
+
+def _name(player: dict[str, Any], seat: int) -> str:
+    """The player's name, cut to ``NAME_CHARS`` (the map must stay readable), else "seat N"."""
+    if player.get("name") is None:
+        return _("seat {n}").format(n=seat)
+    name = str(player["name"])
+    return name[:NAME_CHARS - 1] + "\u2026" if len(name) > NAME_CHARS else name
+
+
+def _counter_summary(info: SeatView) -> str:
+    shown = [words(c["kind"]) for c in info["counters"] if c["kind"] is not None]
+    hidden = sum(1 for c in info["counters"] if c["kind"] is None)
     parts = shown + ([_("{n} hidden").format(n=hidden)] if hidden else [])
     return ", ".join(parts) or _("none")
 
 
-NAME_CHARS = 24           # longer names are cut in the legend (the map must stay readable)
-
-
-def _seat_lines(view: dict[str, Any], players: list[dict[str, Any]], seat: int,
-                info: dict[str, Any]) -> tuple[str, str]:
+def _seat_lines(view: ElfenlandView, players: list[dict[str, Any]], seat: int, info: SeatView) -> tuple[str, str]:
     """A seat's two legend lines: name, towns and score; then its cards, coins and counters."""
-    name = _name(players, seat)
-    if len(name) > NAME_CHARS:
-        name = name[:NAME_CHARS - 1] + "\u2026"
-    bot = players[seat].get("bot") if seat < len(players) and isinstance(players[seat], dict) else None
-    first = [(_("{n} town") if len(info.get("visited") or []) == 1 else _("{n} towns"))
-             .format(n=len(info.get("visited") or []))]
-    result = view.get("result") if isinstance(view.get("result"), dict) else None
+    player = _player(players, seat)
+    robot = _(" (bot)") if player.get("bot") else ""
+    return _name(player, seat) + robot + ": " + ", ".join(_standing(view, seat, info)), ", ".join(_holdings(view, info))
+
+
+def _standing(view: ElfenlandView, seat: int, info: SeatView) -> list[str]:
+    """The towns a seat's elf visited; at the end, its score and whether it won."""
+    visited = len(info["visited"])
+    facts = [(_("{n} town") if visited == 1 else _("{n} towns")).format(n=visited)]
+    result = view["result"]
     if result is not None:
-        scores = result.get("scores") or []
-        if seat < len(scores):
-            first.append(_("score {n}").format(n=scores[seat]))
-        if seat in (result.get("winners") or []):
-            first.append(_("WINNER"))
-    second = [_("at {town}").format(town=info.get("town", "?")),
-              _("{n} cards").format(n=info.get("hand_size", "?"))]
-    if view.get("gold_values"):
-        second.append(_("{n} coins").format(n=info.get("coins", 0)))
-    second.append(_("counters: {counters}").format(counters=_counter_summary(info)))
-    if info.get("obstacles"):
-        second.append(_("{n} tree").format(n=info["obstacles"]))
-    if info.get("home"):
-        second.append(_("home {town}").format(town=info["home"]))
-    robot = _(" (bot)") if bot else ""
-    return name + robot + ": " + ", ".join(first), ", ".join(second)
+        facts.append(_("score {n}").format(n=result["scores"][seat]))
+        if seat in result["winners"]:
+            facts.append(_("WINNER"))
+    return facts
 
 
-def _legend(view: dict[str, Any], players: list[dict[str, Any]], seats: list[dict[str, Any]], top: float) -> tuple[list[str], float]:
-    out = []
-    y = top
-    phase = str(view.get("phase", "?"))
-    header = _("{edition}: round {round}/{rounds}, {phase}").format(
-        edition=words(view.get("edition", "elfenland")).title(), round=view.get("round", "?"),
-        rounds=view.get("rounds", "?"), phase=_(PHASE_WORDS[phase]) if phase in PHASE_WORDS else words(phase))
-    out.append(f'<text {attrs(x=16, y=y, font_size=22, font_weight="bold")}>{text(header)}</text>')
-    y += ROW
-    to_act = view.get("to_act") or []
-    for seat, info in enumerate(seats):
-        first, second = _seat_lines(view, players, seat, info)
-        acting = seat in to_act
-        out.append(f'<g {attrs(data_seat=seat, **{"class": "legend-seat"})}>'
-                   f'<rect {attrs(x=16, y=y - 17, width=22, height=22, rx=4, fill=seat_colour(seat), stroke="#000")}/>'
-                   f'<text {attrs(x=46, y=y, font_size=20, font_weight="bold" if acting else None)}>'
-                   f'{"&#9654; " if acting else ""}{text(first)}</text>'
-                   f'<text {attrs(x=46, y=y + 24, font_size=17, fill="#4e342e")}>{text(second)}</text></g>')
+def _holdings(view: ElfenlandView, info: SeatView) -> list[str]:
+    """Where a seat's elf stands and what it holds: cards, coins (where towns pay), counters,
+    its own obstacle (Elfenland) and its home town once shown."""
+    facts = [_("at {town}").format(town=info["town"]), _("{n} cards").format(n=info["hand_size"])]
+    if view["gold_values"]:
+        facts.append(_("{n} coins").format(n=info["coins"]))
+    facts.append(_("counters: {counters}").format(counters=_counter_summary(info)))
+    if info["obstacles"]:
+        facts.append(_("{n} tree").format(n=info["obstacles"]))
+    if info["home"] is not None:
+        facts.append(_("home {town}").format(town=info["home"]))
+    return facts
+
+
+def _legend(view: ElfenlandView, players: list[dict[str, Any]], top: float) -> tuple[list[str], float]:
+    """The legend under the map, from ``top`` down: the round, each seat, the face-up piles and
+    the auction, then the key; and its bottom."""
+    out = [f'<text {attrs(x=16, y=top, font_size=22, font_weight="bold")}>{text(_legend_header(view))}</text>']
+    y = top + ROW
+    for seat, info in enumerate(view["seats"]):
+        out.append(_legend_seat(view, players, seat, info, y))
         y += ROW + 24
-    extras = []
-    if view.get("face_up_counters"):
-        extras.append(_("face-up counters: {counters}").format(
-            counters=", ".join(words(k) for k in view["face_up_counters"])))
-    if view.get("face_up_cards"):
-        extras.append(_("face-up cards: {cards}").format(cards=", ".join(words(k) for k in view["face_up_cards"])))
-    if view.get("gold_pile"):
-        extras.append(_("gold pile {n}").format(n=view["gold_pile"]))
-    auction = view.get("auction")
-    if isinstance(auction, dict) and auction.get("lots"):
-        extras.append(_("auction: {lots} (bid {n})").format(lots=", ".join(words(k) for k in auction["lots"]),
-                                                            n=auction.get("high", 0)))
-    for line in (part for extra in extras for part in textwrap.wrap(extra, 88)):
+    for line in (part for extra in _legend_extras(view) for part in textwrap.wrap(extra, 88)):
         out.append(f'<text {attrs(x=16, y=y, font_size=18)}>{text(line)}</text>')
         y += ROW
     key, height = _key(language())
     out.append(f'<g transform="translate(0,{y:g})">{key}</g>')
     return out, y + height
+
+
+def _legend_header(view: ElfenlandView) -> str:
+    return _("{edition}: round {round}/{rounds}, {phase}").format(
+        edition=words(view["edition"]).title(), round=view["round"], rounds=view["rounds"],
+        phase=_(PHASE_WORDS[view["phase"]]))
+
+
+def _legend_seat(view: ElfenlandView, players: list[dict[str, Any]], seat: int, info: SeatView, y: float) -> str:
+    """A seat's swatch and two lines, the first in bold with a mark when the seat is to act."""
+    first, second = _seat_lines(view, players, seat, info)
+    acting = seat in view["to_act"]
+    return (f'<g {attrs(data_seat=seat, **{"class": "legend-seat"})}>'
+            f'<rect {attrs(x=16, y=y - 17, width=22, height=22, rx=4, fill=seat_colour(seat), stroke="#000")}/>'
+            f'<text {attrs(x=46, y=y, font_size=20, font_weight="bold" if acting else None)}>'
+            f'{"&#9654; " if acting else ""}{text(first)}</text>'
+            f'<text {attrs(x=46, y=y + 24, font_size=17, fill="#4e342e")}>{text(second)}</text></g>')
+
+
+def _legend_extras(view: ElfenlandView) -> list[str]:
+    """The face-up counters and cards, the gold pile and the auction's lots, each as a sentence."""
+    extras = []
+    if view["face_up_counters"]:
+        extras.append(_("face-up counters: {counters}").format(
+            counters=", ".join(words(k) for k in view["face_up_counters"])))
+    if view["face_up_cards"]:
+        extras.append(_("face-up cards: {cards}").format(cards=", ".join(words(k) for k in view["face_up_cards"])))
+    if view["gold_pile"]:
+        extras.append(_("gold pile {n}").format(n=view["gold_pile"]))
+    if view["auction"] is not None and view["auction"]["lots"]:
+        extras.append(_auction_words(view["auction"]))
+    return extras
+
+
+def _auction_words(auction: Auction) -> str:
+    return _("auction: {lots} (bid {n})").format(lots=", ".join(words(k) for k in auction["lots"]), n=auction["high"])
 
 
 @cache
@@ -482,28 +495,21 @@ def _key(lang: str) -> tuple[str, float]:
     return "".join(out), y + ROW
 
 
-def _seats(view: dict[str, Any]) -> list[dict[str, Any]]:
-    seats = view.get("seats")
-    return [s if isinstance(s, dict) else {} for s in seats] if isinstance(seats, list) else []
-
-
-def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
+def board_svg(view: ElfenlandView, players: list[dict[str, Any]]) -> str:
     """The board as a complete SVG document: a pure function of the spectator's view."""
-    seats = _seats(view)
-    players = players if isinstance(players, list) else []
     body = [f'<rect {attrs(x=0, y=0, width=WIDTH, height="100%", fill="#f4ecd8")}/>',
             '<g font-family="sans-serif">']
     lang = language()
     body.append(_map(lang))
     # The counters lie on the roads: a click on one goes through to the road beneath, as it looks.
     body.append('<g pointer-events="none">')
-    body += _counters(view.get("board"))
+    body += _counters(view["board"])
     body.append("</g>")
     body.append(_town_places(lang))
-    body += _town_marks(view, seats)
-    body += _elves(seats)
-    legend, bottom = _legend(view, players, seats, MAP_HEIGHT + 24)
+    body += _town_marks(view)
+    body += _elves(view["seats"])
+    legend, bottom = _legend(view, players, MAP_HEIGHT + 24)
     body += legend
     body.append("</g>")
-    title = _("Elfenland board, round {n}").format(n=view.get("round", "?"))
+    title = _("Elfenland board, round {n}").format(n=view["round"])
     return svg_document(WIDTH, bottom, body, title)

@@ -1,13 +1,17 @@
 """Elfenland as text: round and phase, counters on the roads, each elf's town and visits, your hand."""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from shared.text.i18n import N_, translator
 from shared.text.render.common import (Context, compact, counts, describe_generic, describe_with, game_end_words,
                                        seat_name)
 from shared.text.render.common import words as plain_words
 from shared.text.render.panels import Item, Panel, Row, counted, seat_label
+
+if TYPE_CHECKING:     # the view's types only: the text client may run without the rules installed
+    from services.elfenland.rules.view_types import Auction, Counter, ElfenlandView, RoadSlot, SeatView
 
 # Elfenland's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)
@@ -57,62 +61,84 @@ def road_label(road: Any) -> str:
     return _("road {road} ({a}-{b}, {terrain})").format(road=road, a=known.a, b=known.b, terrain=_(known.terrain))
 
 
-def render_state(state: dict[str, Any], ctx: Context) -> str:
-    you = ctx.you if ctx.you is not None else state.get("viewer")
-    lines = [_("Elfenland ({edition}): round {round}/{rounds}, phase {phase}, step {step}").format(
-        edition=state.get("edition", "?"), round=state.get("round", "?"), rounds=state.get("rounds", "?"),
-        phase=words(state.get("phase", "?")), step=state.get("step", "?"))]
-    sizes = {"deck_size": N_("deck size"), "bag_size": N_("bag size"), "discard_size": N_("discard size"),
-             "gold_pile": N_("gold pile")}
-    extras = [f"{_(label)} {state[k]}" for k, label in sizes.items() if state.get(k) is not None]
-    if extras:
-        lines.append(", ".join(extras))
-    if state.get("face_up_counters"):
-        lines.append(_("Face-up counters: {counters}").format(counters=_counts(state["face_up_counters"])))
-    if state.get("face_up_cards"):
-        lines.append(_("Face-up cards: {cards}").format(cards=_counts(state["face_up_cards"])))
-    if state.get("gold_values"):
-        values = state["gold_values"]
-        lines.append(_("Gold values: {values}").format(values=", ".join(f"{town} {gold}" for town, gold in values.items())
-                                                       if isinstance(values, dict) else compact(values)))
-    roads = state.get("board") or {}
-    if isinstance(roads, dict) and roads:
-        parts = []
-        for road, info in sorted(roads.items(), key=lambda kv: int(kv[0]) if str(kv[0]).isdigit() else 0):
-            if isinstance(info, dict):
-                marks = "+".join(_(str(t)) for t in info.get("transports") or []) or "-"
-                if info.get("obstacle"):
-                    marks += f" [{_(str(info['obstacle']))}]"
-                if info.get("gold"):
-                    marks += _(" (gold)")
-                parts.append(f"  {road_label(road)}: {marks}")
-        lines.append(_("Roads with counters:"))
-        lines += parts
-    if state.get("auction"):
-        lines.append(_("Auction: {auction}").format(auction=compact(state["auction"])))
+def render_state(view: ElfenlandView, ctx: Context) -> str:
+    you = ctx.you if ctx.you is not None else view["viewer"]
+    lines = [_heading(view), _piles(view), *_face_up_lines(view), *_road_lines(view["board"])]
+    if view["auction"] is not None:
+        lines.append(_("Auction: {auction}").format(auction=compact(view["auction"])))
     lines.append(_("Elves:"))
-    for seat, info in enumerate(state.get("seats") or []):
-        if not isinstance(info, dict):
-            continue
-        visited = info.get("visited") or []
-        counters = [_(str(c["kind"])) if c.get("kind") else _("hidden")
-                    for c in info.get("counters") or [] if isinstance(c, dict)]
-        bits = [_("at {town}").format(town=info.get("town", "?")), _("{n} towns visited").format(n=len(visited)),
-                _("{n} cards").format(n=info.get("hand_size", "?")),
-                _("counters: {counters}").format(counters=", ".join(counters) or "-")]
-        if info.get("coins") or (isinstance(info.get("coins"), int) and state.get("edition") != "elfenland"):
-            bits.append(_("{n} coins").format(n=info["coins"]))   # Elfengold and Elfenroads: 0 coins is news too
-        if info.get("home"):
-            bits.append(_("home {town}").format(town=info["home"]))
-        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(bits))
+    for seat, info in enumerate(view["seats"]):
+        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(_elf_facts(view, info)))
         if seat == you:
-            lines.append(_("Your hand: {cards}").format(cards=counts(info.get("hand"), _("empty"), term=_)))
-            if visited:
-                lines.append(_("You visited: {towns}").format(towns=", ".join(map(str, visited))))
+            lines += _your_lines(info)
     return "\n".join(lines)
 
 
-def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
+def _heading(view: ElfenlandView) -> str:
+    return _("Elfenland ({edition}): round {round}/{rounds}, phase {phase}, step {step}").format(
+        edition=view["edition"], round=view["round"], rounds=view["rounds"], phase=words(view["phase"]),
+        step=view["step"])
+
+
+def _piles(view: ElfenlandView) -> str:
+    """The sizes of the face-down piles and the gold pile."""
+    sizes = ((N_("deck size"), view["deck_size"]), (N_("bag size"), view["bag_size"]),
+             (N_("discard size"), view["discard_size"]), (N_("gold pile"), view["gold_pile"]))
+    return ", ".join(f"{_(label)} {size}" for label, size in sizes)
+
+
+def _face_up_lines(view: ElfenlandView) -> list[str]:
+    """The face-up counters and cards, and Elfengold's town values."""
+    lines = []
+    if view["face_up_counters"]:
+        lines.append(_("Face-up counters: {counters}").format(counters=_counts(view["face_up_counters"])))
+    if view["face_up_cards"]:
+        lines.append(_("Face-up cards: {cards}").format(cards=_counts(view["face_up_cards"])))
+    if view["gold_values"]:
+        lines.append(_("Gold values: {values}").format(
+            values=", ".join(f"{town} {gold}" for town, gold in view["gold_values"].items())))
+    return lines
+
+
+def _road_lines(board: dict[str, RoadSlot]) -> list[str]:
+    """Each road that holds a counter, in road order, with what lies on it."""
+    if not board:
+        return []
+    return [_("Roads with counters:")] + [f"  {road_label(road)}: {_road_marks(board[road])}"
+                                          for road in sorted(board, key=int)]
+
+
+def _road_marks(slot: RoadSlot) -> str:
+    marks = "+".join(_(transport) for transport in slot["transports"]) or "-"
+    if slot["obstacle"] is not None:
+        marks += f" [{_(slot['obstacle'])}]"
+    if slot["gold"]:
+        marks += _(" (gold)")
+    return marks
+
+
+def _elf_facts(view: ElfenlandView, info: SeatView) -> list[str]:
+    """An elf's town, visits, cards and counters; coins where gold is in play, its home town once shown."""
+    counters = [_(c["kind"]) if c["kind"] is not None else _("hidden") for c in info["counters"]]
+    facts = [_("at {town}").format(town=info["town"]), _("{n} towns visited").format(n=len(info["visited"])),
+             _("{n} cards").format(n=info["hand_size"]),
+             _("counters: {counters}").format(counters=", ".join(counters) or "-")]
+    if info["coins"] or view["edition"] != "elfenland":
+        facts.append(_("{n} coins").format(n=info["coins"]))   # Elfengold and Elfenroads: 0 coins is news too
+    if info["home"] is not None:
+        facts.append(_("home {town}").format(town=info["home"]))
+    return facts
+
+
+def _your_lines(info: SeatView) -> list[str]:
+    # ``hand`` is null only when the context names a seat the view is not for: shown as empty.
+    lines = [_("Your hand: {cards}").format(cards=counts(info["hand"], _("empty"), term=_))]
+    if info["visited"]:
+        lines.append(_("You visited: {towns}").format(towns=", ".join(info["visited"])))
+    return lines
+
+
+def describe_move(move: dict[str, Any], view: ElfenlandView | None = None) -> str:
     kind = move.get("type")
     if kind == "place_counter":
         return _("place {counter} on {road}").format(counter=words(move.get("counter")), road=road_label(move.get("road")))
@@ -232,9 +258,9 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
     return describe_with(EVENTS, event, names, _)
 
 
-def scores(state: dict[str, Any]) -> list[str]:
+def scores(view: ElfenlandView) -> list[str]:
     """Each seat's score as the table shows it: the towns its elf has visited."""
-    return [towns(len(info.get("visited") or [])) for info in state.get("seats") or [] if isinstance(info, dict)]
+    return [towns(len(info["visited"])) for info in view["seats"]]
 
 
 def towns(n: int) -> str:
@@ -242,11 +268,11 @@ def towns(n: int) -> str:
     return (_("{n} town") if n == 1 else _("{n} towns")).format(n=n)
 
 
-def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
+def warn_move(move: dict[str, Any], view: ElfenlandView, you: int) -> str | None:
     """What a move costs that a player may not expect, for the table to confirm first (NOTES.md):
     an over-bid in Elfengold's auction."""
     if move.get("type") == "bid":
-        coins, amount = state["seats"][you]["coins"], move["amount"]
+        coins, amount = view["seats"][you]["coins"], move["amount"]
         if amount > coins:
             return _("You have {coins} gold: a bid of {amount} is an over-bid. If it still stands when the lot "
                      "closes, you forfeit all {coins} gold, get nothing, and the counter is auctioned again.").format(
@@ -271,74 +297,92 @@ def _transport(name: str) -> str:
     return words(name)
 
 
-def _counter_items(counters: Any) -> tuple[Item, ...]:
+def _counter_items(counters: list[Counter]) -> tuple[Item, ...]:
     """A seat's counters as the view shows them: a kind, else "hidden"."""
     shown: dict[str, int] = {}
-    for c in counters or []:
-        if isinstance(c, dict):
-            kind = str(c["kind"]) if c.get("kind") else "hidden"
-            shown[kind] = shown.get(kind, 0) + 1
+    for c in counters:
+        kind = c["kind"] if c["kind"] is not None else "hidden"
+        shown[kind] = shown.get(kind, 0) + 1
     return tuple(Item(_("hidden") if k == "hidden" else words(k), n, TRANSPORT_COLOURS.get(k)) for k, n in shown.items())
 
 
-def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
+def panels(view: ElfenlandView, ctx: Context) -> list[Panel]:
     """The round and phase, one's hand of cards and counters, the face-up piles (and Elfengold's
     auction), each elf's town, visits, cards and counters."""
-    you = ctx.you if ctx.you is not None else state.get("viewer")
-    gold = state.get("edition") != "elfenland"
-    seats = [s for s in state.get("seats") or [] if isinstance(s, dict)] if isinstance(state.get("seats"), list) else []
-    rows = [Row(_("Round"), _("{n} of {total}").format(n=state.get("round", "?"), total=state.get("rounds", "?"))),
-            Row(_("Phase"), _(PHASE_WORDS.get(str(state.get("phase")), str(state.get("phase")))))]
-    rows += [Row(seat_label(ctx, s), _("to play"), seat=s, current=True) for s in ctx.to_act]
-    out = [Panel("turn", _("This round"), tuple(rows))]
-    if isinstance(you, int) and 0 <= you < len(seats):
-        mine = seats[you]
-        rows = [Row(_("Travel cards"), "" if mine.get("hand") else _("none"),
-                    counted(mine.get("hand"), _transport, TRANSPORT_COLOURS)),
-                Row(_("Transport counters"), "" if mine.get("counters") else _("none"), _counter_items(mine.get("counters")))]
-        if gold:
-            rows.append(Row(_("Gold coins"), str(mine.get("coins", 0))))
-        if mine.get("home"):
-            rows.append(Row(_("Home town"), str(mine["home"])))
-        out.append(Panel("hand", _("Your hand"), tuple(rows)))
-    rows = []
-    if state.get("face_up_cards"):
-        rows.append(Row(_("Face-up cards"), "", counted(_kinds(state["face_up_cards"]), _transport, TRANSPORT_COLOURS)))
-    if state.get("face_up_counters"):
-        rows.append(Row(_("Face-up counters"), "", counted(_kinds(state["face_up_counters"]), _transport,
-                                                           TRANSPORT_COLOURS)))
-    piles = [Item(_("Card deck"), state["deck_size"]) if isinstance(state.get("deck_size"), int) else None,
-             Item(_("Counters in the bag"), state["bag_size"]) if isinstance(state.get("bag_size"), int) else None,
-             Item(_("Discarded cards"), state["discard_size"]) if isinstance(state.get("discard_size"), int) else None,
-             Item(_("Gold pile"), state["gold_pile"]) if gold and isinstance(state.get("gold_pile"), int) else None]
-    rows.append(Row(_("Piles"), "", tuple(p for p in piles if p is not None)))
-    out.append(Panel("market", _("Face up and piles"), tuple(rows)))
-    auction = state.get("auction")
-    if isinstance(auction, dict):
-        bidder = auction.get("bidder")
-        rows = [Row(_("Lots"), ", ".join(words(str(lot)) for lot in auction.get("lots") or []) or _("none"))]
-        rows.append(Row(_("Highest bid"), _("{n} gold by {name}").format(n=auction.get("high", 0),
-                                                                         name=seat_label(ctx, bidder))
-                        if isinstance(bidder, int) else _("no bid yet"), seat=bidder if isinstance(bidder, int) else None))
-        out.append(Panel("auction", _("Auction"), tuple(rows)))
-    rows = []
-    for seat, info in enumerate(seats):
-        facts = [Item(_("Towns visited"), len(info.get("visited") or [])), Item(_("Cards"), info.get("hand_size", 0)),
-                 *_counter_items(info.get("counters"))]
-        if gold and isinstance(info.get("coins"), int):
-            facts.append(Item(_("Gold coins"), info["coins"]))
-        rows.append(Row(seat_label(ctx, seat), _("in {town}").format(town=info.get("town", "?")), tuple(facts),
-                        seat=seat, current=seat in ctx.to_act))
-    out.append(Panel("players", _("Elves"), tuple(rows)))
+    you = ctx.you if ctx.you is not None else view["viewer"]
+    gold = view["edition"] != "elfenland"
+    out = [_turn_panel(view, ctx)]
+    if you is not None and 0 <= you < len(view["seats"]):
+        out.append(_hand_panel(view["seats"][you], gold))
+    out.append(_market_panel(view, gold))
+    if view["auction"] is not None:
+        out.append(_auction_panel(view["auction"], ctx))
+    out.append(_players_panel(view["seats"], ctx, gold))
     return out
 
 
-def _kinds(values: Any) -> dict[str, int]:
+def _turn_panel(view: ElfenlandView, ctx: Context) -> Panel:
+    rows = [Row(_("Round"), _("{n} of {total}").format(n=view["round"], total=view["rounds"])),
+            Row(_("Phase"), _(PHASE_WORDS[view["phase"]]))]
+    rows += [Row(seat_label(ctx, s), _("to play"), seat=s, current=True) for s in ctx.to_act]
+    return Panel("turn", _("This round"), tuple(rows))
+
+
+def _hand_panel(mine: SeatView, gold: bool) -> Panel:
+    # ``hand`` is null only when the context names a seat the view is not for: shown as none.
+    rows = [Row(_("Travel cards"), "" if mine["hand"] else _("none"), counted(mine["hand"], _transport, TRANSPORT_COLOURS)),
+            Row(_("Transport counters"), "" if mine["counters"] else _("none"), _counter_items(mine["counters"]))]
+    if gold:
+        rows.append(Row(_("Gold coins"), str(mine["coins"])))
+    if mine["home"] is not None:
+        rows.append(Row(_("Home town"), mine["home"]))
+    return Panel("hand", _("Your hand"), tuple(rows))
+
+
+def _market_panel(view: ElfenlandView, gold: bool) -> Panel:
+    """The face-up cards and counters, and the piles' sizes."""
+    rows = []
+    if view["face_up_cards"]:
+        rows.append(Row(_("Face-up cards"), "", counted(_kinds(view["face_up_cards"]), _transport, TRANSPORT_COLOURS)))
+    if view["face_up_counters"]:
+        rows.append(Row(_("Face-up counters"), "", counted(_kinds(view["face_up_counters"]), _transport,
+                                                           TRANSPORT_COLOURS)))
+    piles = [Item(_("Card deck"), view["deck_size"]), Item(_("Counters in the bag"), view["bag_size"]),
+             Item(_("Discarded cards"), view["discard_size"])]
+    if gold:
+        piles.append(Item(_("Gold pile"), view["gold_pile"]))
+    rows.append(Row(_("Piles"), "", tuple(piles)))
+    return Panel("market", _("Face up and piles"), tuple(rows))
+
+
+def _auction_panel(auction: Auction, ctx: Context) -> Panel:
+    bidder = auction["bidder"]
+    high = (_("{n} gold by {name}").format(n=auction["high"], name=seat_label(ctx, bidder)) if bidder is not None
+            else _("no bid yet"))
+    rows = (Row(_("Lots"), ", ".join(words(lot) for lot in auction["lots"]) or _("none")),
+            Row(_("Highest bid"), high, seat=bidder))
+    return Panel("auction", _("Auction"), rows)
+
+
+def _players_panel(seats: list[SeatView], ctx: Context, gold: bool) -> Panel:
+    rows = []
+    for seat, info in enumerate(seats):
+        facts = [Item(_("Towns visited"), len(info["visited"])), Item(_("Cards"), info["hand_size"]),
+                 *_counter_items(info["counters"])]
+        if gold:
+            facts.append(Item(_("Gold coins"), info["coins"]))
+        rows.append(Row(seat_label(ctx, seat), _("in {town}").format(town=info["town"]), tuple(facts),
+                        seat=seat, current=seat in ctx.to_act))
+    return Panel("players", _("Elves"), tuple(rows))
+
+
+def _kinds(values: Sequence[str]) -> dict[str, int]:
     """How many of each kind a list of kinds holds."""
     tally: dict[str, int] = {}
-    for value in values if isinstance(values, list) else []:
-        tally[str(value)] = tally.get(str(value), 0) + 1
+    for value in values:
+        tally[value] = tally.get(value, 0) + 1
     return tally
+
 
 # The pages' words for each rule a move can break, by the problem's ``reason`` (the API's own
 # detail stays in English for integrators; problems.json lists every reason with an example of it).

@@ -18,6 +18,10 @@ GAMES = ("catan", "elasund", "elfenland", "elastium")
 OWN_WORDS = {"catan": ("Board (hex", "Bank:", "Harbours:"), "elasund": ("Building stock:", "Church:"),
              "elfenland": ("Elves:", "towns visited"), "elastium": ("Market:", "Pegs (")}
 
+# Games whose renderers read the view their TypedDict declares (the game's own tests hold every view
+# to it): a view of another shape is not theirs to draw, and the generic layout draws it instead.
+TYPED_VIEWS = {"elfenland"}
+
 PLAYERS = [{"seat": 0, "name": "me", "bot": None}, {"seat": 1, "name": "bob", "bot": "random"},
            {"seat": 2, "name": "eve", "bot": "random"}]
 
@@ -77,13 +81,16 @@ def test_renderers_on_real_views_of_a_random_game(name: str) -> None:
     {"board": {"terrains": ["forest"], "numbers": None}, "node_owner": 5, "seats": [{"seat": 0}]},
     [], None, "text",
 ])
-def test_renderers_never_crash_on_partial_or_odd_views(name: str | None, state: Any) -> None:
+def test_renderers_never_crash_on_partial_or_odd_views(name: str | None, state: Any,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    if name in TYPED_VIEWS:
+        monkeypatch.setenv("BOARDGAMES_STRICT", "0")     # its renderer refuses the odd view: the fallback is the point
     ctx = Context(players=[{"seat": 0}, "odd"], you=0, to_act=[0])
     text = render_state(name, state, ctx)
     # The game's own renderer drew it, however odd (its heading names the game); the generic
-    # key: value lines are for a game without one.
+    # key: value lines are for a game without one, or one whose renderer takes only its typed view.
     if isinstance(state, dict):
-        if name in GAMES:
+        if name in GAMES and name not in TYPED_VIEWS:
             assert text.lower().startswith(name), text
         else:
             assert all(f"{key}:" in text for key in state), text
@@ -158,8 +165,10 @@ def test_elfenland_names_the_towns_a_road_joins() -> None:
         "travel along road 3 (Jxara-Virst, plain) using raft"
     assert describe_move({"type": "place_counter", "road": 99, "counter": "giant_pig"}, "elfenland") == \
         "place giant pig on road 99"
-    text = render_state("elfenland", {"board": {"0": {"transports": ["raft"]}}}, Context())
-    assert "  road 0 (Beata-Elvenhold, plain): raft" in text
+    game = load_game("elfenland")
+    view = game.view(game.replay(game.setup(2, game.default_options(), random.Random(0))), None)
+    view["board"] = {"0": {"transports": ["dragon"], "obstacle": None, "gold": False, "double": False}}
+    assert "  road 0 (Beata-Elvenhold, plain): dragon" in render_state("elfenland", view, Context())
 
 
 def test_catan_trade_offer_reads_from_the_answering_seat() -> None:

@@ -14,6 +14,7 @@ from services.elfenland.rules.flow import Recorder, in_turn_order, settle
 from services.elfenland.rules.moves import apply_move
 from services.elfenland.rules.scoring import ENDINGS
 from services.elfenland.rules.state import State, to_act
+from services.elfenland.rules.view_types import ElfenlandView
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "edition": "elfenland",
@@ -112,7 +113,9 @@ class ElfenlandGame(Game):
     def result(self, state: State) -> dict[str, Any] | None:
         return state["result"]
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    # A TypedDict is a plain dict at run time, but mypy will not take it for the protocol's
+    # dict[str, Any] (a write through the wider type could break it): the narrower type is the point.
+    def view(self, state: State, seat: int | None) -> ElfenlandView:  # type: ignore[override]
         return views.view(state, seat)
 
     def redact(self, event: Event, seat: int | None) -> Event:

@@ -8,12 +8,13 @@ discarded at the end of a round are secret).  Coins are public: the rules never 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from shared.game.engine import Event
 
 from services.elfenland.rules.multiset import size
 from services.elfenland.rules.state import State, rules_of, to_act
+from services.elfenland.rules.view_types import ElfenlandView, SeatView
 
 
 _MASK = {"kind": None, "hidden": True}
@@ -31,7 +32,7 @@ def public_order(counters: list[dict[str, Any]], own: bool = False) -> list[dict
     return [dict(c) for c in visible] + [dict(c) if own else dict(_MASK) for c in hidden]
 
 
-def _seat_view(seat_state: dict[str, Any], own: bool) -> dict[str, Any]:
+def _seat_view(seat_state: dict[str, Any], own: bool) -> SeatView:
     shown = dict(seat_state)
     shown["hand_size"] = size(seat_state["hand"])
     shown["pending_size"] = len(seat_state["pending"])
@@ -42,10 +43,11 @@ def _seat_view(seat_state: dict[str, Any], own: bool) -> dict[str, Any]:
         shown["counters"] = public_order(seat_state["counters"])
     else:
         shown["counters"] = public_order(seat_state["counters"], own=True)
-    return shown
+    return cast(SeatView, shown)
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> ElfenlandView:
+    """The state as ``seat`` sees it (None: a spectator), of the shape view_types declares."""
     copy = json.loads(json.dumps(state))
     # Once the game is over every card is turned up ("Tous les joueurs revelent leur carte de
     # village natal"), as the platform then serves the events unredacted.
