@@ -185,8 +185,7 @@ PLUGIN = GamePlugin(
     },
     strategies=STRATEGIES,
     value_features=VALUE_FEATURES,
-    # It takes the typed view (rules/view_types.py), which mypy will not take for the dict[str, Any] the plugin names.
-    board_svg=board_svg,  # type: ignore[arg-type]
+    board_svg=board_svg,
     places=PLACE_FIELDS,
     view_schema=View,
     result_schema=Result,

@@ -113,9 +113,7 @@ class ElfenlandGame(Game):
     def result(self, state: State) -> dict[str, Any] | None:
         return state["result"]
 
-    # A TypedDict is a plain dict at run time, but mypy will not take it for the protocol's
-    # dict[str, Any] (a write through the wider type could break it): the narrower type is the point.
-    def view(self, state: State, seat: int | None) -> ElfenlandView:  # type: ignore[override]
+    def view(self, state: State, seat: int | None) -> ElfenlandView:
         return views.view(state, seat)
 
     def redact(self, event: Event, seat: int | None) -> Event:
