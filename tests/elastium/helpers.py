@@ -1,15 +1,19 @@
-"""Building positions for the Elastium engine tests: play from a seeded setup, then fold moves."""
+"""Building positions for the Elastium engine tests: play from a seeded setup, then fold moves.
+
+``place`` and ``ready`` reach a seat's turn and the cards for a band by play (cards taken, turns
+ended); ``put`` folds the events the engine's own ``emit_band`` writes for a band, free of charge
+and of the connection rule, where only the board's shapes matter to the rule under test."""
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 from typing import Any
 
-from services.elastium.rules.board import COLOURS, Board, board, line_key
+from services.elastium.rules.board import COLOURS, Band, Board, board, line_key
 from services.elastium.rules.game import Elastium
-from services.elastium.rules.placement import candidate_bands, payments
+from services.elastium.rules.placement import affordable, candidate_bands, payments, pegs_to_pay
 from services.elastium.rules.scoring import band_outcome
-from services.elastium.rules.state import EXTRA, State, phase
+from services.elastium.rules.state import ACTIONS, BONUS, EXTRA, State, is_cursed, phase
 from shared.game.testing import Given, given
 
 GAME = Elastium()
@@ -42,18 +46,62 @@ def give_hand(state: State, seat: int, per_colour: int = 6, **counts: int) -> St
     return state
 
 
+def ready(state: State, seat: int, pegs: list[str] | None = None,
+          until: Callable[[State], bool] | None = None, limit: int = 200) -> State:
+    """Play on until ``seat`` is to act with an action left, holds the cards to pay for ``pegs``
+    and ``until`` holds: every seat takes cards (``seat`` the market colours ``pegs`` need), ends
+    its turn rather than buy a third action and takes a bonus card from the market when owed."""
+    band = board(state["scenario"], state["players"]).band_for(pegs) if pegs else None
+    for number in range(limit):
+        acting = state["turn_seat"]
+        now = phase(state)
+        if (acting == seat and now == ACTIONS and (band is None or affordable(state, seat, band))
+                and (until is None or until(state))):
+            return state
+        assert state["result"] is None, "the game ended before the position was reached"
+        state, _ = play(state, acting, _filler(state, acting, band if acting == seat else None), seed=number)
+    raise AssertionError(f"position not reached in {limit} moves")
+
+
+def _filler(state: State, seat: int, band: Band | None) -> dict[str, Any]:
+    """The move that changes nothing but cards and turns: see ``ready``."""
+    now = phase(state)
+    if now == BONUS:
+        return {"type": "take_bonus_card", "source": "market", "card": state["market"][0]} if state["market"] \
+            else {"type": "take_bonus_card", "source": "deck", "card": None}
+    if now == EXTRA:
+        return {"type": "end_turn"}
+    return {"type": "take_cards", "market": [] if band is None else wanted_cards(state, seat, band)}
+
+
+def wanted_cards(state: State, seat: int, band: Band) -> list[str]:
+    """Up to 2 market cards of the colours ``seat`` lacks for the pegs of ``band`` it must pay."""
+    if is_cursed(state):
+        return []
+    b = board(state["scenario"], state["players"])
+    market = list(state["market"])
+    hand = dict(state["hands"][seat])
+    picks = []
+    for peg, _owners in pegs_to_pay(state, seat, band):
+        colour = b.colours[peg]
+        if hand[colour] < 1 and colour in market and len(picks) < 2:
+            picks.append(colour)
+            market.remove(colour)
+            hand[colour] += 1
+        elif hand[colour] >= 1:
+            hand[colour] -= 1
+    return picks
+
+
 def place(state: State, seat: int, pegs: list[str], payment: list[dict[str, Any]] | None = None,
-          rich: bool = True) -> tuple[State, list[dict[str, Any]]]:
-    """Place a band for ``seat`` on its own fresh turn, paying the first listed way by default."""
-    turn_to(state, seat)
-    if rich:
-        give_hand(state, seat)
+          ) -> tuple[State, list[dict[str, Any]]]:
+    """Place a band for ``seat`` once play has brought it its turn and the cards (``ready``),
+    paying the first listed way by default (a given ``payment`` waits for the turn only)."""
+    state = ready(state, seat, pegs if payment is None else None)
     if payment is None:
         band = board(state["scenario"], state["players"]).band_for(pegs)
         assert band is not None, pegs
-        options = payments(state, seat, band, limit=1)
-        assert options, f"cannot pay for {pegs}"
-        payment = options[0]
+        payment = payments(state, seat, band, limit=1)[0]
     return play(state, seat, {"type": "place_band", "pegs": pegs, "payment": payment})
 
 

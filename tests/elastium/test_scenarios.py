@@ -390,7 +390,9 @@ def test_labyrinth_ends_when_every_chain_is_blocked() -> None:
     state, events = place(state, 0, ["c5r0", "c4r0"])          # c4r0 is a dead end of the maze
     assert state["chain_heads"][0] == ["c4r0"] and not events_of(events, "end_triggered")
     state, _ = place(state, 1, ["c1r9", "c2r9"])
-    state, events = place(state, 1, ["c2r9", "c3r9"])          # c3r9 too
+    state, _ = play(state, 1, TAKE)
+    state, _ = play(play(state, 0, TAKE)[0], 0, TAKE)
+    state, events = place(state, 1, ["c2r9", "c3r9"])          # c3r9 too, seat 1's first action
     assert events_of(events, "end_triggered") == [{"reason": "chains-blocked", "seat": 1}]
     assert [m["type"] for m in legal_moves(state, 1)] == ["take_cards"] * len(legal_moves(state, 1))
     state, events = play(state, 1, TAKE)                        # seat 1 ends the round
