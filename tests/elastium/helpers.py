@@ -46,24 +46,39 @@ def give_hand(state: State, seat: int, per_colour: int = 6, **counts: int) -> St
     return state
 
 
-def ready(state: State, seat: int, pegs: list[str] | None = None,
-          until: Callable[[State], bool] | None = None, limit: int = 200) -> State:
+def ready(state: State, seat: int, pegs: list[str] | None = None, until: Callable[[State], bool] | None = None,
+          cards: dict[str, int] | None = None, limit: int = 200) -> State:
     """Play on until ``seat`` is to act with an action left, holds the cards to pay for ``pegs``
-    and ``until`` holds: every seat takes cards (``seat`` the market colours ``pegs`` need), ends
-    its turn rather than buy a third action and takes a bonus card from the market when owed."""
+    and at least ``cards`` (colour: count), and ``until`` holds.
+
+    Every seat takes cards (``seat`` the market colours it lacks), ends its turn rather than buy a
+    third action and takes a bonus card from the market when owed: nothing else changes."""
     band = board(state["scenario"], state["players"]).band_for(pegs) if pegs else None
+    wanted = dict(cards or {})
     for number in range(limit):
         acting = state["turn_seat"]
-        now = phase(state)
-        if (acting == seat and now == ACTIONS and (band is None or affordable(state, seat, band))
+        if (acting == seat and phase(state) == ACTIONS and not _lacking(state, seat, band, wanted)
                 and (until is None or until(state))):
             return state
         assert state["result"] is None, "the game ended before the position was reached"
-        state, _ = play(state, acting, _filler(state, acting, band if acting == seat else None), seed=number)
+        lacking = _lacking(state, seat, band, wanted) if acting == seat else []
+        state, _ = play(state, acting, _filler(state, lacking), seed=number)
     raise AssertionError(f"position not reached in {limit} moves")
 
 
-def _filler(state: State, seat: int, band: Band | None) -> dict[str, Any]:
+def _lacking(state: State, seat: int, band: Band | None, cards: dict[str, int]) -> list[str]:
+    """The cards ``seat`` still needs: ``cards`` it lacks, then one per peg of ``band`` to pay
+    (none once it can pay for the band)."""
+    hand = state["hands"][seat]
+    lacking = [c for c, n in cards.items() for _ in range(n - hand[c])]
+    if band is not None and not affordable(state, seat, band):
+        colours = board(state["scenario"], state["players"]).colours
+        missing = [colours[peg] for peg, _owners in pegs_to_pay(state, seat, band) if not hand[colours[peg]]]
+        lacking += missing or ["any"]        # short of a second card of a colour held: any card will do
+    return lacking
+
+
+def _filler(state: State, lacking: list[str]) -> dict[str, Any]:
     """The move that changes nothing but cards and turns: see ``ready``."""
     now = phase(state)
     if now == BONUS:
@@ -71,26 +86,12 @@ def _filler(state: State, seat: int, band: Band | None) -> dict[str, Any]:
             else {"type": "take_bonus_card", "source": "deck", "card": None}
     if now == EXTRA:
         return {"type": "end_turn"}
-    return {"type": "take_cards", "market": [] if band is None else wanted_cards(state, seat, band)}
-
-
-def wanted_cards(state: State, seat: int, band: Band) -> list[str]:
-    """Up to 2 market cards of the colours ``seat`` lacks for the pegs of ``band`` it must pay."""
-    if is_cursed(state):
-        return []
-    b = board(state["scenario"], state["players"])
-    market = list(state["market"])
-    hand = dict(state["hands"][seat])
-    picks = []
-    for peg, _owners in pegs_to_pay(state, seat, band):
-        colour = b.colours[peg]
-        if hand[colour] < 1 and colour in market and len(picks) < 2:
-            picks.append(colour)
+    market, picks = list(state["market"]), []
+    for colour in lacking:
+        if colour in market and len(picks) < 2 and not is_cursed(state):
             market.remove(colour)
-            hand[colour] += 1
-        elif hand[colour] >= 1:
-            hand[colour] -= 1
-    return picks
+            picks.append(colour)
+    return {"type": "take_cards", "market": picks}
 
 
 def place(state: State, seat: int, pegs: list[str], payment: list[dict[str, Any]] | None = None,
