@@ -187,3 +187,16 @@ def drive(pos: Given, until: Callable[[State], bool], policy: Policy = takes, li
 
 def turn_start(seat: int) -> Callable[[State], bool]:
     return lambda state: state["turn_seat"] == seat and state["actions_left"] == 2 and not state["extra_used"]
+
+
+def reaching(state: State, seat: int, threshold: int) -> dict[str, Any] | None:
+    """A band ``seat`` may place and pay for now that brings its score from below ``threshold``
+    to it or more (the first such, in the engine's band order)."""
+    if state["turn_seat"] != seat or phase(state) != ACTIONS or state["score"][seat] >= threshold:
+        return None
+    for band in candidate_bands(state, seat):
+        if state["score"][seat] + band_outcome(state, seat, band).total_points() >= threshold:
+            pay = payments(state, seat, band, limit=1)
+            if pay:
+                return {"type": "place_band", "pegs": list(band.pegs), "payment": pay[0]}
+    return None
