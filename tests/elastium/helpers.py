@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from services.elastium.rules.board import COLOURS, Band, Board, board, line_key
+from services.elastium.rules.board import Band, Board, board, line_key
 from services.elastium.rules.game import Elastium
 from services.elastium.rules.placement import affordable, candidate_bands, payments, pegs_to_pay
 from services.elastium.rules.scoring import band_outcome
@@ -31,19 +31,6 @@ def play(state: State, seat: int, move: dict[str, Any], seed: int = 0) -> tuple[
     for e in events:
         state = GAME.evolve(state, e)
     return state, events
-
-
-def turn_to(state: State, seat: int) -> State:
-    """Give ``seat`` a fresh turn (positions are built seat by seat)."""
-    state["turn_seat"] = seat
-    state["actions_left"] = 2
-    state["extra_used"] = False
-    return state
-
-
-def give_hand(state: State, seat: int, per_colour: int = 6, **counts: int) -> State:
-    state["hands"][seat] = {c: counts.get(c, per_colour if not counts else 0) for c in COLOURS}
-    return state
 
 
 def ready(state: State, seat: int, pegs: list[str] | None = None, until: Callable[[State], bool] | None = None,
@@ -173,14 +160,14 @@ def energy_for_seat_0(state: State, seat: int) -> dict[str, Any] | None:
 
 def drive(pos: Given, until: Callable[[State], bool], policy: Policy = takes, limit: int = 400) -> Given:
     """Play legal moves by ``policy`` (taking cards when it has no band, ending a turn rather than
-    buying a third action) until ``until`` holds."""
+    buying a third action, taking an owed bonus card from the market) until ``until`` holds."""
     for number in range(limit):
         state = pos.state
         if until(state):
             return pos
         assert state["result"] is None, "the game ended before the position was reached"
         seat = state["turn_seat"]
-        move = {"type": "end_turn"} if phase(state) == EXTRA else policy(state, seat) or TAKE
+        move = (policy(state, seat) or TAKE) if phase(state) == ACTIONS else _filler(state, [])
         pos.after(seat, move, seed=number)
     raise AssertionError(f"position not reached in {limit} moves")
 
@@ -191,8 +178,8 @@ def turn_start(seat: int) -> Callable[[State], bool]:
 
 def reaching(state: State, seat: int, threshold: int) -> dict[str, Any] | None:
     """A band ``seat`` may place and pay for now that brings its score from below ``threshold``
-    to it or more (the first such, in the engine's band order)."""
-    if state["turn_seat"] != seat or phase(state) != ACTIONS or state["score"][seat] >= threshold:
+    to it or more, the end not being triggered yet (the first such, in the engine's band order)."""
+    if state["turn_seat"] != seat or phase(state) != ACTIONS or state["end_triggered"] or max(state["score"]) >= threshold:
         return None
     for band in candidate_bands(state, seat):
         if state["score"][seat] + band_outcome(state, seat, band).total_points() >= threshold:
