@@ -81,8 +81,8 @@ def _filler(state: State, lacking: list[str]) -> dict[str, Any]:
     return {"type": "take_cards", "market": picks}
 
 
-def place(state: State, seat: int, pegs: list[str], payment: list[dict[str, Any]] | None = None,
-          ) -> tuple[State, list[dict[str, Any]]]:
+def place(state: State, seat: int, pegs: list[str],
+          payment: list[dict[str, Any]] | None = None) -> tuple[State, list[dict[str, Any]]]:
     """Place a band for ``seat`` once play has brought it its turn and the cards (``ready``),
     paying the first listed way by default (a given ``payment`` waits for the turn only)."""
     state = ready(state, seat, pegs if payment is None else None)
@@ -179,7 +179,9 @@ def turn_start(seat: int) -> Callable[[State], bool]:
 def reaching(state: State, seat: int, threshold: int) -> dict[str, Any] | None:
     """A band ``seat`` may place and pay for now that brings its score from below ``threshold``
     to it or more, the end not being triggered yet (the first such, in the engine's band order)."""
-    if state["turn_seat"] != seat or phase(state) != ACTIONS or state["end_triggered"] or max(state["score"]) >= threshold:
+    if state["turn_seat"] != seat or phase(state) != ACTIONS:
+        return None
+    if state["end_triggered"] or max(state["score"]) >= threshold:
         return None
     for band in candidate_bands(state, seat):
         if state["score"][seat] + band_outcome(state, seat, band).total_points() >= threshold:

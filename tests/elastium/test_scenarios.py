@@ -380,7 +380,7 @@ def test_labyrinth_ends_when_a_player_has_used_18_bands() -> None:
     lines = list(itertools.pairwise(LONG_CHAIN))
     for a, c in lines[:17]:
         state, _ = place(state, 0, [a, c])
-    state = ready(state, 0, lines[17], until=lambda s: s["actions_left"] == 2)     # a fresh turn
+    state = ready(state, 0, list(lines[17]), until=lambda s: s["actions_left"] == 2)     # a fresh turn
     assert state["bands_used"][0] == 17 and state["end_triggered"] is None
     state, events = place(state, 0, list(lines[17]))
     assert events_of(events, "end_triggered")[0]["reason"] == "bands-exhausted"
