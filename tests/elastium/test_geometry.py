@@ -148,7 +148,7 @@ def test_the_rules_example_fourth_band_explores_two_and_closes_two() -> None:
         assert events_of(events, "band_placed")[0]["enclosed"] == []
     fourth = b.band_for(["c1r0", "c2r0", "c1r1", "c2r1"])
     assert pegs_to_pay(state, 0, fourth) == [("c2r0", [])]          # only the vert peg is new
-    state = ready(state, 0, until=lambda s: s["hands"][0]["vert"] >= 1)     # takes cards, no band
+    state = ready(state, 0, cards={"vert": 1})                     # takes cards, places no band
     verts = state["hands"][0]["vert"]
     alternative = copy.deepcopy(state)
     state, events = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0", "c1r1", "c2r1"],
