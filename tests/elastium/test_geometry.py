@@ -1,4 +1,7 @@
-"""Board geometry: band shapes on printed lines, exploring, enclosing by flood fill."""
+"""Board geometry: band shapes on printed lines, exploring, enclosing by flood fill.
+
+Bands are placed by play (``helpers.place``: the seat's turn and cards come by taking cards) or
+folded with ``put`` (the engine's own band events, free) where only the shapes matter."""
 from __future__ import annotations
 
 import pytest
@@ -136,7 +139,7 @@ def test_the_rules_example_fourth_band_explores_two_and_closes_two() -> None:
     import copy
 
     from services.elastium.rules.placement import pegs_to_pay
-    from tests.elastium.helpers import give_hand, play, turn_to
+    from tests.elastium.helpers import play, ready
 
     state = new_game()
     b = board("jungle-temples", 2)
@@ -145,7 +148,8 @@ def test_the_rules_example_fourth_band_explores_two_and_closes_two() -> None:
         assert events_of(events, "band_placed")[0]["enclosed"] == []
     fourth = b.band_for(["c1r0", "c2r0", "c1r1", "c2r1"])
     assert pegs_to_pay(state, 0, fourth) == [("c2r0", [])]          # only the vert peg is new
-    give_hand(turn_to(state, 0), 0, vert=1)
+    state = ready(state, 0, cards={"vert": 1})                     # takes cards, places no band
+    verts = state["hands"][0]["vert"]
     alternative = copy.deepcopy(state)
     state, events = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0", "c1r1", "c2r1"],
                                     "payment": [{"peg": "c2r0", "cards": ["vert"], "to": None}]})
@@ -155,7 +159,7 @@ def test_the_rules_example_fourth_band_explores_two_and_closes_two() -> None:
     collected = events_of(events, "items_collected")[0]
     assert sorted(collected["items"]) == ["s0i1", "s0i2", "s0i3", "s1i1"]
     assert collected["treasure"] == sum(b.segments[s]["treasure"] for s in collected["items"])
-    assert state["discard"][-1] == "vert" and state["hands"][0]["vert"] == 0
+    assert state["discard"][-1] == "vert" and state["hands"][0]["vert"] == verts - 1
     alternative, events = play(alternative, 0, {"type": "place_band", "pegs": ["c1r0", "c1r1"], "payment": []})
     assert sorted(events_of(events, "band_placed")[0]["enclosed"]) == ["s0i1", "s1i1"]
-    assert alternative["hands"][0]["vert"] == 1
+    assert alternative["hands"][0]["vert"] == verts

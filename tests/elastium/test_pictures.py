@@ -1,5 +1,8 @@
 """The Elastium board picture: places once each, pieces where they belong, safe names, purity,
-and no failure on any spectator view of random games of every scenario."""
+and no failure on any spectator view of random games of every scenario.
+
+Every position drawn is played: bands are placed once play has brought the seat its turn and the
+cards (``helpers.place``), scores are the greedy bots' own."""
 from __future__ import annotations
 
 import copy
@@ -12,7 +15,8 @@ import pytest
 from services.elastium.pictures import board_svg, centroid, peg_xy
 from services.elastium.rules.board import SCENARIOS, board, line_key, raw_boards
 from shared.game.engine import random_strategy
-from tests.elastium.helpers import GAME, new_game, place
+from services.elastium.bots import STRATEGIES
+from tests.elastium.helpers import GAME, new_game, place, start
 from tests.shared.variants import VARIANTS
 
 NAMES = [{"name": "Ana", "bot": False}, {"name": "Bo", "bot": True},
@@ -124,8 +128,8 @@ def test_each_scenario_draws_its_own_features() -> None:
 
 
 def test_enclosed_segments_are_hatched_in_the_seat_of_the_encloser() -> None:
-    state = new_game("jungle-temples", 2)
-    state["enclosed"][1] = ["s4i6"]          # a view as the engine writes it
+    state, _ = place(new_game("jungle-temples", 2), 1, ["c4r8", "c3r9", "c4r9"])    # explores s8i7
+    assert state["enclosed"] == [[], ["s8i7"]]
     root = picture(state)
     hatched = [e for e in root.iter() if e.get("class") == "enclosed"]
     assert [(e.get("data-seat"), e.get("fill")) for e in hatched] == [("1", "url(#enclosed-1)")]
@@ -134,14 +138,14 @@ def test_enclosed_segments_are_hatched_in_the_seat_of_the_encloser() -> None:
 
 def test_hostile_names_are_escaped_and_legend_shows_names_and_scores() -> None:
     hostile = [{"name": '<script>"x"</script>\x1b[1m', "bot": False}, {"name": "Bo & Co", "bot": True}]
-    state = new_game("jungle-temples", 2)
-    state["score"] = [7, 11]
+    # greedy bots play on until both seats have scored, differently
+    state = start().play_until(lambda s: 0 < s["score"][0] != s["score"][1] > 0, strategy=STRATEGIES["greedy"]).state
     svg = board_svg(GAME.view(state, None), hostile)
     assert "<script" not in svg and "\x1b" not in svg
     root = ET.fromstring(svg)
     words = " ".join("".join(e.itertext()) for e in root.iter() if e.get("class") == "legend")
     assert '<script>"x"</script>[1m' in words and "Bo & Co (bot)" in words
-    assert "7 VP" in words and "11 VP" in words
+    assert all(f": {score} VP" in words for score in state["score"])
 
 
 def test_the_picture_is_pure() -> None:

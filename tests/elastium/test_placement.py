@@ -1,8 +1,10 @@
 """Placing bands: start pegs, connection, and paying for pegs (free, discard, give, joker)."""
 from __future__ import annotations
 
-# The payment tests set a hand and energy by hand: each checks one way to pay for one band, and a
-# hand of exactly those cards is what states the case; no engine invariant check exists to run.
+# Every position is played: the payer's hand comes by taking cards (``ready``: market cards of the
+# colours it lacks, the rest from the deck), its energy by a band it placed; other players' bands
+# are folded with ``put``.  A hand the case needs exactly (the payment listings) comes from a set-up
+# seed found for it, and the test asserts it before the move.
 
 import copy
 import itertools
@@ -14,7 +16,7 @@ from services.elastium.rules.board import board
 from services.elastium.rules.legal import legal_moves
 from services.elastium.rules.placement import payments
 from shared.game.engine import IllegalMove
-from tests.elastium.helpers import events_of, give_hand, new_game, place, play, put, turn_to
+from tests.elastium.helpers import events_of, new_game, place, play, put, ready
 
 # jungle-temples colours: c1r0 bleu, c2r0 vert, c3r0 rouge, c1r1 rouge, c2r1 jaune, c0r0 gris
 
@@ -45,28 +47,31 @@ def test_later_bands_must_share_a_peg_with_ones_own_bands() -> None:
 
 
 def test_an_empty_peg_costs_a_card_of_its_colour_discarded() -> None:
-    state = give_hand(turn_to(new_game(), 0), 0, bleu=1, vert=1)
-    state["discard"] = []
+    state = ready(new_game(), 0, cards={"bleu": 1, "vert": 1})
+    assert state["discard"] == []
+    held = sum(state["hands"][0].values())
     state, _ = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
                                "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert")]})
     assert sorted(state["discard"]) == ["bleu", "vert"]
-    assert sum(state["hands"][0].values()) == 0
+    assert sum(state["hands"][0].values()) == held - 2
 
 
 def test_own_pegs_are_free_and_must_not_be_paid() -> None:
     state, _ = place(new_game(), 0, ["c1r0", "c2r0"])
-    give_hand(turn_to(state, 0), 0, rouge=1)
+    state = ready(state, 0, cards={"rouge": 1})
+    reds = state["hands"][0]["rouge"]
     with pytest.raises(IllegalMove) as exc:
         play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0", "c1r1"],
                         "payment": [pay("c1r0", "bleu"), pay("c1r1", "rouge")]})
     assert exc.value.reason == "payment-mismatch"
     state, _ = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0", "c1r1"],
                                "payment": [pay("c1r1", "rouge")]})
-    assert state["hands"][0]["rouge"] == 0
+    assert state["hands"][0]["rouge"] == reds - 1
 
 
 def test_wrong_colour_and_missing_cards_are_refused() -> None:
-    state = give_hand(turn_to(new_game(), 0), 0, vert=1, gris=1)
+    state = new_game(seed=2)                   # seat 0 is dealt vert and gris, no bleu
+    assert state["hands"][0]["vert"] and state["hands"][0]["gris"] and not state["hands"][0]["bleu"]
     with pytest.raises(IllegalMove) as exc:
         play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
                         "payment": [pay("c1r0", "gris"), pay("c2r0", "vert")]})
@@ -78,20 +83,19 @@ def test_wrong_colour_and_missing_cards_are_refused() -> None:
 
 
 def test_two_cards_of_one_colour_are_a_joker() -> None:
-    state = give_hand(turn_to(new_game(), 0), 0, vert=1, jaune=2)
+    state = ready(new_game(), 0, cards={"vert": 1, "jaune": 2, "gris": 1})
+    with pytest.raises(IllegalMove) as exc:     # two different colours are no joker
+        play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                        "payment": [pay("c1r0", "jaune", "gris"), pay("c2r0", "vert")]})
+    assert exc.value.reason == "wrong-card-colour"
     state, events = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
                                     "payment": [pay("c1r0", "jaune", "jaune"), pay("c2r0", "vert")]})
     assert events_of(events, "band_placed")[0]["payment"][0]["cards"] == ["jaune", "jaune"]
-    with pytest.raises(IllegalMove) as exc:     # two different colours are no joker
-        state2 = give_hand(turn_to(new_game(), 0), 0, vert=2, jaune=1, gris=1)
-        play(state2, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
-                         "payment": [pay("c1r0", "jaune", "gris"), pay("c2r0", "vert")]})
-    assert exc.value.reason == "wrong-card-colour"
 
 
 def test_another_players_peg_costs_a_card_given_to_that_player() -> None:
     state, _ = put(new_game(), 1, ["c2r0", "c2r1"])
-    give_hand(turn_to(state, 0), 0, bleu=1, vert=1)
+    state = ready(state, 0, cards={"bleu": 1, "vert": 1})
     with pytest.raises(IllegalMove) as exc:
         play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
                         "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert")]})
@@ -107,35 +111,32 @@ def test_the_payer_chooses_which_owner_to_pay() -> None:
     state = new_game(players=3)
     state, _ = put(state, 1, ["c2r0", "c2r1"])
     state, _ = put(state, 2, ["c2r0", "c3r0"])
-    give_hand(turn_to(state, 0), 0, bleu=1, vert=2)
+    state = ready(state, 0, cards={"bleu": 1, "vert": 1})
+    before = state["hands"][2]["vert"]
     options = payments(state, 0, board("jungle-temples", 3).band_for(["c1r0", "c2r0"]))
     recipients = {p[1]["to"] for p in options if p[1]["cards"] == ["vert"]}
     assert recipients == {1, 2}
     state, _ = play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
                                "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert", to=2)]})
-    assert state["hands"][2]["vert"] == 1 + new_game(players=3)["hands"][2]["vert"]
+    assert state["hands"][2]["vert"] == before + 1
 
 
 def test_a_joker_may_be_split_between_two_owners() -> None:
     state = new_game(players=3)
     state, _ = put(state, 1, ["c2r0", "c2r1"])
     state, _ = put(state, 2, ["c2r0", "c3r0"])
-    give_hand(turn_to(state, 0), 0, bleu=1, jaune=2)
+    state = ready(state, 0, cards={"bleu": 1, "vert": 1, "jaune": 2})
     hands = [dict(h) for h in state["hands"]]
+    with pytest.raises(IllegalMove) as exc:          # a single card cannot be split
+        play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
+                        "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert", to=1, second_to=2)]})
+    assert exc.value.reason == "wrong-recipient"
     split = [pay("c1r0", "bleu"), pay("c2r0", "jaune", "jaune", to=1, second_to=2)]
     move = {"type": "place_band", "pegs": ["c1r0", "c2r0"], "payment": split}
     assert move in legal_moves(state, 0)
     state, _ = play(state, 0, move)
     assert state["hands"][1]["jaune"] == hands[1]["jaune"] + 1
     assert state["hands"][2]["jaune"] == hands[2]["jaune"] + 1
-    with pytest.raises(IllegalMove) as exc:          # a single card cannot be split
-        state2 = give_hand(turn_to(new_game(players=3), 0), 0, bleu=1, vert=1)
-        state2, _ = put(state2, 1, ["c2r0", "c2r1"])
-        state2, _ = put(state2, 2, ["c2r0", "c3r0"])
-        turn_to(state2, 0)
-        play(state2, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"],
-                         "payment": [pay("c1r0", "bleu"), pay("c2r0", "vert", to=1, second_to=2)]})
-    assert exc.value.reason == "wrong-recipient"
 
 
 def _outcome(state: dict) -> str:
@@ -182,10 +183,12 @@ def test_legal_moves_list_every_payment_outcome_decide_accepts() -> None:
     Before the fix the listing stopped at 6 payments per band, all of them paying the empty peg
     with its exact card; the jokers on it were missing.
     """
-    state = new_game(players=3)
+    state = new_game(players=3, seed=20)
     state, _ = put(state, 1, ["c2r0", "c2r1"])
     state, _ = put(state, 2, ["c2r0", "c3r0"])
-    give_hand(turn_to(state, 0), 0, bleu=1, vert=1, jaune=2, gris=3)
+    state = ready(state, 0, cards={"bleu": 1, "vert": 1, "jaune": 2, "gris": 2})
+    # one bleu and one vert card (no bleu or vert joker), jokers of jaune and gris but not two each
+    assert state["hands"][0] == {"gris": 2, "bleu": 1, "vert": 1, "rouge": 0, "jaune": 2}
     listed = _listed_outcomes(state, 0, ["c1r0", "c2r0"])
     assert len(listed) == len(set(listed)), "one move per distinct payment"
     assert set(listed) == _accepted_outcomes(state, 0, ["c1r0", "c2r0"], energy=False)
@@ -193,12 +196,14 @@ def test_legal_moves_list_every_payment_outcome_decide_accepts() -> None:
 
 
 def test_cursed_legal_moves_list_every_energy_and_card_payment() -> None:
-    state = new_game("cursed-triangle", players=3)
+    state = new_game("cursed-triangle", players=3, seed=60)
     state, _ = put(state, 1, ["c3r4", "c4r4", "c3r5"])
     state, _ = put(state, 2, ["c2r5", "c2r6", "c3r6"])
-    turn_to(state, 0)
-    state["hands"][0] = {"gris": 3, "bleu": 1, "vert": 0, "rouge": 1, "jaune": 0}
-    state["energy"] = [1, 0, 0]
+    state, _ = place(state, 0, ["c4r0", "c5r0", "c4r1"])      # s0i8: 1 energy
+    state = ready(state, 0, cards={"bleu": 1, "rouge": 1, "gris": 2})
+    # a gris joker and 1 energy to give, and only three colours (the brute force stays small)
+    assert state["hands"][0] == {"gris": 2, "bleu": 1, "vert": 0, "rouge": 1, "jaune": 0}
+    assert state["energy"] == [1, 0, 0]
     pegs = ["c2r4", "c3r4", "c2r5"]                       # bleu (empty), rouge (seat 1), gris (seat 2)
     listed = _listed_outcomes(state, 0, pegs)
     assert len(listed) == len(set(listed))
@@ -206,7 +211,7 @@ def test_cursed_legal_moves_list_every_energy_and_card_payment() -> None:
 
 
 def test_legal_moves_pay_jokers_too() -> None:
-    state = give_hand(turn_to(new_game(), 0), 0, gris=3, jaune=2, rouge=2)
+    state = ready(new_game(), 0, cards={"gris": 2, "jaune": 2, "rouge": 2})
     moves = [m for m in legal_moves(state, 0)
              if m["type"] == "place_band" and m["pegs"] == ["c3r0", "c2r1"]]   # rouge, jaune pegs
     ways = [[tuple(p["cards"]) for p in m["payment"]] for m in moves]

@@ -1,20 +1,26 @@
 """Each scenario's own rules and end."""
 from __future__ import annotations
 
-# Positions here are played from a seeded set-up where that is cheap; bands are folded with ``put``
-# (the events ``emit_band`` writes, free of charge). Scores, energy, hands, images and artefacts
-# that only a long game reaches (an end threshold, a floor, an end count) are set by hand next to
-# the rule they test, since the rule reads the number, not its history. The engine has no state
-# invariant check to run on them; ``tests/shared/test_snapshot_roundtrip.py`` and the random games
-# cover reachable states.
+# Positions are played from a seeded set-up: bands by ``place`` (the seat's turn and cards come by
+# taking cards) or folded with ``put`` (the events the engine's ``emit_band`` writes, free of charge)
+# where only the board matters; completed images by putting every segment of them, end scores by
+# greedy bots (``play_until``), end counts by the policies of ``helpers.drive`` or a chain laid
+# along a path of the maze.  Each test asserts the position it needs before the move under test.
+
+import copy
+import itertools
 
 import pytest
 
+from services.elastium.bots import STRATEGIES
 from services.elastium.rules.board import board
 from services.elastium.rules.legal import legal_moves
-from services.elastium.rules.scoring import final_breakdown, territories, winners
-from shared.game.engine import IllegalMove
-from tests.elastium.helpers import events_of, new_game, place, play, put, ring_lines, turn_to
+from services.elastium.rules.placement import candidate_bands, payments
+from services.elastium.rules.scoring import band_outcome, final_breakdown, territories
+from shared.game.engine import IllegalMove, event
+from tests.elastium.helpers import (
+    drive, events_of, new_game, place, play, put, reaching, ready, ring_lines, start, turn_start,
+)
 
 TAKE = {"type": "take_cards", "market": []}
 
@@ -39,10 +45,10 @@ def test_jungle_opposite_edge_bonus_is_8_then_6_then_nothing() -> None:
 
 
 def test_jungle_ends_at_18_points() -> None:
-    state = new_game()
-    state["score"][1] = 17
-    state, events = put(state, 1, ["c2r3", "c2r4", "c3r4"])
-    assert events_of(events, "end_triggered")[0]["reason"] == "score-reached"
+    # greedy bots play until seat 1 can place a band that brings it from 16 to 18 points
+    pos = start(seed=5).play_until(lambda s: reaching(s, 1, 18) is not None, strategy=STRATEGIES["greedy"])
+    assert pos.state["score"] == [17, 16] and pos.state["end_triggered"] is None
+    pos.when(1, reaching(pos.state, 1, 18)).then_including(event("end_triggered", reason="score-reached", seat=1))
 
 
 # -- Volcano ------------------------------------------------------------------------------------
@@ -68,16 +74,28 @@ def test_volcano_ends_after_six_rounds() -> None:
     assert events_of(events, "game_ended") and state["round"] == 7
 
 
+def points_or_energy(state: dict, seat: int) -> dict | None:
+    """Volcano: seat 1 places the band collecting the most energy; seat 0 the one scoring the
+    most while it stays under the 7 energy needed to escape."""
+    best, most = None, 0
+    for band in candidate_bands(state, seat):
+        pay = payments(state, seat, band, limit=1)
+        out = band_outcome(state, seat, band)
+        value = out.energy if seat == 1 else out.total_points() if state["energy"][0] + out.energy < 7 else 0
+        if pay and value > most:
+            best, most = {"type": "place_band", "pegs": list(band.pegs), "payment": pay[0]}, value
+    return best
+
+
 def test_volcano_needs_seven_energy_to_escape_the_rest_converts() -> None:
-    state = new_game("volcano")
-    state["score"] = [20, 5]
-    state["energy"] = [6, 13]
-    rows = final_breakdown(state)
+    pos = drive(start("volcano"), lambda s: s["result"] is not None, points_or_energy)     # to round 6
+    rows = pos.state["result"]["breakdown"]
+    assert [r["score"] for r in rows] == [14, 3] and pos.state["energy"] == [1, 12]
     assert rows[0]["escaped"] is False and rows[1]["escaped"] is True
-    assert rows[1]["total"] == 5 + (13 - 7) // 3
-    assert winners(state, rows) == [1]
-    state["energy"] = [0, 0]
-    assert winners(state, final_breakdown(state)) == []
+    assert rows[1]["total"] == 3 + (12 - 7) // 3
+    assert pos.state["result"]["winners"] == [1]
+    pos = drive(start("volcano"), lambda s: s["result"] is not None)          # both only take cards
+    assert pos.state["energy"] == [0, 0] and pos.state["result"]["winners"] == []
 
 
 # -- Archipelago -------------------------------------------------------------------------------
@@ -117,12 +135,14 @@ def test_engraved_image_segments_score_one_and_empty_ones_cost_three_once() -> N
     state = new_game("engraved-plateau")
     state, events = put(state, 0, ["c2r3", "c3r3", "c2r4", "c3r4"])     # 2 segments of image A
     assert events_of(events, "items_collected")[0]["treasure"] == 2
-    state["score"][0] = 5
+    state, _ = put(state, 0, ["c2r4", "c3r4", "c2r5", "c3r5"])           # 2 more
+    assert state["score"][0] == 4
     state, events = put(state, 0, ["c0r0", "c1r0", "c0r1"])           # empty segment s0i0
     assert points(events, "empty-segment") == [(0, -3)]
     state, events = put(state, 0, ["c0r0", "c1r0", "c0r1", "c1r1"])   # s0i0 again + s0i1 (image C)
     assert points(events, "empty-segment") == []
-    state["score"][1] = 1
+    state, _ = put(state, 1, ["c3r3", "c4r4", "c3r4"])                # s3i6 of image A: 1 VP
+    assert state["score"][1] == 1
     state, events = put(state, 1, ["c0r0", "c1r0", "c0r1"])           # floored at 0
     assert points(events, "empty-segment") == [(1, -1)] and state["score"][1] == 0
 
@@ -147,9 +167,20 @@ def test_engraved_majority_ties_all_score() -> None:
     assert sorted(points(events, "image-majority")) == [(0, 3), (1, 3)]
 
 
+def put_image(state: dict, seat: int, image: str) -> tuple[dict, list[dict]]:
+    """Every segment of ``image`` explored by ``seat``, one triangle each."""
+    b = board(state["scenario"], state["players"])
+    events: list[dict] = []
+    for seg in b.images[image]["segments"]:
+        state, events = put(state, seat, b.segments[seg]["pegs"])
+    return state, events
+
+
 def test_engraved_ends_after_five_images_with_two_players() -> None:
     state = new_game("engraved-plateau")
-    state["images_completed"] = ["B", "C", "D", "E"]
+    for image in "BCDE":
+        state, _ = put_image(state, 0, image)
+    assert state["images_completed"] == ["B", "C", "D", "E"] and state["end_triggered"] is None
     state, _ = put(state, 0, ["c2r3", "c3r3", "c2r4", "c3r4"])
     state, _ = put(state, 0, ["c2r4", "c3r4", "c2r5", "c3r5"])
     state, events = put(state, 0, ["c3r3", "c4r4", "c3r4", "c3r5"])
@@ -206,12 +237,14 @@ def test_cursed_start_anywhere_and_no_connection_needed() -> None:
 
 
 def test_cursed_pay_another_player_one_energy_instead_of_the_card() -> None:
-    state = new_game("cursed-triangle")
+    state = new_game("cursed-triangle", seed=6)
     state, _ = put(state, 1, ["c3r4", "c4r4", "c3r5"])
-    turn_to(state, 0)
-    state["hands"][0] = {"gris": 1, "bleu": 1, "vert": 0, "rouge": 1, "jaune": 0}
-    state["energy"] = [1, 0]
-    hand_1 = dict(state["hands"][1])
+    state, _ = place(state, 0, ["c4r0", "c5r0", "c4r1"])                 # s0i8: 1 energy
+    state = ready(state, 0, cards={"bleu": 1, "rouge": 1, "gris": 1})
+    # just the three cards (a small hand keeps the listing of every payment short)
+    assert state["hands"][0] == {"gris": 1, "bleu": 1, "vert": 0, "rouge": 1, "jaune": 0}
+    assert state["energy"] == [1, 0]
+    hand_1, discarded = dict(state["hands"][1]), list(state["own_discards"][0])
     move = {"type": "place_band", "pegs": ["c2r4", "c3r4", "c2r5"], "payment": [   # bleu, rouge, gris
         {"peg": "c2r4", "cards": ["bleu"], "to": None, "second_to": None, "energy": False},
         {"peg": "c3r4", "cards": ["rouge"], "to": 1, "second_to": None, "energy": True},
@@ -221,18 +254,19 @@ def test_cursed_pay_another_player_one_energy_instead_of_the_card() -> None:
     collected = events_of(events, "items_collected")
     assert state["energy"][1] == 1 and state["energy"][0] == (collected[0]["energy"] if collected else 0)
     assert state["hands"][1] == hand_1                     # the card was not given...
-    assert sorted(state["own_discards"][0]) == ["bleu", "gris", "rouge"]   # ...but discarded
+    assert sorted(state["own_discards"][0]) == sorted([*discarded, "bleu", "gris", "rouge"])   # ...but discarded
 
 
 def test_energy_payment_only_in_the_cursed_triangle() -> None:
-    state, _ = put(new_game(), 1, ["c2r0", "c2r1"])
-    turn_to(state, 0)
-    state["hands"][0] = {"gris": 0, "bleu": 1, "vert": 1, "rouge": 0, "jaune": 0}
-    state["energy"][0] = 3
+    state, _ = place(new_game(), 0, ["c4r0", "c3r1", "c4r1"])             # s0i7: 1 energy
+    state, _ = put(state, 1, ["c5r0", "c5r1"])
+    state = ready(state, 0, cards={"gris": 1})                            # c5r0 is gris
+    assert state["energy"][0] >= 1
+    card = {"type": "place_band", "pegs": ["c4r0", "c5r0"],
+            "payment": [{"peg": "c5r0", "cards": ["gris"], "to": 1, "energy": False}]}
+    play(copy.deepcopy(state), 0, card)                                   # the card is accepted
     with pytest.raises(IllegalMove) as exc:
-        play(state, 0, {"type": "place_band", "pegs": ["c1r0", "c2r0"], "payment": [
-            {"peg": "c1r0", "cards": ["bleu"], "to": None, "energy": False},
-            {"peg": "c2r0", "cards": ["vert"], "to": 1, "energy": True}]})
+        play(state, 0, {**card, "payment": [{"peg": "c5r0", "cards": ["gris"], "to": 1, "energy": True}]})
     assert exc.value.reason == "energy-payment-not-allowed"
 
 
@@ -249,10 +283,12 @@ def test_cursed_distinct_territories_score_four_each_at_the_end() -> None:
 
 
 def test_cursed_ends_at_15_points() -> None:
-    state = new_game("cursed-triangle")
-    state["score"][0] = 14
-    state, events = put(state, 0, ["c2r3", "c3r3", "c2r4", "c3r4"])
-    assert state["score"][0] >= 15 and events_of(events, "end_triggered")[0]["reason"] == "score-reached"
+    # greedy bots play until seat 0 can place a band that brings it from 13 to 15 points or more
+    pos = start("cursed-triangle").play_until(lambda s: reaching(s, 0, 15) is not None, strategy=STRATEGIES["greedy"])
+    assert pos.state["score"] == [13, 10] and pos.state["end_triggered"] is None
+    state = pos.when(0, reaching(pos.state, 0, 15)).then_including(
+        event("end_triggered", reason="score-reached", seat=0))
+    assert state["score"][0] >= 15
 
 
 # -- Two Deities -------------------------------------------------------------------------------
@@ -271,7 +307,10 @@ def test_deities_majority_six_per_type_split_and_rounded_up() -> None:
     b = board("two-deities", 3)
     orange = sorted(s for s, seg in b.segments.items() if seg.get("idol") == "orange")
     blue = sorted(s for s, seg in b.segments.items() if seg.get("idol") == "blue")
-    state["collected"].update({orange[0]: 0, orange[1]: 1, orange[2]: 2, blue[0]: 1, blue[1]: 1})
+    for seat, idol in [(0, orange[0]), (1, orange[1]), (2, orange[2]), (1, blue[0]), (1, blue[1])]:
+        state, _ = put(state, seat, b.segments[idol]["pegs"])            # the idol alone
+    idols = {seg: seat for seg, seat in state["collected"].items() if b.segments.get(seg, {}).get("idol")}
+    assert idols == {orange[0]: 0, orange[1]: 1, orange[2]: 2, blue[0]: 1, blue[1]: 1}
     rows = final_breakdown(state)
     assert [r.get("idol_points", 0) for r in rows] == [2, 2 + 6, 2]
 
@@ -285,14 +324,14 @@ def test_labyrinth_chain_grows_from_its_head_and_crossing_it_costs_five() -> Non
     with pytest.raises(IllegalMove) as exc:
         place(state, 0, ["c1r0", "c2r0"])                       # from the tail
     assert exc.value.reason == "band-not-from-chain-head"
-    state, _ = place(state, 0, ["c1r1", "c1r2"])               # 1 VP
-    state, _ = place(state, 0, ["c1r2", "c0r1"])
-    state["score"][0] = 7
-    state, events = place(state, 0, ["c0r1", "c1r1"])          # back onto its own chain
+    for a, c in itertools.pairwise(["c1r1", "c1r2", "c1r3", "c2r4", "c3r4", "c4r4", "c3r5", "c4r5"]):
+        state, _ = place(state, 0, [a, c])
+    assert state["score"][0] == 6
+    state, events = place(state, 0, ["c4r5", "c4r4"])          # back onto its own chain
     assert points(events, "own-chain-crossed") == [(0, -5)]
-    assert state["chain_heads"][0] == ["c1r1"]
+    assert state["chain_heads"][0] == ["c4r4"]
     with pytest.raises(IllegalMove) as exc:
-        place(state, 0, ["c1r1", "c1r2"])                       # its own line again
+        place(state, 0, ["c4r4", "c3r4"])                       # its own line again
     assert exc.value.reason == "band-already-placed"
 
 
@@ -318,21 +357,36 @@ def test_labyrinth_artefact_gives_a_bonus_card_of_ones_choice() -> None:
     assert state["actions_left"] == 1                           # the bonus card is no action
 
 
+# a chain of the maze along a casque, a bouclier, an épée and a second bouclier line
+ARTEFACT_CHAIN = ["c6r0", "c6r1", "c7r0", "c7r1", "c7r2", "c6r3", "c7r3", "c7r4", "c6r4", "c5r5", "c6r6",
+                  "c6r7", "c7r8", "c7r9"]
+
+
 def test_labyrinth_sets_of_three_artefacts_score_five() -> None:
     state = new_game("labyrinth")
-    state["artefacts"][0] = {"épée": 2, "casque": 1, "bouclier": 3}
+    for a, c in itertools.pairwise(ARTEFACT_CHAIN):
+        state, _ = place(state, 0, [a, c])
+    assert state["artefacts"][0] == {"bouclier": 2, "épée": 1, "casque": 1}
     assert final_breakdown(state)[0]["artefact_points"] == 5
+
+
+# a path of 19 lines through the maze, from a start peg of seat 0, never meeting itself
+LONG_CHAIN = ["c1r0", "c1r1", "c0r1", "c1r2", "c1r3", "c2r4", "c1r5", "c2r5", "c3r4", "c3r5", "c4r4", "c4r5",
+              "c5r4", "c6r4", "c5r5", "c5r6", "c4r7", "c5r8", "c4r9", "c5r9"]
 
 
 def test_labyrinth_ends_when_a_player_has_used_18_bands() -> None:
     state = new_game("labyrinth")
-    state, _ = place(state, 0, ["c1r0", "c1r1"])
-    state["bands_used"][0] = 17
-    state, events = place(state, 0, ["c1r1", "c1r2"])
+    lines = list(itertools.pairwise(LONG_CHAIN))
+    for a, c in lines[:17]:
+        state, _ = place(state, 0, [a, c])
+    state = ready(state, 0, list(lines[17]), until=lambda s: s["actions_left"] == 2)     # a fresh turn
+    assert state["bands_used"][0] == 17 and state["end_triggered"] is None
+    state, events = place(state, 0, list(lines[17]))
     assert events_of(events, "end_triggered")[0]["reason"] == "bands-exhausted"
-    turn_to(state, 0)
+    assert state["turn_seat"] == 0 and state["actions_left"] == 1
     with pytest.raises(IllegalMove) as exc:
-        place(state, 0, ["c1r2", "c1r3"])
+        place(state, 0, list(lines[18]), payment=[])
     assert exc.value.reason == "no-bands-left"
 
 
@@ -362,7 +416,9 @@ def test_engraved_majority_bonus_by_image_size(image: str, bonus: int) -> None:
 @pytest.mark.parametrize("players, images", [(3, 7), (4, 9)])
 def test_engraved_image_count_ending_depends_on_players(players: int, images: int) -> None:
     state = new_game("engraved-plateau", players=players)
-    state["images_completed"] = list("BCDEFGHIJKL")[:images - 1]
+    for image in "BCDEFGHI"[:images - 1]:
+        state, _ = put_image(state, 0, image)
+    assert state["images_completed"] == list("BCDEFGHI"[:images - 1]) and state["end_triggered"] is None
     b = board("engraved-plateau", players)
     for seg in b.images["A"]["segments"]:
         state, events = put(state, 0, b.segments[seg]["pegs"])
@@ -390,7 +446,9 @@ def test_labyrinth_ends_when_every_chain_is_blocked() -> None:
     state, events = place(state, 0, ["c5r0", "c4r0"])          # c4r0 is a dead end of the maze
     assert state["chain_heads"][0] == ["c4r0"] and not events_of(events, "end_triggered")
     state, _ = place(state, 1, ["c1r9", "c2r9"])
-    state, events = place(state, 1, ["c2r9", "c3r9"])          # c3r9 too
+    state, _ = play(state, 1, TAKE)
+    state, _ = play(play(state, 0, TAKE)[0], 0, TAKE)
+    state, events = place(state, 1, ["c2r9", "c3r9"])          # c3r9 too, seat 1's first action
     assert events_of(events, "end_triggered") == [{"reason": "chains-blocked", "seat": 1}]
     assert [m["type"] for m in legal_moves(state, 1)] == ["take_cards"] * len(legal_moves(state, 1))
     state, events = play(state, 1, TAKE)                        # seat 1 ends the round
@@ -420,9 +478,10 @@ def test_labyrinth_bonus_card_from_the_deck_is_hidden_from_the_others() -> None:
 
 
 def test_labyrinth_no_bonus_card_when_no_card_is_left() -> None:
-    state = new_game("labyrinth")
-    state["deck"], state["discard"], state["market"] = [], [], []
-    state, events = place(state, 0, ["c1r0", "c2r0"])
+    # both seats take cards, the market's last ones too, until every card is in a hand
+    pos = drive(start("labyrinth"), lambda s: not (s["deck"] or s["discard"] or s["market"]) and turn_start(0)(s),
+                lambda s, seat: None if s["deck"] else {"type": "take_cards", "market": s["market"][:2]})
+    state, events = place(pos.state, 0, ["c1r0", "c2r0"])
     assert events_of(events, "items_collected")[0]["artefacts"] == ["épée"]
     assert events_of(events, "items_collected")[0]["bonus_cards"] == 0
     assert state["pending_bonus_cards"] == 0 and state["actions_left"] == 1

@@ -1,13 +1,19 @@
 """Turns (two actions, a bought third), the end of the round and the final count."""
 from __future__ import annotations
 
-import random
+# Every position is played from a seeded set-up: energy and end scores by bots or by the policies of
+# ``helpers.drive``, tied scores by bands placed at each seat's start (``helpers.place``).
 
+import random
+from itertools import combinations
+
+from services.elastium.bots import STRATEGIES
 from services.elastium.rules.scoring import final_breakdown, winners
+from services.elastium.rules.state import State
 from shared.game.engine import event
 from shared.game.testing import Given, given
 from tests.elastium.helpers import (
-    GAME, TAKE, drive, energy_for_seat_0, events_of, new_game, play, put, start, turn_start,
+    GAME, TAKE, drive, energy_for_seat_0, events_of, new_game, place, play, reaching, start, turn_start,
 )
 
 
@@ -53,38 +59,49 @@ def test_declining_the_third_action_ends_the_turn() -> None:
 
 
 def test_the_round_is_finished_after_the_end_is_triggered() -> None:
-    # Built by hand: 17 points take a long game of good play to reach, and the rule under test (the
-    # round is played out once the end is triggered) does not depend on how they were scored.
-    state = new_game()
-    state["score"][0] = 17
-    state, events = put(state, 0, ["c2r3", "c2r4", "c3r4"])          # +1 VP: 18
-    assert events_of(events, "end_triggered") == [{"reason": "score-reached", "seat": 0}]
-    for seat in (0, 0, 1):
-        state, _ = play(state, seat, TAKE)
-    assert state["result"] is None           # seat 1 still plays its turn of the round
-    state, events = play(state, 1, TAKE)
-    ended = events_of(events, "game_ended")
-    assert ended and ended[0]["winners"] == [0] and GAME.result(state)["scores"][0] >= 18
+    # Greedy bots play until seat 0, at the start of a turn, can place a band bringing it to 18 points.
+    pos = start().play_until(lambda s: reaching(s, 0, 18) is not None, strategy=STRATEGIES["greedy"])
+    assert turn_start(0)(pos.state) and pos.state["score"] == [16, 13] and pos.state["energy"] == [1, 1]
+    band = reaching(pos.state, 0, 18)
+    pos.when(0, band).then_including(event("end_triggered", reason="score-reached", seat=0))
+    pos.after(0, band).after(0, TAKE)
+    assert pos.state["turn_seat"] == 1 and pos.state["result"] is None   # seat 1 still plays its turn
+    pos.after(1, TAKE)
+    assert pos.state["result"] is None
+    state = pos.when(1, TAKE).then_including({"type": "game_ended"})
+    assert state["result"]["winners"] == [0] and state["result"]["scores"][0] >= 18
 
 
 def test_three_unused_energy_are_one_point() -> None:
-    # The final count is a function of an end position; one built by hand states the case plainly.
-    state = new_game()
-    state["score"] = [5, 5]
-    state["energy"] = [8, 2]
-    rows = final_breakdown(state)
-    assert [r["total"] for r in rows] == [7, 5]
+    # Seat 0 collects energy with its bands, seat 1 takes cards, until the round cap of 8 ends the game.
+    pos = drive(start(max_rounds=8), lambda s: s["result"] is not None, energy_for_seat_0)
+    rows = pos.state["result"]["breakdown"]
+    assert pos.state["energy"] == [7, 0] and [r["score"] for r in rows] == [6, 0]
+    assert [r["total"] for r in rows] == [8, 0]
+
+
+# a 1 VP triangle without energy at each seat's start (jungle-temples, 3 seats: S, W, E)
+ONE_POINT = [["c3r0", "c4r0", "c3r1"], ["c0r2", "c1r2", "c0r3"], ["c6r3", "c6r4", "c7r4"]]
+
+
+def one_point_each(bands: list[int]) -> State:
+    """Each seat places its 1 VP triangle, then lines along its sides (free: its own pegs) up to
+    ``bands[seat]`` bands."""
+    state = new_game(players=3)
+    for seat, pegs in enumerate(ONE_POINT):
+        state, _ = place(state, seat, pegs)
+        for a, c in list(combinations(pegs, 2))[:bands[seat] - 1]:
+            state, _ = place(state, seat, [a, c])
+    return state
 
 
 def test_ties_go_to_fewer_bands_then_are_shared() -> None:
-    # Equal end scores with chosen band counts: a hand-built end position for the tie-breaker.
-    state = new_game(players=3)
-    state["score"] = [6, 6, 6]
-    state["bands_used"] = [4, 3, 3]
-    rows = final_breakdown(state)
-    assert winners(state, rows) == [1, 2]
-    state["bands_used"] = [2, 3, 3]
-    assert winners(state, rows) == [0]
+    state = one_point_each([4, 3, 3])
+    assert state["score"] == [1, 1, 1] and state["energy"] == [0, 0, 0] and state["bands_used"] == [4, 3, 3]
+    assert winners(state, final_breakdown(state)) == [1, 2]
+    state = one_point_each([2, 3, 3])
+    assert state["score"] == [1, 1, 1] and state["energy"] == [0, 0, 0] and state["bands_used"] == [2, 3, 3]
+    assert winners(state, final_breakdown(state)) == [0]
 
 
 def test_the_round_cap_ends_a_game_that_cannot_reach_its_end() -> None:
