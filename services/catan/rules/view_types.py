@@ -7,9 +7,10 @@ tests/catan/test_view_types.py holds random games' views to this one.
 """
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict, get_args
 
 Resource = Literal["brick", "lumber", "wool", "grain", "ore"]
+RESOURCE_NAMES: tuple[Resource, ...] = get_args(Resource)      # in the bank's order (board.RESOURCES)
 DevCard = Literal["knight", "victory_point", "road_building", "year_of_plenty", "monopoly"]
 Terrain = Literal["hills", "forest", "pasture", "fields", "mountains", "desert"]
 HarbourKind = Literal["3:1", "brick", "lumber", "wool", "grain", "ore"]
