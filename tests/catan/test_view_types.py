@@ -3,13 +3,14 @@ renderers trust that type): each engine version, both player counts, every optio
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from services.catan.bots import trade_offers
 from services.catan.rules import ENGINES
-from services.catan.rules.view_types import CatanView
+from services.catan.rules import board, state as rules_state
+from services.catan.rules.view_types import RESOURCE_NAMES, CatanView, DevCard, HarbourKind, Phase, Terrain
 from shared.game.engine import Game, Move, random_strategy
 from shared.game.testing import assert_views_fit, play_random_game
 from shared.game.typed_view import ViewMismatch, assert_fits
@@ -60,3 +61,12 @@ def test_a_view_that_strays_from_the_type_is_caught() -> None:
                     {**view, "seats": [{**view["seats"][0], "resources": {"brick": "2"}}]}):
         with pytest.raises(ViewMismatch):
             assert_fits(strayed, CatanView)
+
+
+def test_the_closed_sets_are_the_rules_own() -> None:
+    assert RESOURCE_NAMES == tuple(board.RESOURCES)
+    assert get_args(DevCard) == tuple(rules_state.DEV_CARDS)
+    assert set(get_args(Terrain)) == set(board.TERRAIN_RESOURCE)
+    assert set(get_args(HarbourKind)) == {h["kind"] for h in board.harbour_layout()}
+    assert set(get_args(Phase)) == {rules_state.SETUP, rules_state.ROLL, rules_state.DISCARD, rules_state.ROBBER,
+                                    rules_state.MAIN, rules_state.ROAD_BUILDING, rules_state.TRADE, rules_state.OVER}
