@@ -203,10 +203,21 @@ def translate(game: Any, color: Any, rng: random.Random) -> tuple[State, int]:
     cs = game.state
     ids = id_map()
     check_topology(cs.board.map, ids)
-    ps = cs.player_state
-    players = len(cs.colors)
     seat = cs.color_to_index[color]
-    index = cs.color_to_index
+    state = _started(cs, ids)
+    _place_pieces(state, cs, ids)
+    _seat_counts(state, cs)
+    _harbour_rates(state)
+    for s in range(state["players"]):
+        state["road_length"][s] = longest_road(state, s)
+    _deal_cards(state, cs, seat, rng)
+    _set_phase(state, cs, seat)
+    return state, seat
+
+
+def _started(cs: Any, ids: IdMap) -> State:
+    """Our state right after ``game_started`` on catanatron's board: its terrains, numbers,
+    harbour kinds and robber."""
     tiles = cs.board.map.land_tiles
     terrains = [TERRAIN[tiles[ids.coordinate_of[h]].resource] for h in range(board.HEX_COUNT)]
     numbers = [tiles[ids.coordinate_of[h]].number for h in range(board.HEX_COUNT)]
@@ -216,12 +227,15 @@ def translate(game: Any, color: Any, rng: random.Random) -> tuple[State, int]:
         harbours.append({"kind": "3:1" if port.resource is None else OURS[port.resource],
                          "nodes": sorted((ids.node_of[a], ids.node_of[b]))})
     options = {**GAME.default_options(), "board": "variable", "combined_trade_build": True}
-    state = GAME.evolve(None, {"type": "game_started", "data": {
-        "players": players, "options": options, "terrains": terrains, "numbers": numbers,
+    return GAME.evolve(None, {"type": "game_started", "data": {
+        "players": len(cs.colors), "options": options, "terrains": terrains, "numbers": numbers,
         "harbours": harbours, "robber": ids.hex_of[cs.board.robber_coordinate],
         "start_rolls": [], "first_player": 0}})
 
-    # The board: buildings, roads, pieces, harbour rates.
+
+def _place_pieces(state: State, cs: Any, ids: IdMap) -> None:
+    """The buildings and roads on the board."""
+    index = cs.color_to_index
     for node, (owner, kind) in cs.board.buildings.items():
         ours = ids.node_of[node]
         state["node_owner"][ours] = index[owner]
@@ -231,7 +245,12 @@ def translate(game: Any, color: Any, rng: random.Random) -> tuple[State, int]:
             edge = ids.edge_of[tuple(their)]
             state["edge_owner"][edge] = index[owner]
             state["roads"][index[owner]].append(edge)
-    for s in range(players):
+
+
+def _seat_counts(state: State, cs: Any) -> None:
+    """Each seat's pieces left, knights played, and the awards."""
+    ps = cs.player_state
+    for s in range(state["players"]):
         key = f"P{s}_"
         state["pieces"][s] = [ps[key + "ROADS_AVAILABLE"], ps[key + "SETTLEMENTS_AVAILABLE"],
                               ps[key + "CITIES_AVAILABLE"]]
@@ -240,17 +259,24 @@ def translate(game: Any, color: Any, rng: random.Random) -> tuple[State, int]:
             state["longest_road"] = s
         if ps[key + "HAS_ARMY"]:
             state["largest_army"] = s
+
+
+def _harbour_rates(state: State) -> None:
+    """The bank trade rates the buildings on harbours give their owners."""
     for node, owner in enumerate(state["node_owner"]):
         harbour = state["node_harbour"][node]
         if owner != EMPTY and harbour != NO_HARBOUR:
             rates = state["rates"][owner]
             for i in range(5) if harbour == GENERIC_HARBOUR else (harbour,):
                 rates[i] = min(rates[i], 3 if harbour == GENERIC_HARBOUR else 2)
-    for s in range(players):
-        state["road_length"][s] = longest_road(state, s)
 
-    # Cards.  Public: the bank, every hand's size, each seat's development card count, the cards
-    # played, the deck's size.  Private: our own hand and cards.
+
+def _deal_cards(state: State, cs: Any, seat: int, rng: random.Random) -> None:
+    """The cards.  Public: the bank, every hand's size, each seat's development card count, the
+    cards played, the deck's size.  Private: ``seat``'s own hand and cards; the others' are dealt
+    with ``rng`` from what ``seat`` cannot see."""
+    ps = cs.player_state
+    players = state["players"]
     mine = f"P{seat}_"
     state["bank"] = _ours(list(cs.resource_freqdeck))
     own = [ps[mine + THEIRS[name] + "_IN_HAND"] for name in RESOURCES]
@@ -270,9 +296,6 @@ def translate(game: Any, color: Any, rng: random.Random) -> tuple[State, int]:
     state["dev_hand"][seat] = own_dev
     state["dev_deck"] = _tally(piles[-1])
     # catanatron lets a card be played the turn it was bought: nothing is "new".
-
-    _set_phase(state, cs, seat)
-    return state, seat
 
 
 def _set_phase(state: State, cs: Any, seat: int) -> None:

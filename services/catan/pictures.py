@@ -17,9 +17,10 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from services.catan.rules.board import EDGE_NODES, HEX_NODES, NODE_COUNT, ROW_LENGTHS
+from services.catan.rules.view_types import Board, CatanView, HarbourKind, Level, SeatView, Terrain
 from shared.game.pictures import Place, place_field, seat_colour, svg_document, text
 from shared.text.i18n import language, translator
 
@@ -31,7 +32,10 @@ PLACE_FIELDS: dict[str, tuple[Place, ...]] = {
     "edge": (place_field("edge"),),      # build_road
     "hex": (place_field("hex"),),        # move_robber
 }
-Row = tuple[Any, ...]
+# The island's layers are memoised on the view's terrains and numbers, as tuples.
+Terrains = tuple[Terrain, ...]
+Numbers = tuple[int | None, ...]
+Harbours = tuple[tuple[HarbourKind, tuple[int, int]], ...]
 
 # Catan's words, in French from locale/fr/LC_MESSAGES/messages.po.
 _ = translator(__file__)
@@ -145,42 +149,28 @@ def _pips(number: int) -> int:
     return 6 - abs(7 - number)
 
 
-def _row(items: Any) -> Row:
-    """A view's list as a hashable tuple of plain values (the memo key of the island's layers)."""
-    if not isinstance(items, list):
-        return ()
-    return tuple(item if item is None or isinstance(item, (str, int)) else str(item) for item in items)
-
-
-def _at(items: Any, index: int, default: Any = None) -> Any:
-    """``items[index]`` if it is there (views are trusted, but a picture must never fail)."""
-    return items[index] if isinstance(items, (list, tuple)) and 0 <= index < len(items) else default
-
-
 # --- layers -----------------------------------------------------------------------------------
 
 # The island's layers change only from game to game, not from move to move: they are memoised
 # on the (hashable) terrains, numbers and harbours, which keeps a redraw after a move cheap.
 
 @lru_cache(maxsize=64)
-def _hexes(terrains: Row, numbers: Row, lang: str) -> str:
+def _hexes(terrains: Terrains, numbers: Numbers, lang: str) -> str:
     out = []
-    for hex_id in range(len(HEX_NODES)):
-        terrain, number = _at(terrains, hex_id, "?"), _at(numbers, hex_id)
-        label = _("hex {id}: {terrain}").format(id=hex_id, terrain=_(str(terrain))) + (f" {number}" if number else "")
-        out.append(f'<polygon {attrs(points=_points(hex_corners(hex_id)), fill=TERRAIN_COLOURS.get(terrain, "#ccc"), stroke="#f4ecd8", stroke_width=3, data_kind="hex", data_id=hex_id)}>'
+    for hex_id, (terrain, number) in enumerate(zip(terrains, numbers)):
+        label = _("hex {id}: {terrain}").format(id=hex_id, terrain=_(terrain)) + (f" {number}" if number else "")
+        out.append(f'<polygon {attrs(points=_points(hex_corners(hex_id)), fill=TERRAIN_COLOURS[terrain], stroke="#f4ecd8", stroke_width=3, data_kind="hex", data_id=hex_id)}>'
                    f'<title>{text(label)}</title></polygon>')
     return "".join(out)
 
 
 @lru_cache(maxsize=64)
-def _tokens(terrains: Row, numbers: Row, lang: str) -> str:
+def _tokens(terrains: Terrains, numbers: Numbers, lang: str) -> str:
     out = []
-    for hex_id in range(len(HEX_NODES)):
+    for hex_id, (terrain, number) in enumerate(zip(terrains, numbers)):
         x, y = hex_xy(hex_id)
-        terrain, number = _at(terrains, hex_id, "?"), _at(numbers, hex_id)
-        out.append(f'<text {attrs(x=_f(x), y=_f(y + 38), font_size=12, text_anchor="middle", fill=INK, opacity=0.75)}>{text(_(str(terrain)))}</text>')
-        if not isinstance(number, int):
+        out.append(f'<text {attrs(x=_f(x), y=_f(y + 38), font_size=12, text_anchor="middle", fill=INK, opacity=0.75)}>{text(_(terrain))}</text>')
+        if number is None:      # the desert
             continue
         colour = "#c62828" if number in RED_NUMBERS else INK
         out.append(f'<circle {attrs(cx=_f(x), cy=_f(y), r=19, fill="#fbf3dc", stroke=INK, stroke_width=1)}/>')
@@ -192,19 +182,13 @@ def _tokens(terrains: Row, numbers: Row, lang: str) -> str:
     return "".join(out)
 
 
-def _harbour_list(board: dict[str, Any]) -> tuple[tuple[str, tuple[int, int]], ...]:
-    """The view's harbours as ``((kind, (node, node)), ...)``, leaving out any it could not place."""
-    out = []
-    for harbour in board.get("harbours") or []:
-        nodes = harbour.get("nodes") if isinstance(harbour, dict) else None
-        if (isinstance(nodes, list) and len(nodes) == 2
-                and all(isinstance(n, int) and 0 <= n < NODE_COUNT for n in nodes)):
-            out.append((str(harbour.get("kind")), (nodes[0], nodes[1])))
-    return tuple(out)
+def _harbour_list(board: Board) -> Harbours:
+    """The view's harbours as ``((kind, (node, node)), ...)``, hashable (the memo key of their layer)."""
+    return tuple((harbour["kind"], (harbour["nodes"][0], harbour["nodes"][1])) for harbour in board["harbours"])
 
 
 @lru_cache(maxsize=64)
-def _harbours(harbours: tuple[tuple[str, tuple[int, int]], ...], lang: str) -> str:
+def _harbours(harbours: Harbours, lang: str) -> str:
     out = []
     for kind, nodes in harbours:
         x, y = harbour_xy(nodes)
@@ -238,9 +222,8 @@ def _road(edge: int, seat: int) -> str:
             f'<line {attrs(**ends, stroke=seat_colour(seat), stroke_width=7, stroke_linecap="round")}/></g>')
 
 
-def _roads(edge_owner: list[Any]) -> list[str]:
-    return [_road(edge, seat) for edge, seat in enumerate(edge_owner[:len(EDGE_NODES)])
-            if isinstance(seat, int) and seat >= 0]
+def _roads(edge_owner: list[int]) -> list[str]:
+    return [_road(edge, seat) for edge, seat in enumerate(edge_owner) if seat >= 0]
 
 
 def _building_shape(level: int, x: float, y: float) -> list[Point]:
@@ -259,18 +242,13 @@ def _building(node: int, seat: int, level: int, lang: str) -> str:
             f'<title>{text(title)}</title></polygon>')
 
 
-def _buildings(node_owner: list[Any], node_level: list[Any]) -> list[str]:
-    out = []
-    for node, seat in enumerate(node_owner[:NODE_COUNT]):
-        if isinstance(seat, int) and seat >= 0:
-            level = _at(node_level, node, 1)
-            out.append(_building(node, seat, level if isinstance(level, int) else 1, language()))
-    return out
+def _buildings(node_owner: list[int], node_level: list[Level]) -> list[str]:
+    lang = language()
+    return [_building(node, seat, level, lang) for node, (seat, level) in enumerate(zip(node_owner, node_level))
+            if seat >= 0]
 
 
-def _robber(robber: Any) -> list[str]:
-    if not isinstance(robber, int) or not 0 <= robber < len(HEX_NODES):
-        return []
+def _robber(robber: int) -> list[str]:
     x, y = hex_xy(robber)
     x -= 32   # beside the number token, not over it
     title = _("robber")
@@ -287,7 +265,7 @@ for _hex, _corners in enumerate(HEX_NODES):
 
 
 @lru_cache(maxsize=64)
-def _places(terrains: Row, numbers: Row, lang: str) -> str:
+def _places(terrains: Terrains, numbers: Numbers, lang: str) -> str:
     """The invisible, clickable edges and nodes, one each, with the ids the moves use; each is
     named for assistive technology by its ends or by the hexes it touches."""
     out = []
@@ -299,8 +277,7 @@ def _places(terrains: Row, numbers: Row, lang: str) -> str:
                    f'<title>{text(title)}</title></line>')
     for node in range(NODE_COUNT):
         x, y = node_xy(node)
-        touches = ", ".join(_(str(_at(terrains, h, "?"))) + (f" {_at(numbers, h)}" if _at(numbers, h) else "")
-                            for h in _NODE_HEXES.get(node, []))
+        touches = ", ".join(_(terrains[h]) + (f" {numbers[h]}" if numbers[h] else "") for h in _NODE_HEXES[node])
         title = _("node {node}: by {hexes}").format(node=node, hexes=touches) if touches \
             else _("node {node}").format(node=node)
         out.append(f'<circle {attrs(cx=_f(x), cy=_f(y), r=11, fill="#fff", fill_opacity=0, data_kind="node", data_id=node)}>'
@@ -310,88 +287,96 @@ def _places(terrains: Row, numbers: Row, lang: str) -> str:
 
 # --- words ------------------------------------------------------------------------------------
 
-def _name(players: list[dict[str, Any]], seat: Any) -> str:
-    player = _at(players, seat) if isinstance(seat, int) else None
-    name = player.get("name") if isinstance(player, dict) else None
-    name = str(name) if name not in (None, "") else _("Seat {n}").format(n=seat + 1 if isinstance(seat, int) else "?")
+def _player(players: list[dict[str, Any]], seat: int) -> dict[str, Any]:
+    """The seat's player as the platform lists them (not the view: a seat may have none yet)."""
+    return players[seat] if 0 <= seat < len(players) and isinstance(players[seat], dict) else {}
+
+
+def _name(players: list[dict[str, Any]], seat: int) -> str:
+    name = _player(players, seat).get("name")
+    name = str(name) if name not in (None, "") else _("Seat {n}").format(n=seat + 1)
     return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
 
 
-def _count(number: Any, one: str, many: str) -> str:
+def _count(number: int, one: str, many: str) -> str:
     """``one`` or ``many`` (both with ``{n}``, already in the language in use) for ``number``."""
-    number = number if isinstance(number, int) else 0
     return (one if number == 1 else many).format(n=number)
 
 
-def _status(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
-    if view.get("winner") is not None:
-        line = _("{name} wins (turn {turn})").format(name=_name(players, view["winner"]), turn=view.get("turn"))
+def _status(view: CatanView, players: list[dict[str, Any]]) -> str:
+    if view["winner"] is not None:
+        line = _("{name} wins (turn {turn})").format(name=_name(players, view["winner"]), turn=view["turn"])
     else:
-        line = _("Turn {turn}: {phase}").format(turn=view.get("turn"), phase=_(str(view.get("phase"))))
-        if isinstance(view.get("current"), int):
-            line += _(", {name} to play").format(name=_name(players, view["current"]))
-        dice = view.get("dice")
-        if isinstance(dice, list) and len(dice) == 2 and all(isinstance(d, int) for d in dice):
+        line = _("Turn {turn}: {phase}").format(turn=view["turn"], phase=_(view["phase"])) \
+            + _(", {name} to play").format(name=_name(players, view["current"]))
+        dice = view["dice"]
+        if dice is not None:
             line += _(", dice {a}+{b}={sum}").format(a=dice[0], b=dice[1], sum=dice[0] + dice[1])
     return (f'<text {attrs(x=_f(BOARD_WIDTH / 2), y=26, font_size=20, text_anchor="middle", fill=INK)}>'
             f'{text(line)}</text>')
 
 
-def _seats(view: dict[str, Any]) -> list[dict[str, Any]]:
-    return [s for s in view.get("seats") or [] if isinstance(s, dict) and isinstance(s.get("seat"), int)]
+def _marks(view: CatanView, info: SeatView) -> list[str]:
+    """A seat's public counts, then the awards it holds."""
+    seat = info["seat"]
+    marks = [_count(info["resource_count"], _("{n} card"), _("{n} cards")),
+             _count(info["dev_card_count"], _("{n} development card"), _("{n} development cards")),
+             _count(info["knights_played"], _("{n} knight"), _("{n} knights")),
+             _("road {n}").format(n=info["road_length"])]
+    if view["longest_road"] == seat:
+        marks.append(_("Longest road"))
+    if view["largest_army"] == seat:
+        marks.append(_("Largest army"))
+    return marks
 
 
-def _legend(view: dict[str, Any], players: list[dict[str, Any]], top: float) -> list[str]:
-    """Two lines a seat: colour, name and points; then the public counts and awards."""
-    out = []
-    for row, info in enumerate(_seats(view)):
-        seat = info["seat"]
-        y = top + row * LEGEND_ROW
-        # ``points`` (with victory point cards) is only in the view once the game is over.
-        points = info.get("points") if info.get("points") is not None else info.get("public_points")
-        player = _at(players, seat)
-        bot = _(" (bot)") if isinstance(player, dict) and player.get("bot") else ""
-        score = _("{n} VP").format(n=points)
-        marks = [_count(info.get("resource_count"), _("{n} card"), _("{n} cards")),
-                 _count(info.get("dev_card_count"), _("{n} development card"), _("{n} development cards")),
-                 _count(info.get("knights_played"), _("{n} knight"), _("{n} knights")),
-                 _("road {n}").format(n=info.get("road_length", 0))]
-        if view.get("longest_road") == seat:
-            marks.append(_("Longest road"))
-        if view.get("largest_army") == seat:
-            marks.append(_("Largest army"))
-        if view.get("winner") == seat:
-            marker = "★ "
-        else:
-            marker = "▶ " if view.get("current") == seat and view.get("winner") is None else ""
-        out.append(f'<g {attrs(**{"class": "legend"}, data_seat=seat)}>'
-                   f'<rect {attrs(x=14, y=_f(y - 17), width=22, height=22, rx=4, fill=seat_colour(seat), stroke=INK)}/>'
-                   f'<text {attrs(x=46, y=_f(y), font_size=19, fill=INK)}>'
-                   f'<tspan font-weight="bold">{text(marker + _name(players, seat))}</tspan>'
-                   f'{text(bot)}: {text(score)}</text>'
-                   f'<text {attrs(x=46, y=_f(y + 22), font_size=15, fill="#444")}>{text(", ".join(marks))}</text></g>')
-    return out
+def _marker(view: CatanView, seat: int) -> str:
+    """A star for the winner; while the game goes on, an arrow for the seat to play."""
+    if view["winner"] is not None:
+        return "★ " if view["winner"] == seat else ""
+    return "▶ " if view["current"] == seat else ""
+
+
+def _legend_entry(view: CatanView, info: SeatView, players: list[dict[str, Any]], y: float) -> str:
+    """Two lines for a seat: colour, name and points; then the public counts and awards."""
+    seat = info["seat"]
+    # ``points`` (with victory point cards) is only in the view once the game is over.
+    points = info["points"] if info["points"] is not None else info["public_points"]
+    bot = _(" (bot)") if _player(players, seat).get("bot") else ""
+    score = _("{n} VP").format(n=points)
+    return (f'<g {attrs(**{"class": "legend"}, data_seat=seat)}>'
+            f'<rect {attrs(x=14, y=_f(y - 17), width=22, height=22, rx=4, fill=seat_colour(seat), stroke=INK)}/>'
+            f'<text {attrs(x=46, y=_f(y), font_size=19, fill=INK)}>'
+            f'<tspan font-weight="bold">{text(_marker(view, seat) + _name(players, seat))}</tspan>'
+            f'{text(bot)}: {text(score)}</text>'
+            f'<text {attrs(x=46, y=_f(y + 22), font_size=15, fill="#444")}>{text(", ".join(_marks(view, info)))}</text></g>')
+
+
+def _legend(view: CatanView, players: list[dict[str, Any]], top: float) -> list[str]:
+    return [_legend_entry(view, info, players, top + row * LEGEND_ROW) for row, info in enumerate(view["seats"])]
 
 
 def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     """The whole board as an SVG document: a pure function of the spectator's view and the seats."""
-    board = view["board"] if isinstance(view.get("board"), dict) else {}
-    terrains, numbers = _row(board.get("terrains")), _row(board.get("numbers"))
+    # The platform hands every game's view as a dict; this game's is a CatanView (its tests hold it).
+    spectators = cast(CatanView, view)
+    board = spectators["board"]
+    terrains, numbers = tuple(board["terrains"]), tuple(board["numbers"])
     lang = language()
-    height = STATUS_HEIGHT + BOARD_HEIGHT + len(_seats(view)) * LEGEND_ROW + 12
+    height = STATUS_HEIGHT + BOARD_HEIGHT + len(spectators["seats"]) * LEGEND_ROW + 12
     body = [f'<g {attrs(font_family="sans-serif")}>',
             f'<rect {attrs(x=0, y=0, width=_f(BOARD_WIDTH), height=_f(height), fill="#f7f3ea")}/>',
             f'<rect {attrs(x=4, y=_f(STATUS_HEIGHT), width=_f(BOARD_WIDTH - 8), height=_f(BOARD_HEIGHT), rx=24, fill=SEA)}/>',
-            _status(view, players),
+            _status(spectators, players),
             _hexes(terrains, numbers, lang),
             '<g pointer-events="none">',
             _tokens(terrains, numbers, lang),
             _harbours(_harbour_list(board), lang),
-            *_roads(view.get("edge_owner") or []),
-            *_buildings(view.get("node_owner") or [], view.get("node_level") or []),
-            *_robber(board.get("robber")),
+            *_roads(spectators["edge_owner"]),
+            *_buildings(spectators["node_owner"], spectators["node_level"]),
+            *_robber(board["robber"]),
             '</g>',
             _places(terrains, numbers, lang),
-            *_legend(view, players, STATUS_HEIGHT + BOARD_HEIGHT + 22),
+            *_legend(spectators, players, STATUS_HEIGHT + BOARD_HEIGHT + 22),
             '</g>']
     return svg_document(BOARD_WIDTH, height, body, _("Catan board"))

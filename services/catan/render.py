@@ -1,10 +1,19 @@
-"""Catan as text: the 19 hexes in their 3-4-5-4-3 rows, bank, players, your hand and the offer."""
+"""Catan as text: the 19 hexes in their 3-4-5-4-3 rows, bank, players, your hand and the offer.
+
+Every function reads Catan's view as its type declares it (``rules/view_types.CatanView``; the
+engine's tests hold every view to it).  The text client may be handed something else (an odd
+server's answer, a hand-made state): ``render_state`` and ``describe_move`` take a view only once it
+has every key of one, and render anything else without it.
+"""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
+from services.catan.rules.board import EDGE_NODES, HEX_NODES
+from services.catan.rules.view_types import RESOURCE_NAMES, Board, CatanView, Harbour, Offer, SeatView
 from shared.text.i18n import N_, translator
-from shared.text.render.common import Context, counts, describe_generic, describe_with, seat_name
+from shared.text.render.common import Context, counts, describe_generic, describe_with, generic_state, seat_name
 from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
 # Catan's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
@@ -30,186 +39,233 @@ TERMS = (N_("brick"), N_("lumber"), N_("wool"), N_("grain"), N_("ore"),
          N_("build_city"), N_("move_robber"), N_("answer_trade"), N_("confirm_trade"), N_("cancel_trade"),
          N_("play_knight"), N_("play_road_building"), N_("buy_dev_card"), N_("end_turn"), N_("roll"))
 
+_VIEW_KEYS = CatanView.__required_keys__
+
+
+def _whole_view(state: Mapping[str, Any] | None) -> CatanView | None:
+    """``state`` as Catan's view if it has every key of one (a newer server's extra keys are
+    welcome), else None."""
+    return cast(CatanView, state) if isinstance(state, dict) and _VIEW_KEYS <= state.keys() else None
+
 
 def _counts(value: Any, empty: str | None = None) -> str:
     """Counts of Catan's cards in the language in use: ``"2 argile, 1 laine"``."""
     return counts(value, empty, term=_)
 
 
-def _topology() -> tuple[list[list[int]], list[tuple[int, int]]]:
-    """hex -> corner nodes and edge -> its two nodes, from the rules' board (empty if unavailable)."""
-    try:
-        from services.catan.rules.board import EDGE_NODES, HEX_NODES
-        return [list(h) for h in HEX_NODES], [tuple(e) for e in EDGE_NODES]  # type: ignore[misc]
-    except Exception:  # noqa: BLE001 - the client may run without the rules installed
-        return [], []
+def hex_label(board: Board, hex_id: int) -> str:
+    number = board["numbers"][hex_id]
+    return _(board["terrains"][hex_id]) + (f" {number}" if number else "")
 
 
-HEX_NODES, EDGE_NODES = _topology()
-
-
-def hex_label(board: dict[str, Any], hex_id: int) -> str:
-    terrains, numbers = board.get("terrains") or [], board.get("numbers") or []
-    terrain = terrains[hex_id] if hex_id < len(terrains) else "?"
-    number = numbers[hex_id] if hex_id < len(numbers) else None
-    return f"{_(str(terrain))}" + (f" {number}" if number else "")
-
-
-def node_hexes(board: dict[str, Any], node: int) -> str:
-    """``"forest 9, hills 6"``: the hexes around a corner (empty if the topology is unknown)."""
+def node_hexes(board: Board, node: int) -> str:
+    """``"forest 9, hills 6"``: the hexes around a corner."""
     return ", ".join(hex_label(board, h) for h, corners in enumerate(HEX_NODES) if node in corners)
 
 
-def render_board(board: dict[str, Any], robber: Any) -> list[str]:
-    terrains, numbers = board.get("terrains") or [], board.get("numbers") or []
-    if len(terrains) != sum(ROWS):
-        return [_("Board: {hexes}").format(hexes=", ".join(f"{i}:{_(t)}" for i, t in enumerate(terrains)))] \
-            if terrains else []
+# --- the state as text ------------------------------------------------------------------------
+
+def render_board(board: Board) -> list[str]:
+    """The hexes in their rows (``R`` marks the robber), then the harbours."""
     lines, hex_id, cell = [_("Board (hex: terrain number, R = robber):")], 0, 12
     for length in ROWS:
         cells = []
         for _column in range(length):
-            number = numbers[hex_id] if hex_id < len(numbers) else None
-            mark = _("R") if hex_id == robber else " "
-            short = SHORT.get(terrains[hex_id], str(terrains[hex_id])[:3])
-            text = f"{hex_id:>2}:{_(short)} {number or '':>2}{mark}"
+            number, mark = board["numbers"][hex_id], _("R") if hex_id == board["robber"] else " "
+            text = f"{hex_id:>2}:{_(SHORT[board['terrains'][hex_id]])} {number or '':>2}{mark}"
             cells.append(text.ljust(cell))
             hex_id += 1
         lines.append("  " + " " * ((5 - length) * cell // 2) + "".join(cells).rstrip())
-    harbours = board.get("harbours") or []
-    if harbours:
-        lines.append(_("Harbours: {harbours}").format(harbours="; ".join(
-            _("{kind} at nodes {nodes}").format(
-                kind=_(str(h.get("kind"))) + ("" if h.get("kind") == "3:1" else " 2:1"),
-                nodes="-".join(str(n) for n in h.get("nodes", []))) for h in harbours if isinstance(h, dict))))
+    if board["harbours"]:
+        lines.append(_("Harbours: {harbours}").format(harbours="; ".join(map(_harbour, board["harbours"]))))
     return lines
 
 
-def buildings_of(state: dict[str, Any], seat: int) -> tuple[list[int], list[int], int]:
-    owners, levels = state.get("node_owner"), state.get("node_level")
-    owners, levels = owners if isinstance(owners, list) else [], levels if isinstance(levels, list) else []
-    settlements = [n for n, o in enumerate(owners) if o == seat and (levels[n] if n < len(levels) else 1) == 1]
-    cities = [n for n, o in enumerate(owners) if o == seat and n < len(levels) and levels[n] == 2]
-    edges = state.get("edge_owner")
-    roads = sum(1 for o in (edges if isinstance(edges, list) else []) if o == seat)
-    return settlements, cities, roads
+def _harbour(harbour: Harbour) -> str:
+    kind = harbour["kind"]
+    return _("{kind} at nodes {nodes}").format(kind=_(kind) + ("" if kind == "3:1" else " 2:1"),
+                                               nodes="-".join(str(n) for n in harbour["nodes"]))
 
 
-def render_state(state: dict[str, Any], ctx: Context) -> str:
-    you = ctx.you if ctx.you is not None else state.get("you")
-    lines = []
-    dice = state.get("dice")
-    dice_text = _(", dice {a}+{b}={sum}").format(a=dice[0], b=dice[1], sum=dice[0] + dice[1]) \
-        if isinstance(dice, list) and len(dice) == 2 else ""
-    lines.append(_("Catan: turn {turn}, phase {phase}").format(turn=state.get("turn", "?"),
-                                                              phase=_(str(state.get("phase", "?")))) + dice_text
-                 + (_(", current {name}").format(name=ctx.name(state["current"]))
-                    if isinstance(state.get("current"), int) else ""))
-    board = state.get("board") or {}
+def buildings_of(view: CatanView, seat: int) -> tuple[list[int], list[int], int]:
+    """The seat's settlements' and cities' nodes, and how many roads it has."""
+    levels = view["node_level"]
+    settlements = [n for n, owner in enumerate(view["node_owner"]) if owner == seat and levels[n] == 1]
+    cities = [n for n, owner in enumerate(view["node_owner"]) if owner == seat and levels[n] == 2]
+    return settlements, cities, view["edge_owner"].count(seat)
+
+
+def render_state(state: Mapping[str, Any], ctx: Context) -> str:
+    view = _whole_view(state)
+    if view is None:
+        return _partial_state(state)
+    lines = [_heading(view, ctx)]
     if ctx.board:
-        lines += render_board(board, board.get("robber"))
-    if state.get("bank") is not None:
-        lines.append(_("Bank: {cards}; development cards left: {left}").format(
-            cards=_counts(state.get("bank")), left=state.get("dev_deck_size", "?")))
-    awards = []
-    for key, label in (("longest_road", _("Longest road")), ("largest_army", _("Largest army"))):
-        if state.get(key) is not None:
-            awards.append(f"{label}: {ctx.name(state[key])}")
+        lines += render_board(view["board"])
+    lines.append(_("Bank: {cards}; development cards left: {left}").format(
+        cards=_counts(view["bank"]), left=view["dev_deck_size"]))
+    awards = [f"{label}: {ctx.name(holder)}" for holder, label in ((view["longest_road"], _("Longest road")),
+                                                                 (view["largest_army"], _("Largest army")))
+              if holder is not None]
     if awards:
         lines.append("; ".join(awards))
     lines.append(_("Players:"))
-    for seat_info in state.get("seats") or []:
-        if not isinstance(seat_info, dict):
-            continue
-        seat = seat_info.get("seat")
-        points = seat_info.get("points")
-        vp = _("{n} VP").format(n=points) if points is not None \
-            else _("{n} VP shown").format(n=seat_info.get("public_points", "?"))
-        settlements, cities, roads = buildings_of(state, seat) if isinstance(seat, int) else ([], [], 0)
-        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: "
-                     + _("{vp}, {cards} cards, {dev} dev cards, {knights} knights, road length {length}").format(
-                         vp=vp, cards=seat_info.get("resource_count", "?"), dev=seat_info.get("dev_card_count", 0),
-                         knights=seat_info.get("knights_played", 0), length=seat_info.get("road_length", 0))
-                     + (_(", must discard {n}").format(n=seat_info["must_discard"])
-                        if seat_info.get("must_discard") else ""))
-        lines.append("     " + _("settlements at {settlements}; cities at {cities}; {roads} roads").format(
-            settlements=", ".join(map(str, settlements)) or "-", cities=", ".join(map(str, cities)) or "-",
-            roads=roads))
-        if seat == you:
-            lines.append(_("Your hand: {cards}").format(cards=_counts(seat_info.get("resources"), _("empty"))))
-            dev = seat_info.get("dev_cards") or {}
-            new = seat_info.get("dev_cards_new") or {}
-            lines.append(_("Your development cards: {cards}").format(cards=_counts(dev))
-                         + (_(" (bought this turn: {cards})").format(cards=_counts(new)) if _counts(new, "") else ""))
-            rates = {k: v for k, v in (seat_info.get("trade_rates") or {}).items() if v != 4}
-            if rates:
-                lines.append(_("Your better trade rates: {rates}").format(
-                    rates=", ".join(f"{_(k)} {v}:1" for k, v in rates.items())))
-    offer = state.get("offer")
-    if isinstance(offer, dict):
-        answers, counters = _listed(offer, "answers"), _listed(offer, "counters")
-
-        def answer(i: int, a: Any) -> str:
-            counter = counters[i] if i < len(counters) and isinstance(counters[i], dict) else None
-            if counter:     # a counter-offer, from the countering seat's side
-                return _("{name} counters: gives {give} for {get}").format(
-                    name=ctx.name(i), give=_counts(counter.get("give")), get=_counts(counter.get("get")))
-            return (_("{name} accepts") if a else _("{name} declines")).format(name=ctx.name(i))
-        said = ", ".join(answer(i, a) for i, a in enumerate(answers) if a is not None and i != offer.get("seat"))
-        lines.append(_("Trade offer from {name}: gives {give} for {get}; ").format(
-            name=ctx.name(offer.get("seat")), give=_counts(offer.get("give")), get=_counts(offer.get("get")))
-            + (said or _("no answer yet")))
+    you = ctx.you if ctx.you is not None else view["you"]
+    for info in view["seats"]:
+        lines += _seat_lines(view, info, ctx)
+        if info["seat"] == you:
+            lines += _hand_lines(info)
+    if view["offer"] is not None:
+        lines.append(_offer_line(view["offer"], ctx))
     return "\n".join(lines)
 
 
-def _listed(offer: dict[str, Any], key: str) -> list[Any]:
-    value = offer.get(key)
-    return value if isinstance(value, list) else []
+def _partial_state(state: Mapping[str, Any]) -> str:
+    """Something short of a view (a hand-made state, an odd server's): the heading, then its fields."""
+    lines = [_("Catan: turn {turn}, phase {phase}").format(turn="?", phase="?"), generic_state(state)]
+    return "\n".join(line for line in lines if line)
 
 
-def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
-    board = (state or {}).get("board") or {}
+def _heading(view: CatanView, ctx: Context) -> str:
+    dice = view["dice"]
+    dice_text = "" if dice is None else _(", dice {a}+{b}={sum}").format(a=dice[0], b=dice[1], sum=dice[0] + dice[1])
+    return (_("Catan: turn {turn}, phase {phase}").format(turn=view["turn"], phase=_(view["phase"])) + dice_text
+            + _(", current {name}").format(name=ctx.name(view["current"])))
+
+
+def _seat_lines(view: CatanView, info: SeatView, ctx: Context) -> list[str]:
+    """A seat's points and public counts, then where its pieces stand."""
+    seat, points = info["seat"], info["points"]
+    vp = _("{n} VP").format(n=points) if points is not None else _("{n} VP shown").format(n=info["public_points"])
+    settlements, cities, roads = buildings_of(view, seat)
+    counted_line = _("{vp}, {cards} cards, {dev} dev cards, {knights} knights, road length {length}").format(
+        vp=vp, cards=info["resource_count"], dev=info["dev_card_count"], knights=info["knights_played"],
+        length=info["road_length"])
+    discard = _(", must discard {n}").format(n=info["must_discard"]) if info["must_discard"] else ""
+    return [f" {ctx.marker(seat)} {ctx.name(seat)}: " + counted_line + discard,
+            "     " + _("settlements at {settlements}; cities at {cities}; {roads} roads").format(
+                settlements=", ".join(map(str, settlements)) or "-", cities=", ".join(map(str, cities)) or "-",
+                roads=roads)]
+
+
+def _hand_lines(info: SeatView) -> list[str]:
+    """The viewer's own cards and better trade rates (its hands are null in another's view)."""
+    new = _counts(info["dev_cards_new"] or {}, "")
+    lines = [_("Your hand: {cards}").format(cards=_counts(info["resources"], _("empty"))),
+             _("Your development cards: {cards}").format(cards=_counts(info["dev_cards"] or {}))
+             + (_(" (bought this turn: {cards})").format(cards=new) if new else "")]
+    rates = _better_rates(info)
+    if rates:
+        lines.append(_("Your better trade rates: {rates}").format(rates=rates))
+    return lines
+
+
+def _better_rates(info: SeatView) -> str:
+    """``"brick 2:1, ore 3:1"``: the rates better than the bank's 4:1 (from harbours)."""
+    return ", ".join(f"{_(k)} {v}:1" for k, v in info["trade_rates"].items() if v != 4)
+
+
+def _offer_line(offer: Offer, ctx: Context) -> str:
+    """The open offer and what the others said to it (a counter-offer from the countering seat's side)."""
+    def answer(seat: int, accepted: bool) -> str:
+        counter = offer["counters"][seat]
+        if counter is not None:
+            return _("{name} counters: gives {give} for {get}").format(
+                name=ctx.name(seat), give=_counts(counter["give"]), get=_counts(counter["get"]))
+        return (_("{name} accepts") if accepted else _("{name} declines")).format(name=ctx.name(seat))
+    said = ", ".join(answer(seat, accepted) for seat, accepted in enumerate(offer["answers"])
+                     if accepted is not None and seat != offer["seat"])
+    return _("Trade offer from {name}: gives {give} for {get}; ").format(
+        name=ctx.name(offer["seat"]), give=_counts(offer["give"]), get=_counts(offer["get"])) \
+        + (said or _("no answer yet"))
+
+
+# --- moves ------------------------------------------------------------------------------------
+
+# The moves' own fields are not the view: a move may come from anywhere, so its fields are checked.
+MoveWords = Callable[[dict[str, Any], CatanView | None], str | None]
+
+
+def _build_on_node(move: dict[str, Any], view: CatanView | None) -> str | None:
+    node = move.get("node")
+    if not isinstance(node, int):
+        return None
+    where = node_hexes(view["board"], node) if view is not None else ""
+    text = _("build a city at node {node}") if move["type"] == "build_city" else _("build a settlement at node {node}")
+    return text.format(node=node) + (f" ({where})" if where else "")
+
+
+def _build_road(move: dict[str, Any], view: CatanView | None) -> str | None:
+    edge = move.get("edge")
+    if not isinstance(edge, int):
+        return None
+    nodes = _(" (nodes {a}-{b})").format(a=EDGE_NODES[edge][0], b=EDGE_NODES[edge][1]) if edge < len(EDGE_NODES) else ""
+    return _("build a road on edge {edge}").format(edge=edge) + nodes
+
+
+def _move_robber(move: dict[str, Any], view: CatanView | None) -> str:
+    hex_id, victim = move.get("hex"), move.get("victim")
+    where = f" ({hex_label(view['board'], hex_id)})" \
+        if view is not None and isinstance(hex_id, int) and 0 <= hex_id < len(HEX_NODES) else ""
+    return _("move the robber to hex {hex}").format(hex=hex_id) + where \
+        + (_(", steal from seat {n}").format(n=victim) if victim is not None else "")
+
+
+def _answer_trade(move: dict[str, Any], view: CatanView | None) -> str | None:
+    if not isinstance(move.get("accept"), bool):
+        return None
+    offer = view["offer"] if view is not None else None
+    terms = "" if offer is None else _(" (you give {give}, get {get})").format(
+        give=_counts(offer["get"]), get=_counts(offer["give"]))
+    return (_("accept the trade offer") if move["accept"] else _("decline the trade offer")) + terms
+
+
+def _confirm_trade(move: dict[str, Any], view: CatanView | None) -> str | None:
+    seat = move.get("seat")
+    if not isinstance(seat, int):
+        return None
+    offer = view["offer"] if view is not None else None
+    counter = offer["counters"][seat] if offer is not None and 0 <= seat < len(offer["counters"]) else None
+    if counter is not None:
+        return _("accept seat {n}'s counter-offer (you give {give}, get {get})").format(
+            n=seat, give=_counts(counter["get"]), get=_counts(counter["give"]))
+    return _("trade with seat {n}, who accepted").format(n=seat)
+
+
+def _counter_trade(move: dict[str, Any], view: CatanView | None) -> str:
+    return _("counter-offer: you give {give}, get {get}").format(give=_counts(move.get("give")),
+                                                                 get=_counts(move.get("get")))
+
+
+def _bank_trade(move: dict[str, Any], view: CatanView | None) -> str:
+    return _("trade with the bank: give {give}, get {get}").format(give=_counts(move.get("give")),
+                                                                   get=_counts(move.get("get")))
+
+
+MOVE_WORDS: dict[str, MoveWords] = {
+    "build_settlement": _build_on_node, "build_city": _build_on_node, "build_road": _build_road,
+    "move_robber": _move_robber, "answer_trade": _answer_trade, "confirm_trade": _confirm_trade,
+    "counter_trade": _counter_trade, "bank_trade": _bank_trade,
+}
+# The moves with no field but their type.
+SIMPLE_MOVES = {"roll": N_("roll the dice"), "end_turn": N_("end your turn"),
+                "buy_dev_card": N_("buy a development card"), "play_knight": N_("play a knight"),
+                "play_road_building": N_("play road building"), "cancel_trade": N_("cancel your trade offer")}
+
+
+def describe_move(move: dict[str, Any], state: Mapping[str, Any] | None = None) -> str:
     kind = move.get("type")
-    if kind in ("build_settlement", "build_city") and isinstance(move.get("node"), int):
-        where = node_hexes(board, move["node"]) if board else ""
-        text = _("build a city at node {node}") if kind == "build_city" else _("build a settlement at node {node}")
-        return text.format(node=move["node"]) + (f" ({where})" if where else "")
-    if kind == "build_road" and isinstance(move.get("edge"), int):
-        edge = move["edge"]
-        nodes = _(" (nodes {a}-{b})").format(a=EDGE_NODES[edge][0], b=EDGE_NODES[edge][1]) if edge < len(EDGE_NODES) else ""
-        return _("build a road on edge {edge}").format(edge=edge) + nodes
-    if kind == "move_robber":
-        hex_id = move.get("hex")
-        where = f" ({hex_label(board, hex_id)})" if board and isinstance(hex_id, int) else ""
-        victim = move.get("victim")
-        return _("move the robber to hex {hex}").format(hex=hex_id) + where \
-            + (_(", steal from seat {n}").format(n=victim) if victim is not None else "")
-    if kind == "answer_trade" and isinstance(move.get("accept"), bool):
-        offer = (state or {}).get("offer") if isinstance((state or {}).get("offer"), dict) else {}
-        terms = _(" (you give {give}, get {get})").format(give=_counts(offer.get("get")), get=_counts(offer.get("give"))) \
-            if offer else ""
-        return (_("accept the trade offer") if move["accept"] else _("decline the trade offer")) + terms
-    if kind == "confirm_trade" and isinstance(move.get("seat"), int):
-        offer = (state or {}).get("offer")
-        counters = _listed(offer, "counters") if isinstance(offer, dict) else []
-        counter = counters[move["seat"]] if 0 <= move["seat"] < len(counters) else None
-        if isinstance(counter, dict):
-            return _("accept seat {n}'s counter-offer (you give {give}, get {get})").format(
-                n=move["seat"], give=_counts(counter.get("get")), get=_counts(counter.get("give")))
-        return _("trade with seat {n}, who accepted").format(n=move["seat"])
-    if kind == "counter_trade":
-        return _("counter-offer: you give {give}, get {get}").format(give=_counts(move.get("give")),
-                                                                     get=_counts(move.get("get")))
-    if kind == "bank_trade":
-        return _("trade with the bank: give {give}, get {get}").format(give=_counts(move.get("give")),
-                                                                       get=_counts(move.get("get")))
-    simple = {"roll": N_("roll the dice"), "end_turn": N_("end your turn"), "buy_dev_card": N_("buy a development card"),
-              "play_knight": N_("play a knight"), "play_road_building": N_("play road building"),
-              "cancel_trade": N_("cancel your trade offer")}
-    if kind in simple and len(move) == 1:
-        return _(simple[kind])
+    if not isinstance(kind, str):
+        return describe_generic(move, _)
+    words = MOVE_WORDS[kind](move, _whole_view(state)) if kind in MOVE_WORDS else None
+    if words is not None:
+        return words
+    if kind in SIMPLE_MOVES and len(move) == 1:
+        return _(SIMPLE_MOVES[kind])
     return describe_generic(move, _)
 
+
+# --- events -----------------------------------------------------------------------------------
 
 def _dice(d: dict[str, Any]) -> str:
     a, b = d["dice"]
@@ -283,32 +339,42 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
     return describe_with(EVENTS, event, names, _)
 
 
-def scores(state: dict[str, Any]) -> list[str]:
+def _points(info: SeatView) -> int:
+    """A seat's victory points as the viewer may know them: with its hidden cards if shown."""
+    return info["points"] if info["points"] is not None else info["public_points"]
+
+
+def scores(view: CatanView) -> list[str]:
     """Each seat's score as the table shows it: its victory points (the public ones for others)."""
-    out = []
-    for info in state.get("seats") or []:
-        points = info.get("points") if info.get("points") is not None else info.get("public_points")
-        out.append(_("{n} VP").format(n=points) if points is not None else "")
-    return out
+    return [_("{n} VP").format(n=_points(info)) for info in view["seats"]]
 
 
-def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
+def warn_move(move: dict[str, Any], view: CatanView, you: int) -> str | None:
     """What a move costs that a player may not expect, for the table to confirm first (NOTES.md):
     the robber on a hex of one's own buildings, and ending a turn with more than 7 cards."""
     if move.get("type") == "move_robber":
-        corners = HEX_NODES[move["hex"]] if 0 <= move.get("hex", -1) < len(HEX_NODES) else []
-        owners = state.get("node_owner") or []
-        if any(node < len(owners) and owners[node] == you for node in corners):
-            return _("The robber would block your own building on {hex}: "
-                     "that hex produces nothing for you while it stays there.").format(
-                hex=hex_label(state.get("board") or {}, move["hex"]))
+        return _robber_on_own_building(move["hex"], view, you)
     if move.get("type") == "end_turn":
-        held = sum((state["seats"][you].get("resources") or {}).values())
-        if held > 7:
-            return _("You end your turn holding {held} resource cards: if anyone rolls a 7 before your next turn, "
-                     "you discard {half} of them.").format(held=held, half=held // 2)
+        return _big_hand(view, you)
     return None
 
+
+def _robber_on_own_building(hex_id: int, view: CatanView, you: int) -> str | None:
+    if not any(view["node_owner"][node] == you for node in HEX_NODES[hex_id]):
+        return None
+    return _("The robber would block your own building on {hex}: "
+             "that hex produces nothing for you while it stays there.").format(hex=hex_label(view["board"], hex_id))
+
+
+def _big_hand(view: CatanView, you: int) -> str | None:
+    held = sum((view["seats"][you]["resources"] or {}).values())
+    if held <= 7:
+        return None
+    return _("You end your turn holding {held} resource cards: if anyone rolls a 7 before your next turn, "
+             "you discard {half} of them.").format(held=held, half=held // 2)
+
+
+# --- the table's panels -----------------------------------------------------------------------
 
 # The resources' swatches: the colours of the terrains that produce them on the board picture.
 RESOURCE_COLOURS = {"brick": "#c0603a", "lumber": "#2f7a3b", "wool": "#a3cf62", "grain": "#edc860", "ore": "#8d939b"}
@@ -325,64 +391,72 @@ def _resource(word: str) -> str:
     return _(word)
 
 
-def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
+def _dev_card(word: str) -> str:
+    return _(DEV_CARDS[word])
+
+
+def panels(view: CatanView, ctx: Context) -> list[Panel]:
     """Whose turn and the dice, one's hand and development cards, the bank, each seat's public counts."""
-    you = ctx.you
-    out = []
-    current = state.get("current")
-    turn_rows = [Row(_("Turn"), str(state.get("turn", "?")))]
-    if isinstance(current, int):
-        turn_rows.append(Row(seat_label(ctx, current), _(PHASE_WORDS.get(str(state.get("phase")), str(state.get("phase")))),
-                             seat=current, current=True))
-    dice = state.get("dice")
-    if isinstance(dice, list) and len(dice) == 2:
-        turn_rows.append(Row(_("Dice"), f"{dice[0]} + {dice[1]} = {dice[0] + dice[1]}"))
-    for key, label in (("longest_road", N_("Longest road")), ("largest_army", N_("Largest army"))):
-        holder = state.get(key)
-        turn_rows.append(Row(_(label), seat_label(ctx, holder) if isinstance(holder, int) else _("nobody yet"),
-                             seat=holder if isinstance(holder, int) else None))
-    out.append(Panel("turn", _("This turn"), tuple(turn_rows)))
-    seats = [s for s in state.get("seats") or [] if isinstance(s, dict)]
-    mine = next((s for s in seats if s.get("seat") == you), None) if isinstance(you, int) else None
+    out = [_turn_panel(view, ctx)]
+    mine = next((info for info in view["seats"] if info["seat"] == ctx.you), None)
     if mine is not None:
-        held: dict[str, int] = mine["resources"] if isinstance(mine.get("resources"), dict) else {}
-        rows = [Row(_("Resources"), "", counted({k: held.get(k, 0) for k in RESOURCE_COLOURS}, _resource, RESOURCE_COLOURS,
-                                                keep_zero=True))]
-        new: dict[str, int] = mine.get("dev_cards_new") or {}
-        dev = {k: n + new.get(k, 0) for k, n in (mine.get("dev_cards") or {}).items()}
-        rows.append(Row(_("Development cards"), "" if any(dev.values()) else _("none"),
-                        counted(dev, lambda k: _(DEV_CARDS.get(k) or k))))
-        rates = {k: v for k, v in (mine.get("trade_rates") or {}).items() if v != 4}
-        if rates:
-            rows.append(Row(_("Harbours"), ", ".join(f"{_(k)} {v}:1" for k, v in rates.items())))
-        out.append(Panel("hand", _("Your hand"), tuple(rows)))
-    if isinstance(state.get("bank"), dict):
-        out.append(Panel("bank", _("Bank"), (
-            Row(_("Resources"), "", counted({k: state["bank"].get(k, 0) for k in RESOURCE_COLOURS}, _resource,
-                                            RESOURCE_COLOURS, keep_zero=True)),
-            Row(_("Development cards"), _("{n} left").format(n=state.get("dev_deck_size", "?"))))))
+        out.append(_hand_panel(mine))
+    out += [_bank_panel(view), _players_panel(view, ctx)]
+    if view["offer"] is not None:
+        out.append(_offer_panel(view["offer"], ctx))
+    return out
+
+
+def _turn_panel(view: CatanView, ctx: Context) -> Panel:
+    current, dice = view["current"], view["dice"]
+    rows = [Row(_("Turn"), str(view["turn"])),
+            Row(seat_label(ctx, current), _(PHASE_WORDS[view["phase"]]), seat=current, current=True)]
+    if dice is not None:
+        rows.append(Row(_("Dice"), f"{dice[0]} + {dice[1]} = {dice[0] + dice[1]}"))
+    for holder, label in ((view["longest_road"], N_("Longest road")), (view["largest_army"], N_("Largest army"))):
+        rows.append(Row(_(label), _("nobody yet") if holder is None else seat_label(ctx, holder), seat=holder))
+    return Panel("turn", _("This turn"), tuple(rows))
+
+
+def _hand_panel(mine: SeatView) -> Panel:
+    hand = mine["resources"] or {}
+    held = {name: hand.get(name, 0) for name in RESOURCE_NAMES}      # a zero for each resource it lacks
+    new = mine["dev_cards_new"] or {}
+    dev = {k: n + new.get(k, 0) for k, n in (mine["dev_cards"] or {}).items()}
+    rows = [Row(_("Resources"), "", counted(held, _resource, RESOURCE_COLOURS, keep_zero=True)),
+            Row(_("Development cards"), "" if any(dev.values()) else _("none"), counted(dev, _dev_card))]
+    rates = _better_rates(mine)
+    if rates:
+        rows.append(Row(_("Harbours"), rates))
+    return Panel("hand", _("Your hand"), tuple(rows))
+
+
+def _bank_panel(view: CatanView) -> Panel:
+    return Panel("bank", _("Bank"), (
+        Row(_("Resources"), "", counted(dict(view["bank"]), _resource, RESOURCE_COLOURS, keep_zero=True)),
+        Row(_("Development cards"), _("{n} left").format(n=view["dev_deck_size"]))))
+
+
+def _players_panel(view: CatanView, ctx: Context) -> Panel:
     rows = []
-    for info in seats:
-        seat = info.get("seat")
-        if not isinstance(seat, int):
-            continue
-        points = info.get("points") if info.get("points") is not None else info.get("public_points")
-        settlements, cities, roads = buildings_of(state, seat)
-        facts = [Item(_("Victory points"), points), Item(_("Cards"), info.get("resource_count", 0)),
-                 Item(_("Development cards"), info.get("dev_card_count", 0)), Item(_("Settlements"), len(settlements)),
+    for info in view["seats"]:
+        seat = info["seat"]
+        settlements, cities, roads = buildings_of(view, seat)
+        facts = [Item(_("Victory points"), _points(info)), Item(_("Cards"), info["resource_count"]),
+                 Item(_("Development cards"), info["dev_card_count"]), Item(_("Settlements"), len(settlements)),
                  Item(_("Cities"), len(cities)), Item(_("Roads"), roads),
-                 Item(_("Knights played"), info.get("knights_played", 0))]
-        if info.get("must_discard"):
+                 Item(_("Knights played"), info["knights_played"])]
+        if info["must_discard"]:
             facts.append(Item(_("Must discard"), info["must_discard"]))
         rows.append(Row(seat_label(ctx, seat), "", tuple(facts), seat=seat, current=seat in ctx.to_act))
-    out.append(Panel("players", _("Players"), tuple(rows)))
-    offer = state.get("offer")
-    if isinstance(offer, dict):
-        out.append(Panel("offer", _("Trade offer"), (
-            Row(seat_label(ctx, offer["seat"]) if isinstance(offer.get("seat"), int) else _("someone"),
-                _("gives {give} for {get}").format(give=_counts(offer.get("give")), get=_counts(offer.get("get"))),
-                seat=offer.get("seat") if isinstance(offer.get("seat"), int) else None),)))
-    return out
+    return Panel("players", _("Players"), tuple(rows))
+
+
+def _offer_panel(offer: Offer, ctx: Context) -> Panel:
+    return Panel("offer", _("Trade offer"), (
+        Row(seat_label(ctx, offer["seat"]),
+            _("gives {give} for {get}").format(give=_counts(offer["give"]), get=_counts(offer["get"])),
+            seat=offer["seat"]),))
 
 # The pages' words for each rule a move can break, by the problem's ``reason`` (the API's own
 # detail stays in English for integrators; problems.json lists every reason with an example of it).

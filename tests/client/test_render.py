@@ -172,7 +172,12 @@ def test_elfenland_names_the_towns_a_road_joins() -> None:
 
 
 def test_catan_trade_offer_reads_from_the_answering_seat() -> None:
-    state = {"offer": {"seat": 1, "give": {"grain": 1}, "get": {"ore": 1}, "answers": [None, False, None, True]}}
+    # A whole view (the renderer reads nothing short of one) with the offer under test in it.
+    game = load_game("catan")
+    view = game.view(game.replay(game.setup(4, game.default_options(), random.Random(1))), 0)
+    offer = {"seat": 1, "give": {"grain": 1}, "get": {"ore": 1}, "answers": [None, False, None, True],
+             "counters": [None] * 4}
+    state = {**view, "offer": offer}
     text = render_state("catan", state, Context(players=PLAYERS))
     assert text.splitlines()[-1] == "Trade offer from seat 1 (bob, bot:random): gives 1 grain for 1 ore; seat 3 accepts"
     assert describe_move({"type": "answer_trade", "accept": False}, "catan", state) == \

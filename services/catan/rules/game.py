@@ -9,6 +9,7 @@ from services.catan.rules import board, conceal, events, legal, moves, views
 from services.catan.rules.state import (
     DEFAULT_OPTIONS, OPTION_CHOICES, OVER, RULESETS, State, to_act, victory_points,
 )
+from services.catan.rules.view_types import CatanView
 
 
 def _start_rolls(players: int, rng: random.Random) -> tuple[int, list[list[int]]]:
@@ -98,7 +99,9 @@ class CatanGame(Game):
                 "scores": [victory_points(state, seat) for seat in range(state["players"])],
                 "turns": state["turn"]}
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    # The protocol's dict[str, Any] narrowed to Catan's own view (mypy counts no TypedDict a
+    # dict[str, Any], though every CatanView is one at run time).
+    def view(self, state: State, seat: int | None) -> CatanView:  # type: ignore[override]
         return views.view(state, seat, self.ruleset)
 
     def redact(self, event: Event, seat: int | None) -> Event:

@@ -7,29 +7,40 @@ reveal what the others bought).  Once the game is over everything is shown.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from services.catan.rules.board import EDGE_NODES, HEX_NODES, RESOURCES
 from services.catan.rules.state import (
     CITY, DEV_CARDS, MAIN, OVER, PIECES, ROAD, SETTLEMENT, TRADE, Ruleset, State, may_trade, resource_names, to_act,
     victory_points,
 )
+from services.catan.rules.view_types import (
+    ByResource, Cards, CatanView, DevCards, Harbour, Options, SeatView,
+)
 
 Event = dict[str, Any]
 
 
-def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
+def _by_resource(values: Sequence[int]) -> ByResource:
+    return cast(ByResource, dict(zip(RESOURCES, values)))
+
+
+def _dev_cards(counts: Sequence[int]) -> DevCards:
+    return cast(DevCards, {DEV_CARDS[i]: n for i, n in enumerate(counts) if n})
+
+
+def _player_view(state: State, seat: int, viewer: int | None) -> SeatView:
     open_book = viewer == seat or state["phase"] == OVER
     hand, dev = state["hands"][seat], state["dev_hand"][seat]
     pieces = state["pieces"][seat]
     return {
         "seat": seat,
         "resource_count": sum(hand),
-        "resources": resource_names(hand) if open_book else None,
+        "resources": cast(Cards, resource_names(hand)) if open_book else None,
         "dev_card_count": sum(dev),
-        "dev_cards": {DEV_CARDS[i]: n for i, n in enumerate(dev) if n} if open_book else None,
-        "dev_cards_new": ({DEV_CARDS[i]: n for i, n in enumerate(state["dev_new"][seat]) if n}
-                          if open_book else None),
+        "dev_cards": _dev_cards(dev) if open_book else None,
+        "dev_cards_new": _dev_cards(state["dev_new"][seat]) if open_book else None,
         "knights_played": state["knights"][seat],
         "road_length": state["road_length"][seat],
         "public_points": victory_points(state, seat, hidden=False),
@@ -38,21 +49,21 @@ def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
         "pieces_placed": {"roads": PIECES[ROAD] - pieces[ROAD],
                           "settlements": PIECES[SETTLEMENT] - pieces[SETTLEMENT],
                           "cities": PIECES[CITY] - pieces[CITY]},
-        "trade_rates": dict(zip(RESOURCES, state["rates"][seat])),
+        "trade_rates": _by_resource(state["rates"][seat]),
         "must_discard": state["discards"][seat],
     }
 
 
-def view(state: State, viewer: int | None, rules: Ruleset) -> dict[str, Any]:
+def view(state: State, viewer: int | None, rules: Ruleset) -> CatanView:
     offer = state["offer"]
     return {
         "players": state["players"],
-        "options": dict(state["options"]),
+        "options": cast(Options, dict(state["options"])),
         "you": viewer,
         "board": {
             "terrains": list(state["terrains"]),
             "numbers": list(state["numbers"]),
-            "harbours": [dict(h, nodes=list(h["nodes"])) for h in state["harbours"]],
+            "harbours": [cast(Harbour, dict(h, nodes=list(h["nodes"]))) for h in state["harbours"]],
             "robber": state["robber"],
             # The fixed topology, so a client without this code can map ids to places.
             "hex_nodes": [list(corners) for corners in HEX_NODES],
@@ -71,7 +82,7 @@ def view(state: State, viewer: int | None, rules: Ruleset) -> dict[str, Any]:
         "rolled": state["rolled"],
         "dev_card_played": state["dev_played"],
         "free_roads": state["free_roads"],
-        "bank": dict(zip(RESOURCES, state["bank"])),
+        "bank": _by_resource(state["bank"]),
         "dev_deck_size": sum(state["dev_deck"]),
         "longest_road": state["longest_road"],
         "largest_army": state["largest_army"],
