@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from services.catan.rules.board import EDGE_NODES, HEX_NODES, NODE_COUNT, ROW_LENGTHS
 from services.catan.rules.view_types import Board, CatanView, HarbourKind, Level, SeatView, Terrain
@@ -356,10 +356,8 @@ def _legend(view: CatanView, players: list[dict[str, Any]], top: float) -> list[
     return [_legend_entry(view, info, players, top + row * LEGEND_ROW) for row, info in enumerate(view["seats"])]
 
 
-def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
+def board_svg(spectators: CatanView, players: list[dict[str, Any]]) -> str:
     """The whole board as an SVG document: a pure function of the spectator's view and the seats."""
-    # The platform hands every game's view as a dict; this game's is a CatanView (its tests hold it).
-    spectators = cast(CatanView, view)
     board = spectators["board"]
     terrains, numbers = tuple(board["terrains"]), tuple(board["numbers"])
     lang = language()

@@ -421,8 +421,7 @@ def _turn_panel(view: CatanView, ctx: Context) -> Panel:
 def _hand_panel(mine: SeatView) -> Panel:
     hand = mine["resources"] or {}
     held = {name: hand.get(name, 0) for name in RESOURCE_NAMES}      # a zero for each resource it lacks
-    new = mine["dev_cards_new"] or {}
-    dev = {k: n + new.get(k, 0) for k, n in (mine["dev_cards"] or {}).items()}
+    dev = mine["dev_cards"] or {}      # those bought this turn included (``dev_cards_new`` is their part)
     rows = [Row(_("Resources"), "", counted(held, _resource, RESOURCE_COLOURS, keep_zero=True)),
             Row(_("Development cards"), "" if any(dev.values()) else _("none"), counted(dev, _dev_card))]
     rates = _better_rates(mine)

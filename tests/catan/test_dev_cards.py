@@ -113,3 +113,16 @@ def test_victory_point_cards_stay_hidden_but_count_for_their_owner() -> None:
     assert GAME.view(state, 1)["seats"][0]["points"] is None
     assert GAME.view(state, 1)["seats"][0]["public_points"] == 2
     assert not [m for m in GAME.legal_moves(state, 0) if "victory" in m["type"]]
+
+
+def test_the_hand_panel_counts_a_card_bought_this_turn_once() -> None:
+    """The view's ``dev_cards`` holds every card owned, those bought this turn included."""
+    from services.catan.render import panels
+    from shared.text.render.common import Context
+    state = to_main(set_up())
+    give(state, 0, wool=1, grain=1, ore=1)
+    [bought] = play(state, 0, {"type": "buy_dev_card"}, seed=3)
+    hand = next(p for p in panels(GAME.view(state, 0), Context(you=0)) if p.key == "hand")
+    [cards] = [row for row in hand.rows if row.label == "Development cards"]
+    assert [item.count for item in cards.items] == [1], cards
+    assert len(cards.items) == 1 and GAME.view(state, 0)["seats"][0]["dev_cards_new"] == {bought["data"]["card"]: 1}

@@ -99,9 +99,7 @@ class CatanGame(Game):
                 "scores": [victory_points(state, seat) for seat in range(state["players"])],
                 "turns": state["turn"]}
 
-    # The protocol's dict[str, Any] narrowed to Catan's own view (mypy counts no TypedDict a
-    # dict[str, Any], though every CatanView is one at run time).
-    def view(self, state: State, seat: int | None) -> CatanView:  # type: ignore[override]
+    def view(self, state: State, seat: int | None) -> CatanView:
         return views.view(state, seat, self.ruleset)
 
     def redact(self, event: Event, seat: int | None) -> Event:
