@@ -7,7 +7,7 @@ tests/elasund/test_view_types.py holds the engine to these types over played gam
 """
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict, final
 
 Phase = Literal["roll", "ship_choice", "pirate_row", "discard", "build", "church_choice", "hut_rebuild",
                 "permit", "special", "over"]
@@ -67,6 +67,8 @@ class Wall(TypedDict):
     tower: bool               # a watch tower: it carries one of the seat's victory cubes
 
 
+# Final: a hand is one or the other, never a subtype with more keys, so ``"cards" in hand`` tells them apart.
+@final
 class OwnHand(TypedDict):
     """The viewer's own hand, in full."""
 
@@ -74,6 +76,7 @@ class OwnHand(TypedDict):
     influence: Influence
 
 
+@final
 class HiddenHand(TypedDict):
     """Another seat's hand (every hand, to a spectator): only how many cards it holds."""
 
