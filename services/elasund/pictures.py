@@ -19,9 +19,10 @@ square a build or permit move names, ``wall`` (the wall space id) and ``row`` (a
 from __future__ import annotations
 
 from functools import lru_cache, cache
-from typing import Any
+from typing import Any, cast
 
 from services.elasund.rules import board
+from services.elasund.rules.view_types import ElasundView
 from shared.game.pictures import Place, place_field, seat_colour, svg_document, text
 from shared.text.i18n import N_, language, translator
 
@@ -180,14 +181,14 @@ def _track_box(space: int, box: int) -> tuple[float, float, float, float]:
     return x + 22 + box * 11, y + 3, 9, 9
 
 
-def _track_pieces(view: dict[str, Any]) -> list[str]:
+def _track_pieces(view: ElasundView) -> list[str]:
     parts = ['<g class="trade-pieces">']
-    for space, seats in sorted((view.get("track_cubes") or {}).items(), key=lambda item: int(item[0])):
+    for space, seats in sorted(view["track_cubes"].items(), key=lambda item: int(item[0])):
         for box, seat in enumerate(seats):
             bx, by, w, h = _track_box(int(space), box)
             parts.append(_cube(bx + w / 2, by + h / 2, seat))
     height = track_space_height()
-    for seat, total in enumerate(view.get("trade") or []):
+    for seat, total in enumerate(view["trade"]):
         x, y = track_xy(min(total, board.TRACK_MAX))
         parts.append(f'<circle {_attrs(cx=x + 28 + seat * 13, cy=y + height - 7, r=5.5, fill=seat_colour(seat), stroke="#222", cls="trade-disk", data_seat=seat, data_total=total)}/>')
     parts.append("</g>")
@@ -209,10 +210,10 @@ def _sea() -> list[str]:
     return parts
 
 
-def _ship(view: dict[str, Any], players: int) -> list[str]:
+def _ship(view: ElasundView, players: int) -> list[str]:
     """The ship in its row of the sea; that row produces, so it is shaded across the city."""
-    ship = view.get("ship")
-    if ship not in board.ROW_INDEX:
+    ship = view["ship"]
+    if ship is None:          # before the first roll
         return []
     x, y = square_xy(0, ship)
     parts = [_rect(x, y, board.columns(players) * SQUARE, SQUARE, fill="#ffd23f", opacity=0.3, cls="ship-row")]
@@ -223,7 +224,7 @@ def _ship(view: dict[str, Any], players: int) -> list[str]:
     parts.append(f'<g {_attrs(cls="ship", data_row=ship)}>'
                  f'<polygon points="{hull}" fill="#7a4a21" stroke="#3d250f"/>'
                  f'<polygon points="{sail}" fill="white" stroke="#555"/>')
-    if view.get("pirates"):
+    if view["pirates"]:
         flag = f"{cx - 6:g},{cy + 11:g} {cx - 6:g},{cy + 1:g} {cx - 17:g},{cy + 4:g} {cx - 6:g},{cy + 7:g}"
         parts.append(f'<polygon class="pirates" points="{flag}" fill="black"/>')
     parts.append("</g>")
@@ -259,9 +260,9 @@ def _squares(players: int) -> list[str]:
     return parts
 
 
-def _church_area(view: dict[str, Any]) -> list[str]:
-    origin = (view.get("church") or {}).get("origin")
-    if not origin:
+def _church_area(view: ElasundView) -> list[str]:
+    origin = view["church"]["origin"]
+    if origin is None:        # no church tile built yet
         return []
     # the church's 3x3 area, fixed by its first tile
     x, y = square_xy(origin[0], origin[1])
@@ -295,9 +296,8 @@ def _lanes(players: int) -> list[str]:
 
 # Pieces: each drawn by a small cached function of its own (hashable) facts, since consecutive
 # states share almost all of them (a replay draws hundreds of pictures of the same pieces).
-def _permits(view: dict[str, Any]) -> list[str]:
-    return [_permit(seat, value, *board.unkey(where))
-            for where, (seat, value) in sorted((view.get("permits") or {}).items())]
+def _permits(view: ElasundView) -> list[str]:
+    return [_permit(seat, value, *board.unkey(where)) for where, (seat, value) in sorted(view["permits"].items())]
 
 
 @lru_cache(maxsize=4096)
@@ -308,11 +308,11 @@ def _permit(seat: int, value: int, col: int, row: int) -> str:
             + _label(cx, cy + 5, value, 13, font_weight="bold") + "</g>")
 
 
-def _buildings(view: dict[str, Any]) -> list[str]:
+def _buildings(view: ElasundView) -> list[str]:
     # Bigger tiles first, so a smaller one (never overlapping in a real state) stays visible.
-    ordered = sorted(view.get("buildings") or [], key=lambda b: (-board.size(b["kind"]), b["id"]))
+    ordered = sorted(view["buildings"], key=lambda b: (-board.size(b["kind"]), b["id"]))
     lang = language()
-    return [_building(b["kind"], b["seat"], b["col"], b["row"], tuple(b.get("cubes") or ()), lang) for b in ordered]
+    return [_building(b["kind"], b["seat"], b["col"], b["row"], tuple(b["cubes"]), lang) for b in ordered]
 
 
 @lru_cache(maxsize=4096)
@@ -335,14 +335,14 @@ def _building(kind: str, seat: int, col: int, row: int, cubes: tuple[int, ...], 
             + body + label + "".join(drawn) + "</g>")
 
 
-def _church_tiles(view: dict[str, Any]) -> list[str]:
+def _church_tiles(view: ElasundView) -> list[str]:
     # seat None: the builder had no cube left to put on the tile
-    return [_church_tile(tile.get("seat"), tile.get("tile"), *board.unkey(where))
-            for where, tile in sorted(((view.get("church") or {}).get("tiles") or {}).items())]
+    return [_church_tile(tile["seat"], tile["tile"], *board.unkey(where))
+            for where, tile in sorted(view["church"]["tiles"].items())]
 
 
 @lru_cache(maxsize=1024)
-def _church_tile(seat: int | None, tile: int | None, col: int, row: int) -> str:
+def _church_tile(seat: int | None, tile: int, col: int, row: int) -> str:
     x, y = square_xy(col, row)
     cx, cy = square_centre(col, row)
     return (f'<g {_attrs(cls="church-tile", data_seat=seat, data_col=col, data_row=row, data_tile=tile)}>'
@@ -351,14 +351,13 @@ def _church_tile(seat: int | None, tile: int | None, col: int, row: int) -> str:
             + (_cube(x + SQUARE - 10, y + 10, seat, 10) if seat is not None else "") + "</g>")
 
 
-def _walls(view: dict[str, Any], players: int) -> list[str]:
-    spaces = board.wall_spaces(players)
-    return [_wall(players, space_id, wall["seat"], wall.get("tile"), bool(wall.get("tower")))
-            for space_id, wall in sorted((view.get("walls") or {}).items()) if space_id in spaces]
+def _walls(view: ElasundView, players: int) -> list[str]:
+    return [_wall(players, space_id, wall["seat"], wall["tile"], wall["tower"])
+            for space_id, wall in sorted(view["walls"].items())]
 
 
 @lru_cache(maxsize=4096)
-def _wall(players: int, space_id: str, seat: int, tile: int | None, tower: bool) -> str:
+def _wall(players: int, space_id: str, seat: int, tile: int, tower: bool) -> str:
     """A wall tile in the seat's colour; a watch tower carries a victory cube."""
     x, y, w, h = wall_rect(players, board.wall_spaces(players)[space_id])
     return (f'<g {_attrs(cls="wall", data_seat=seat, data_space=space_id, data_tile=tile)}>'
@@ -366,60 +365,71 @@ def _wall(players: int, space_id: str, seat: int, tile: int | None, tower: bool)
             + (_cube(x + w / 2, y + h / 2, seat, 10) if tower else "") + "</g>")
 
 
-def _legend(view: dict[str, Any], players: list[dict[str, Any]], count: int, y: float) -> tuple[list[str], float]:
+def _legend(view: ElasundView, players: list[dict[str, Any]], y: float) -> tuple[list[str], float]:
     """Seats (colour, name, score and counts) and the table's state, from ``y`` down; returns the bottom."""
     parts = ['<g class="legend">']
-    to_act = set(view.get("to_act") or [])
-    winner = view.get("winner")
-    cubes = view.get("cubes_on_board") or []
-    trade = view.get("trade") or []
-    hands = view.get("hands") or []
-    supply = view.get("supply") or []
-    for seat in range(count):
-        info = players[seat] if seat < len(players) and isinstance(players[seat], dict) else {}
-        name = str(info.get("name") or _("Seat {n}").format(n=seat + 1))
-        name = name if len(name) <= 22 else name[:21] + "…"
-        mark = "★ " if winner == seat else ("▶ " if seat in to_act else "")
-        score = cubes[seat] if seat < len(cubes) else 0
-        details = [_("{n}/{total} cubes").format(n=score, total=board.CUBES_PER_PLAYER)]
-        if seat < len(trade):
-            details.append(_("trade {n}").format(n=trade[seat]))
-        if seat < len(hands) and isinstance(hands[seat], dict) and "cards" in hands[seat]:
-            details.append(_("{n} cards").format(n=hands[seat]["cards"]))
-        if seat < len(supply):
-            permits = " ".join(map(str, supply[seat].get("permits") or [])) or "-"
-            details.append(_("permits left {permits}").format(permits=permits))
-        bot = _(" (bot)") if info.get("bot") else ""
-        parts.append(f'<g {_attrs(cls="seat", data_seat=seat, data_score=score)}>'
-                     + _rect(PAD, y - 11, 14, 14, rx="3", fill=seat_colour(seat), stroke="#222")
-                     + _label(PAD + 20, y, f"{mark}{name}{bot}", 12,
-                              text_anchor="start", font_weight="bold")
-                     + _label(PAD + 20, y + 14, ", ".join(details), 11, text_anchor="start", fill="#333")
-                     + "</g>")
+    for seat in range(view["players"]):
+        parts.append(_seat_legend(view, seat, players[seat] if seat < len(players) else {}, y))
         y += 34
-    dice = view.get("dice")
-    status = [_("Turn {n}").format(n=view.get("turn", 0)), _("{phase} phase").format(phase=_(str(view.get("phase", "?"))))]
-    if isinstance(dice, list) and dice:
-        status.append(_("dice {dice}={sum}").format(dice="+".join(map(str, dice)), sum=sum(dice)))
-    if view.get("pirates"):
-        status.append(_("pirates!"))
-    stock = view.get("stock") or {}
-    church = view.get("church") or {}
-    lines = [", ".join(status),
-             _("Stock: {buildings}").format(buildings=", ".join(f"{_(LABELS.get(k, k))} {v}" for k, v in stock.items())),
-             ", ".join([_("church stack {n}").format(n=church.get("stack", "?")),
-                        _("gold bank {n}").format(n=view.get("gold_bank", "?")),
-                        _("influence deck {n}").format(n=view.get("influence_deck", "?"))])]
-    for line in lines:
+    for line in _status_lines(view):
         parts.append(_label(PAD, y, line, 11, text_anchor="start", fill="#333"))
         y += 15
     parts.append("</g>")
     return parts, y
 
 
+def _seat_legend(view: ElasundView, seat: int, info: dict[str, Any], y: float) -> str:
+    """A seat's swatch, its name (marked as the winner or to act, and as a bot) and its counts."""
+    name = str(info.get("name") or _("Seat {n}").format(n=seat + 1))
+    name = name if len(name) <= 22 else name[:21] + "…"
+    mark = "★ " if view["winner"] == seat else ("▶ " if seat in view["to_act"] else "")
+    score = view["cubes_on_board"][seat]
+    bot = _(" (bot)") if info.get("bot") else ""
+    return (f'<g {_attrs(cls="seat", data_seat=seat, data_score=score)}>'
+            + _rect(PAD, y - 11, 14, 14, rx="3", fill=seat_colour(seat), stroke="#222")
+            + _label(PAD + 20, y, f"{mark}{name}{bot}", 12, text_anchor="start", font_weight="bold")
+            + _label(PAD + 20, y + 14, ", ".join(_seat_details(view, seat)), 11, text_anchor="start", fill="#333")
+            + "</g>")
+
+
+def _seat_details(view: ElasundView, seat: int) -> list[str]:
+    """Victory cubes out of all, trade points, cards in a hidden hand, and the permits left."""
+    details = [_("{n}/{total} cubes").format(n=view["cubes_on_board"][seat], total=board.CUBES_PER_PLAYER),
+               _("trade {n}").format(n=view["trade"][seat])]
+    hand = view["hands"][seat]
+    if "cards" in hand:
+        details.append(_("{n} cards").format(n=hand["cards"]))
+    permits = " ".join(map(str, view["supply"][seat]["permits"])) or "-"
+    details.append(_("permits left {permits}").format(permits=permits))
+    return details
+
+
+def _status_lines(view: ElasundView) -> list[str]:
+    """The turn, phase, dice and pirates; the building stock; the church stack and the bank."""
+    dice = view["dice"]
+    status = [_("Turn {n}").format(n=view["turn"]), _("{phase} phase").format(phase=_(view["phase"]))]
+    if dice:
+        status.append(_("dice {dice}={sum}").format(dice="+".join(map(str, dice)), sum=sum(dice)))
+    if view["pirates"]:
+        status.append(_("pirates!"))
+    stock = view["stock"]
+    return [", ".join(status),
+            _("Stock: {buildings}").format(buildings=", ".join(f"{_(LABELS.get(k, k))} {v}" for k, v in stock.items())),
+            ", ".join([_("church stack {n}").format(n=view["church"]["stack"]),
+                       _("gold bank {n}").format(n=view["gold_bank"]),
+                       _("influence deck {n}").format(n=view["influence_deck"])])]
+
+
 def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
-    """The whole picture of ``view`` (the spectator's view); ``players`` are the seats' {name, bot}."""
-    count = int(view.get("players") or len(players) or 2)
+    """The whole picture of ``view`` (the spectator's view); ``players`` are the seats' {name, bot}.
+
+    The platform hands any game's picture a plain dict; the engine's views are ElasundViews
+    (tests/elasund/test_view_types.py holds it to that), and the drawing reads them as such."""
+    return _picture(cast(ElasundView, view), players)
+
+
+def _picture(view: ElasundView, players: list[dict[str, Any]]) -> str:
+    count = view["players"]
     width, height = board_size(count)
     width = max(width, 360)
     body = [_rect(0, 0, width, height, fill="#fbf8f1"),
@@ -437,7 +447,7 @@ def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     body += _buildings(view)
     body += _church_tiles(view)
     body.append("</g>")
-    legend, bottom = _legend(view, players, count, height + 14)
+    legend, bottom = _legend(view, players, height + 14)
     body[0] = _rect(0, 0, width, bottom + PAD, fill="#fbf8f1")
     body += legend
     return svg_document(width, bottom + PAD, body, _("Elasund board"))

@@ -2,10 +2,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeGuard
 
+from services.elasund.rules.board import footprint, key
+from services.elasund.rules.view_types import Building, ElasundView, Hand, OwnHand, Phase
 from shared.text.i18n import N_, translator
-from shared.text.render.common import Context, compact, counts, describe_generic, describe_with, seat_name
+from shared.text.render.common import (
+    Context, compact, counts, describe_generic, describe_with, generic_state, seat_name,
+)
 from shared.text.render.common import words as plain_words
 from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
@@ -30,77 +36,106 @@ def _counts(value: Any, empty: str | None = None) -> str:
     return counts(value, empty, term=_)
 
 
+# The keys of every Elasund view (tests/elasund/test_view_types.py holds the engine's views to
+# ElasundView throughout): a dict with other keys is some other view, never this engine's.
+_VIEW_KEYS = frozenset(ElasundView.__annotations__)
+
+
+def _is_view(state: dict[str, Any]) -> TypeGuard[ElasundView]:
+    """Whether ``state`` is an Elasund view rather than one of another shape (a partial one, or
+    another game's) handed to the terminal.  Its keys tell: a full check of every value would
+    cost the renderer ten times its own work."""
+    return state.keys() == _VIEW_KEYS
+
+
 def render_state(state: dict[str, Any], ctx: Context) -> str:
-    you = ctx.you
-    dice = state.get("dice")
-    dice_text = _(", dice {dice}").format(dice="+".join(map(str, dice))) if isinstance(dice, list) and dice else ""
-    lines = [_("Elasund: turn {turn}, phase {phase}").format(turn=state.get("turn", "?"),
-                                                            phase=_(str(state.get("phase", "?")))) + dice_text
-             + (_(", current {name}").format(name=ctx.name(state["current"]))
-                if isinstance(state.get("current"), int) else "")]
-    extras = []
-    if "ship" in state:
-        extras.append(_("ship at row {row}").format(row=state["ship"] if state["ship"] is not None else "-"))
-    if state.get("pirates"):
-        extras.append(_("pirates!"))
-    if "gold_bank" in state:
-        extras.append(_("gold bank {n}").format(n=state["gold_bank"]))
-    if "influence_deck" in state:
-        extras.append(_("influence deck {n}").format(n=state["influence_deck"]))
-    if extras:
-        lines.append(", ".join(extras))
-    if isinstance(state.get("stock"), dict):
-        lines.append(_("Building stock: {buildings}").format(buildings=_counts(state["stock"])))
-    if isinstance(state.get("church"), dict):
-        church = state["church"]
-        lines.append(_("Church: {built} tiles built, {left} left").format(built=len(church.get("tiles") or {}),
-                                                                          left=church.get("stack", "?")))
-    by_seat: dict[Any, list[str]] = defaultdict(list)
-    for b in state.get("buildings") or []:
-        if isinstance(b, dict):
-            tp = _(" {n}tp").format(n=b["trade_points"]) if b.get("trade_points") else ""
-            cubes = _(" cubes {n}").format(n=b["cubes"]) if b.get("cubes") else ""
-            by_seat[b.get("seat")].append(f"{_(str(b.get('kind', '?')))}@{b.get('col', '?')},{b.get('row', '?')}{tp}{cubes}")
-    walls_by: dict[Any, list[str]] = defaultdict(list)
-    for space, wall in (state.get("walls") or {}).items():
-        if isinstance(wall, dict):
-            walls_by[wall.get("seat")].append(space + (_("(tower)") if wall.get("tower") else ""))
-    permits_by: dict[Any, list[str]] = defaultdict(list)
-    for where, permit in (state.get("permits") or {}).items():
-        if isinstance(permit, list) and len(permit) == 2:
-            permits_by[permit[0]].append(f"{permit[1]}@{where}")
-    hands, supply = state.get("hands") or [], state.get("supply") or []
-    trade, on_board = state.get("trade") or [], state.get("cubes_on_board") or []
-    lines.append(_("Players:"))
-    players = state.get("players")
-    for seat in range(players if isinstance(players, int) and players > 0 else len(hands)):
-        info = []
-        if seat < len(trade):
-            info.append(_("trade {n}").format(n=trade[seat]))
-        if seat < len(on_board):
-            info.append(_("{n} cubes on board").format(n=on_board[seat]))
-        hand = hands[seat] if seat < len(hands) and isinstance(hands[seat], dict) else {}
-        if "cards" in hand:
-            info.append(_("{n} cards in hand").format(n=hand["cards"]))
-        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(info))
-        lines.append("     " + _("buildings: {buildings}").format(buildings="; ".join(by_seat.get(seat, [])) or "-"))
-        if walls_by.get(seat) or permits_by.get(seat):
-            lines.append("     " + _("walls: {walls}; permits on board: {permits}").format(
-                walls=", ".join(walls_by.get(seat, [])) or "-", permits=", ".join(permits_by.get(seat, [])) or "-"))
-        if seat < len(supply) and isinstance(supply[seat], dict):
-            s = supply[seat]
-            lines.append("     " + _("supply: permits {permits}; buildings {buildings}; walls built {walls}").format(
-                permits=_counts(s.get("permits")), buildings=_counts(s.get("buildings")), walls=s.get("walls_built", 0)))
-        if seat == you or "gold" in hand:
-            if "gold" in hand or "influence" in hand:
-                lines.append(_("Your hand: {gold} gold; influence {influence}").format(
-                    gold=hand.get("gold", 0), influence=_counts(hand.get("influence"))))
-    if state.get("pending"):
+    """The view as text: the turn, the table, and each seat's pieces, counts and (one's own) hand."""
+    if not _is_view(state):
+        # Not a view of this engine (an odd or partial one): its keys as they are, under the heading.
+        heading = _("Elasund: turn {turn}, phase {phase}").format(turn="?", phase="?")
+        return "\n".join(line for line in (heading, generic_state(state)) if line)
+    lines = [_heading(state, ctx), *_table_lines(state), _("Players:")]
+    pieces = _SeatPieces.of(state)
+    for seat in range(state["players"]):
+        lines += _seat_lines(state, seat, pieces, ctx)
+    if state["pending"]:
         lines.append(_("Pending: {what}").format(what=compact(state["pending"])))
     return "\n".join(lines)
 
 
-def describe_move(move: dict[str, Any], state: dict[str, Any] | None = None) -> str:
+def _heading(view: ElasundView, ctx: Context) -> str:
+    dice = view["dice"]
+    dice_text = _(", dice {dice}").format(dice="+".join(map(str, dice))) if dice else ""
+    return (_("Elasund: turn {turn}, phase {phase}").format(turn=view["turn"], phase=_(view["phase"])) + dice_text
+            + _(", current {name}").format(name=ctx.name(view["current"])))
+
+
+def _table_lines(view: ElasundView) -> list[str]:
+    """The ship, the bank, the building stock and the church."""
+    ship = view["ship"]
+    extras = [_("ship at row {row}").format(row=ship if ship is not None else "-")]
+    if view["pirates"]:
+        extras.append(_("pirates!"))
+    extras.append(_("gold bank {n}").format(n=view["gold_bank"]))
+    extras.append(_("influence deck {n}").format(n=view["influence_deck"]))
+    church = view["church"]
+    return [", ".join(extras),
+            _("Building stock: {buildings}").format(buildings=_counts(view["stock"])),
+            _("Church: {built} tiles built, {left} left").format(built=len(church["tiles"]), left=church["stack"])]
+
+
+@dataclass(frozen=True)
+class _SeatPieces:
+    """Each seat's buildings, walls and permits on the board, as the text lists them."""
+
+    buildings: dict[int, list[str]]
+    walls: dict[int, list[str]]
+    permits: dict[int, list[str]]
+
+    @classmethod
+    def of(cls, view: ElasundView) -> _SeatPieces:
+        buildings: dict[int, list[str]] = defaultdict(list)
+        for b in view["buildings"]:
+            buildings[b["seat"]].append(_building_words(b))
+        walls: dict[int, list[str]] = defaultdict(list)
+        for space, wall in view["walls"].items():
+            walls[wall["seat"]].append(space + (_("(tower)") if wall["tower"] else ""))
+        permits: dict[int, list[str]] = defaultdict(list)
+        for where, (owner, value) in view["permits"].items():
+            permits[owner].append(f"{value}@{where}")
+        return cls(buildings, walls, permits)
+
+
+def _building_words(b: Building) -> str:
+    """``tavern@5,9 1tp cubes [9]``: the kind, its square, its trade points and cubes' rows."""
+    tp = _(" {n}tp").format(n=b["trade_points"]) if b["trade_points"] else ""
+    cubes = _(" cubes {n}").format(n=b["cubes"]) if b["cubes"] else ""
+    return f"{_(b['kind'])}@{b['col']},{b['row']}{tp}{cubes}"
+
+
+def _seat_lines(view: ElasundView, seat: int, pieces: _SeatPieces, ctx: Context) -> list[str]:
+    """A seat's line (trade, cubes, hand size), its pieces, its supply, and its hand if shown."""
+    hand = view["hands"][seat]
+    info = [_("trade {n}").format(n=view["trade"][seat]),
+            _("{n} cubes on board").format(n=view["cubes_on_board"][seat])]
+    if "cards" in hand:
+        info.append(_("{n} cards in hand").format(n=hand["cards"]))
+    lines = [f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(info),
+             "     " + _("buildings: {buildings}").format(buildings="; ".join(pieces.buildings.get(seat, [])) or "-")]
+    walls, permits = pieces.walls.get(seat, []), pieces.permits.get(seat, [])
+    if walls or permits:
+        lines.append("     " + _("walls: {walls}; permits on board: {permits}").format(
+            walls=", ".join(walls) or "-", permits=", ".join(permits) or "-"))
+    supply = view["supply"][seat]
+    lines.append("     " + _("supply: permits {permits}; buildings {buildings}; walls built {walls}").format(
+        permits=_counts(supply["permits"]), buildings=_counts(supply["buildings"]), walls=supply["walls_built"]))
+    if "gold" in hand:
+        lines.append(_("Your hand: {gold} gold; influence {influence}").format(
+            gold=hand["gold"], influence=_counts(hand["influence"])))
+    return lines
+
+
+def describe_move(move: dict[str, Any], state: ElasundView | None = None) -> str:
     kind = move.get("type")
     if kind in ("build", "place_permit", "place_permit_anywhere", "rebuild_hut") and "col" in move:
         what = _(move["building"]) if move.get("building") else (
@@ -133,7 +168,7 @@ def _cards(d: dict[str, Any]) -> str:
     return _(" and ").join(parts) or _("nothing")
 
 
-def _at(d: dict[str, Any]) -> str:
+def _at(d: Mapping[str, Any]) -> str:
     return _("column {col}, row {row}").format(col=d["col"], row=d["row"])
 
 
@@ -193,45 +228,52 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
     return describe_with(EVENTS, event, names, _)
 
 
-def scores(state: dict[str, Any]) -> list[str]:
+def scores(state: ElasundView) -> list[str]:
     """Each seat's score as the table shows it: its victory cubes on the board."""
-    return [_("{n} cubes").format(n=n) for n in state.get("cubes_on_board") or []]
+    return [_("{n} cubes").format(n=n) for n in state["cubes_on_board"]]
 
 
-def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
+def warn_move(move: dict[str, Any], state: ElasundView, you: int) -> str | None:
     """What a move costs that a player may not expect, for the table to confirm first (NOTES.md):
     a building that pays the other permits in its area, or that removes one's own building."""
     if move.get("type") != "build":
         return None
-    from services.elasund.rules.board import footprint, key
-
     squares = set(footprint(move["building"], move["col"], move["row"]) or ())
-    warnings = []
+    warnings = [*_permits_owed(state, squares, you), *_own_buildings_removed(state, squares, you)]
+    return " ".join(warnings) or None
+
+
+def _permits_owed(view: ElasundView, squares: set[tuple[int, int]], you: int) -> list[str]:
+    """The gold a building on ``squares`` pays the other seats' permits there, in words (or none)."""
     owed: dict[int, int] = defaultdict(int)
     for square in squares:
-        owner, value = (state.get("permits") or {}).get(key(*square), (you, 0))
+        owner, value = view["permits"].get(key(*square), (you, 0))
         if owner != you and value:
             owed[owner] += value
-    if owed:
-        warnings.append(_("This also costs you {gold} gold for the other players' permits there ({owed}).").format(
-            gold=sum(owed.values()),
-            owed=", ".join(_("seat {n}: {gold}").format(n=seat, gold=gold) for seat, gold in sorted(owed.items()))))
-    for building in state.get("buildings") or []:
-        covered = set(footprint(building["kind"], building["col"], building["row"]) or ()) & squares
-        if building.get("seat") == you and covered:
-            warnings.append(_("Your {building} at {at} is removed, with its victory cubes and trade points.").format(
-                building=words_of(building["kind"]), at=_at(building)))
-    return " ".join(warnings) or None
+    if not owed:
+        return []
+    return [_("This also costs you {gold} gold for the other players' permits there ({owed}).").format(
+        gold=sum(owed.values()),
+        owed=", ".join(_("seat {n}: {gold}").format(n=seat, gold=gold) for seat, gold in sorted(owed.items())))]
+
+
+def _own_buildings_removed(view: ElasundView, squares: set[tuple[int, int]], you: int) -> list[str]:
+    """One's own buildings a building on ``squares`` covers (and so removes), in words."""
+    return [_("Your {building} at {at} is removed, with its victory cubes and trade points.").format(
+                building=words_of(b["kind"]), at=_at(b))
+            for b in view["buildings"]
+            if b["seat"] == you and set(footprint(b["kind"], b["col"], b["row"]) or ()) & squares]
 
 
 # The influence cards' swatches, as the colours are printed.
 INFLUENCE_COLOURS = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#f9a825"}
 # What each phase asks of the player whose turn it is, in words.
-PHASE_WORDS = {"roll": N_("rolling the dice"), "ship_choice": N_("choosing where the ship goes"),
-               "pirate_row": N_("choosing the pirates' row"), "discard": N_("discarding influence cards"),
-               "build": N_("building"), "church_choice": N_("choosing a church tile"),
-               "hut_rebuild": N_("rebuilding a worker hut"), "permit": N_("placing a building permit"),
-               "special": N_("taking a special action"), "over": N_("the game is over")}
+PHASE_WORDS: dict[Phase, str] = {
+    "roll": N_("rolling the dice"), "ship_choice": N_("choosing where the ship goes"),
+    "pirate_row": N_("choosing the pirates' row"), "discard": N_("discarding influence cards"),
+    "build": N_("building"), "church_choice": N_("choosing a church tile"),
+    "hut_rebuild": N_("rebuilding a worker hut"), "permit": N_("placing a building permit"),
+    "special": N_("taking a special action"), "over": N_("the game is over")}
 
 
 def _word(name: str) -> str:
@@ -239,59 +281,73 @@ def _word(name: str) -> str:
     return translated if translated != name else plain_words(name)
 
 
-def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
+def panels(state: ElasundView, ctx: Context) -> list[Panel]:
     """The turn, phase and dice, one's gold and influence cards, the bank and the building stock,
     each seat's victory cubes, trade, cards and buildings."""
-    you = ctx.you
-    rows = [Row(_("Turn"), str(state.get("turn", "?")))]
-    current = state.get("current")
-    if isinstance(current, int):
-        rows.append(Row(seat_label(ctx, current), _(PHASE_WORDS.get(str(state.get("phase")), str(state.get("phase")))),
-                        seat=current, current=True))
-    dice = state.get("dice")
-    if isinstance(dice, list) and dice:
+    hand = _own_hand(state, ctx.you)
+    return [_turn_panel(state, ctx),
+            *([_hand_panel(hand)] if hand is not None else []),
+            _bank_panel(state),
+            _players_panel(state, ctx)]
+
+
+def _turn_panel(view: ElasundView, ctx: Context) -> Panel:
+    current = view["current"]
+    rows = [Row(_("Turn"), str(view["turn"])),
+            Row(seat_label(ctx, current), _(PHASE_WORDS[view["phase"]]), seat=current, current=True)]
+    dice = view["dice"]
+    if dice:
         rows.append(Row(_("Dice"), " + ".join(map(str, dice)) + f" = {sum(dice)}"))
-    if state.get("ship") is not None:
-        rows.append(Row(_("Ship"), _("row {n}").format(n=state["ship"]) + (_(", pirates!") if state.get("pirates") else "")))
-    out = [Panel("turn", _("This turn"), tuple(rows))]
-    hands: list[Any] = state["hands"] if isinstance(state.get("hands"), list) else []
-    hand = hands[you] if isinstance(you, int) and 0 <= you < len(hands) and isinstance(hands[you], dict) else None
-    if hand is not None and "gold" in hand:
-        out.append(Panel("hand", _("Your hand"), (
-            Row(_("Gold"), str(hand.get("gold", 0))),
-            Row(_("Influence cards"), "", counted(hand.get("influence"), _word, INFLUENCE_COLOURS, keep_zero=True)))))
-    rows = []
-    if isinstance(state.get("gold_bank"), int):
-        rows.append(Row(_("Gold in the bank"), str(state["gold_bank"])))
-    if isinstance(state.get("influence_deck"), int):
-        rows.append(Row(_("Influence cards in the deck"), str(state["influence_deck"])))
-    if isinstance(state.get("stock"), dict):
-        rows.append(Row(_("Buildings left"), "", counted(state["stock"], _word)))
-    church = state.get("church")
-    if isinstance(church, dict):
-        rows.append(Row(_("Church"), _("{built} tiles built, {left} left").format(
-            built=len(church.get("tiles") or {}), left=church.get("stack", "?"))))
-    out.append(Panel("bank", _("Bank"), tuple(rows)))
-    trade, on_board = state.get("trade") or [], state.get("cubes_on_board") or []
+    if view["ship"] is not None:
+        rows.append(Row(_("Ship"), _("row {n}").format(n=view["ship"]) + (_(", pirates!") if view["pirates"] else "")))
+    return Panel("turn", _("This turn"), tuple(rows))
+
+
+def _own_hand(view: ElasundView, you: int | None) -> OwnHand | None:
+    """The viewer's hand, when the view shows it in full (a seat's own view; never a spectator's)."""
+    if you is None or not 0 <= you < view["players"]:
+        return None
+    hand = view["hands"][you]
+    return hand if "gold" in hand else None
+
+
+def _hand_panel(hand: OwnHand) -> Panel:
+    return Panel("hand", _("Your hand"), (
+        Row(_("Gold"), str(hand["gold"])),
+        Row(_("Influence cards"), "", counted(hand["influence"], _word, INFLUENCE_COLOURS, keep_zero=True))))
+
+
+def _bank_panel(view: ElasundView) -> Panel:
+    church = view["church"]
+    return Panel("bank", _("Bank"), (
+        Row(_("Gold in the bank"), str(view["gold_bank"])),
+        Row(_("Influence cards in the deck"), str(view["influence_deck"])),
+        Row(_("Buildings left"), "", counted(view["stock"], _word)),
+        Row(_("Church"), _("{built} tiles built, {left} left").format(built=len(church["tiles"]),
+                                                                      left=church["stack"]))))
+
+
+def _players_panel(view: ElasundView, ctx: Context) -> Panel:
     built: dict[int, int] = defaultdict(int)
-    for b in state.get("buildings") or []:
-        if isinstance(b, dict) and isinstance(b.get("seat"), int):
-            built[b["seat"]] += 1
-    players = state.get("players")
-    rows = []
-    for seat in range(players if isinstance(players, int) and players > 0 else len(hands)):
-        facts = []
-        if seat < len(on_board):
-            facts.append(Item(_("Victory cubes"), on_board[seat]))
-        if seat < len(trade):
-            facts.append(Item(_("Trade"), trade[seat]))
-        seat_hand = hands[seat] if seat < len(hands) and isinstance(hands[seat], dict) else {}
-        cards = seat_hand.get("cards") if "cards" in seat_hand else sum((seat_hand.get("influence") or {}).values())
-        facts.append(Item(_("Influence cards"), cards))
-        facts.append(Item(_("Buildings"), built.get(seat, 0)))
-        rows.append(Row(seat_label(ctx, seat), "", tuple(facts), seat=seat, current=seat in ctx.to_act))
-    out.append(Panel("players", _("Players"), tuple(rows)))
-    return out
+    for b in view["buildings"]:
+        built[b["seat"]] += 1
+    rows = tuple(Row(seat_label(ctx, seat), "", (Item(_("Victory cubes"), view["cubes_on_board"][seat]),
+                                                 Item(_("Trade"), view["trade"][seat]),
+                                                 Item(_("Influence cards"), _influence_cards(view["hands"][seat])),
+                                                 Item(_("Buildings"), built.get(seat, 0))),
+                     seat=seat, current=seat in ctx.to_act)
+                 for seat in range(view["players"]))
+    return Panel("players", _("Players"), rows)
+
+
+def _influence_cards(hand: Hand) -> int:
+    """How many cards a seat holds as the players panel counts them: a hidden hand's size, or
+    one's own influence cards."""
+    if "cards" in hand:
+        return hand["cards"]
+    influence = hand["influence"]
+    return influence["red"] + influence["blue"] + influence["green"]
+
 
 # The pages' words for each rule a move can break, by the problem's ``reason`` (the API's own
 # detail stays in English for integrators; problems.json lists every reason with an example of it).

@@ -13,14 +13,15 @@ from typing import Any
 from services.elasund.rules.state import (
     CHURCH_CHOICE, State, cubes_on_board, gold_in_bank, hand_size, influence_total, to_act,
 )
+from services.elasund.rules.view_types import Church, ElasundView, Pending
 
 PUBLIC_KEYS = ("players", "options", "current", "turn", "phase", "ship", "pirates", "dice", "builds",
                "supply", "stock", "buildings", "permits", "walls", "trade", "track_cubes", "winner")
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> ElasundView:
     # The state is plain JSON: a JSON round trip copies it several times faster than deepcopy.
-    seen = json.loads(json.dumps({name: state[name] for name in PUBLIC_KEYS}))
+    seen: ElasundView = json.loads(json.dumps({name: state[name] for name in PUBLIC_KEYS}))
     seen["hands"] = [json.loads(json.dumps(hand)) if viewer == seat else {"cards": hand_size(state, viewer)}
                      for viewer, hand in enumerate(state["hands"])]
     seen["cubes_on_board"] = [cubes_on_board(state, s) for s in range(state["players"])]
@@ -33,18 +34,18 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return seen
 
 
-def _pending(state: State) -> dict[str, Any]:
-    pending = copy.deepcopy(state["pending"])
+def _pending(state: State) -> Pending:
+    pending: Any = copy.deepcopy(state["pending"])
     pool = pending.pop("pool", None)
     if pool is not None:  # what was discarded to the pirates is face down: only its size shows
         pending["pool_size"] = pool["gold"] + influence_total(pool["influence"])
     return pending
 
 
-def _church(state: State, seat: int | None) -> dict[str, Any]:
+def _church(state: State, seat: int | None) -> Church:
     church = state["church"]
-    seen: dict[str, Any] = {"tiles": copy.deepcopy(church["tiles"]), "origin": church["origin"],
-                            "stack": len(church["pool"])}
+    seen: Church = {"tiles": copy.deepcopy(church["tiles"]), "origin": church["origin"],
+                    "stack": len(church["pool"])}
     if seat is not None and church["bottom"] is not None and church["bottom_seat"] == seat:
         seen["bottom"] = church["bottom"]
     # ``drawn`` is None from ``church_tile_bottomed`` on, while the phase still says CHURCH_CHOICE.
