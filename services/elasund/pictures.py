@@ -19,7 +19,7 @@ square a build or permit move names, ``wall`` (the wall space id) and ``row`` (a
 from __future__ import annotations
 
 from functools import lru_cache, cache
-from typing import Any, cast
+from typing import Any
 
 from services.elasund.rules import board
 from services.elasund.rules.view_types import ElasundView
@@ -420,12 +420,9 @@ def _status_lines(view: ElasundView) -> list[str]:
                        _("influence deck {n}").format(n=view["influence_deck"])])]
 
 
-def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
-    """The whole picture of ``view`` (the spectator's view); ``players`` are the seats' {name, bot}.
-
-    The platform hands any game's picture a plain dict; the engine's views are ElasundViews
-    (tests/elasund/test_view_types.py holds it to that), and the drawing reads them as such."""
-    return _picture(cast(ElasundView, view), players)
+def board_svg(view: ElasundView, players: list[dict[str, Any]]) -> str:
+    """The whole picture of ``view`` (the spectator's view); ``players`` are the seats' {name, bot}."""
+    return _picture(view, players)
 
 
 def _picture(view: ElasundView, players: list[dict[str, Any]]) -> str:

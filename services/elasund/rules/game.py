@@ -58,9 +58,8 @@ class ElasundGame(Game):
                 "scores": [cubes_on_board(state, seat) for seat in range(state["players"])],
                 "trade_points": list(state["trade"]), "turns": state["turn"]}
 
-    # The view's declared shape (rules/view_types.py).  The protocol's ``Game.view`` promises a
-    # ``dict[str, Any]``, which mypy holds no TypedDict to be: hence the override's ignore.
-    def view(self, state: State, seat: int | None) -> ElasundView:  # type: ignore[override]
+    # The view's declared shape (rules/view_types.py).
+    def view(self, state: State, seat: int | None) -> ElasundView:
         return views.view(state, seat)
 
     def copy(self, state: State) -> State:
