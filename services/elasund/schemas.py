@@ -72,6 +72,11 @@ class ViewPendingQueueItem(Schema):
     kind = fields.Str(required=True)
 
 
+class ViewPendingIncome(Schema):
+    gold = fields.Int(strict=True, required=True)
+    influence = fields.Int(strict=True, required=True)
+
+
 class ViewPending(Schema):
     rows = fields.List(fields.Int(strict=True))
     queue = fields.List(fields.Nested(ViewPendingQueueItem))
@@ -79,11 +84,15 @@ class ViewPending(Schema):
     owed = fields.Dict(keys=fields.Str(), values=fields.Int(strict=True))
     pool_size = fields.Int(strict=True,
                            metadata={"description": "Cards discarded to the pirates (face down: only their number shows)."})
+    due = fields.List(fields.Nested(ViewPendingIncome), metadata={
+        "description": "In an influence shortage: each seat's income from the roll, paid once the discards are made "
+                       "(under the after_discard option)."})
 
 
 class ViewChurchTilesValue(Schema):
     tile = fields.Int(strict=True, required=True)
-    seat = fields.Int(strict=True, required=True)
+    seat = fields.Int(strict=True, required=True, allow_none=True,
+                      metadata={"description": "The seat whose victory cube stands on it; null when its builder had none left."})
 
 
 class ViewChurch(Schema):
@@ -169,7 +178,8 @@ class ChurchTileBottomed(Schema):
 
 
 class ChurchTilePlaced(Schema):
-    seat = fields.Int(strict=True, required=True)
+    seat = fields.Int(strict=True, required=True, allow_none=True,
+                      metadata={"description": "The seat that puts a victory cube on the tile; null when the builder has none left."})
     builder = fields.Int(strict=True, required=True)
     tile = fields.Int(strict=True, required=True)
     col = fields.Int(strict=True, required=True)

@@ -9,6 +9,7 @@ import pytest
 
 from services.elasund.rules.game import ENGINES, GAME
 from services.elasund.rules.view_types import ElasundView
+from services.elasund.schemas import EVENT_SCHEMAS, View
 from shared.game.engine import event
 from shared.game.testing import assert_views_fit, given, play_random_game
 from tests.shared.variants import VARIANTS
@@ -53,6 +54,12 @@ def test_an_influence_shortage_and_a_church_tile_without_a_cube_fit() -> None:
     position.fold(*rolled)
     assert position.state["pending"]["reason"] == "influence_shortage"
     assert_views_fit(GAME, position.state, 4, ElasundView)
+    shortage_view = GAME.view(position.state, 0)
     # A church tile built by a seat with no victory cube left carries none.
     position.fold(event("church_tile_placed", seat=None, builder=1, tile=6, col=3, row=8, build_number=1))
     assert_views_fit(GAME, position.state, 4, ElasundView)
+    # The contract documents both: the view's pause and the tile (a null seat), and the event itself.
+    assert View().validate(shortage_view) == {}
+    for seat in (None, 0):
+        assert View().validate(GAME.view(position.state, seat)) == {}
+    assert EVENT_SCHEMAS["church_tile_placed"]().validate(position.events[-1]["data"]) == {}
