@@ -13,7 +13,7 @@ from services.elfenland.rules.multiset import size
 from shared.game.engine import InvalidOptions
 
 from tests.elfenland.positions import (
-    GAME, lay_pig_path, clear_counters, fold, give_counter, move_elf, new_game, place, play, rejection,
+    GAME, lay_pig_path, clear_counters, fold, give_counter, new_game, place, play, rejection,
     road_between, set_hand, start_phase, types)
 
 
@@ -324,7 +324,7 @@ def test_elfenroads_has_no_caravans_spells_or_sea_monsters() -> None:
     assert size(state["bag"]) + sum(len(s["pending"]) for s in state["seats"]) == 42
     assert not {"double", "exchange", "sea_monster"} & set(state["bag"])
     start_phase(state, "movement", first=0)
-    move_elf(state, 0, "Elvenhold")
+    assert state["seats"][0]["town"] == "Elvenhold"
     road = road_between("Elvenhold", "Lapphalya")
     place(state, 1, "magic_cloud", road.id)
     set_hand(state, 0, ["dragon", "raft", "unicorn", "giant_pig"])
