@@ -46,7 +46,8 @@ def set_hand(state: dict, seat: int, cards: list[str]) -> dict:
     fold(state, "cards_kept", seat=seat, kept=[], discarded=old)
     # The deck may lack a kind (dealt out): put the discard back first.
     fold(state, "deck_reshuffled")
-    return fold(state, "cards_dealt", seat=seat, cards=cards)
+    assert contains(state["deck"], cards), f"the deck lacks {cards}"
+    return fold(state, "cards_dealt", seat=seat, cards=sorted(cards))
 
 
 def clear_counters(state: dict, seat: int) -> dict:

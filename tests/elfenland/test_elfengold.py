@@ -270,7 +270,7 @@ def test_two_counters_kept_and_no_card_limit() -> None:
     state = _moving()
     for kind in ("dragon", "unicorn", "gold"):
         give_counter(state, 0, kind)
-    set_hand(state, 0, ["dragon"] * 9)
+    set_hand(state, 0, ["dragon"] * 3 + ["unicorn"] * 3 + ["elfcycle"] * 3)
     state, _ = play(state, 0, {"type": "finish_travel", "take": "cards"})
     state, _ = play(state, 1, {"type": "finish_travel", "take": "cards"})
     assert state["phase"] == "keep" and GAME.to_act(state) == [0]
