@@ -54,34 +54,29 @@ def clear_counters(state: dict, seat: int) -> dict:
     return fold(state, "counters_kept", seat=seat, kept=[], discarded=state["seats"][seat]["counters"])
 
 
-def _begun_again(state: dict) -> dict:
-    """The current phase begun again (``phase_started`` as the engine records it): what was just
-    given or placed then came before the phase began.  Only a phase nobody has acted in yet can
-    begin again unchanged, so that is asserted first."""
-    return fold(state, "phase_started", phase=state["phase"])
-
-
-def _untouched_phase(state: dict) -> None:
+def _before_the_phase(state: dict, *events: dict) -> dict:
+    """``events`` folded as if they came just before the current phase began: the phase begins
+    again after them (``phase_started`` as the engine records it).  Only a phase nobody has acted
+    in yet begins again unchanged, so that is asserted first."""
     assert (state["step"], state["passes"], state["discarding"], state["redraw"]) == (0, 0, False, False), \
         "counters are given before anybody acts in the phase"
+    for e in events:
+        state = GAME.evolve(state, e)
+    return fold(state, "phase_started", phase=state["phase"])
 
 
 def give_counter(state: dict, seat: int, kind: str) -> dict:
     """``seat`` draws a ``kind`` counter from the pile, as if before the current phase began."""
-    _untouched_phase(state)
     assert state["bag"].get(kind, 0) > 0, f"no {kind} counter left in the pile"
-    fold(state, "counter_taken", seat=seat, counter=kind, source="pile")
-    return _begun_again(state)
+    return _before_the_phase(state, event("counter_taken", seat=seat, counter=kind, source="pile"))
 
 
 def place(state: dict, seat: int, kind: str, road: int) -> dict:
-    """``seat`` draws a ``kind`` counter (Elfenland: its own obstacle) and lays it on a road, as
-    if before the current phase began."""
-    _untouched_phase(state)
+    """``seat`` draws a ``kind`` counter (Elfenland: lays its own obstacle) and lays it on a road,
+    as if before the current phase began."""
     if kind != "obstacle" or state["seats"][seat]["obstacles"] == 0:
         give_counter(state, seat, kind)
-    fold(state, "counter_placed", seat=seat, counter=kind, road=road)
-    return _begun_again(state)
+    return _before_the_phase(state, event("counter_placed", seat=seat, counter=kind, road=road))
 
 
 def in_round(state: dict, number: int, first: int = 0) -> dict:
