@@ -1,6 +1,10 @@
 """Hands, drawn colours, pirate discards and buried church tiles stay private."""
 from __future__ import annotations
 
+# Positions: set-ups, events folded as the engine records them (helpers.py) and random games.
+# _scramble_secrets alone writes into a state, a copy of one, on purpose: it redraws the secrets a
+# viewer must not see, and the view must not change.
+
 import json
 import random
 

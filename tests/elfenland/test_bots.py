@@ -1,6 +1,9 @@
 """The planner bot: legal, protocol-safe, and better than random."""
 from __future__ import annotations
 
+# Positions: a set-up, counters, cards and later rounds folded as the engine records them
+# (positions.py); a town already seen was travelled to in round 1 by the engine's own moves.
+
 import random
 
 from services.elfenland.bots import STRATEGIES, planner_strategy, route
@@ -8,7 +11,7 @@ from services.elfenland.selfplay import run_selfplay, run_versus
 from shared.game.testing import play_random_game
 
 from tests.elfenland.positions import (
-    GAME, clear_counters, give_counter, in_round, new_game, place, road_between, set_hand, start_phase)
+    GAME, clear_counters, give_counter, in_round, new_game, place, road_between, set_hand, start_phase, walk)
 
 
 def test_planner_plays_whole_games_within_the_protocol() -> None:
@@ -52,9 +55,17 @@ def test_planner_places_a_counter_it_can_pay_on_its_route() -> None:
     assert move["road"] in {road.id for road, _ in route(GAME.view(state, 0), 0)}
 
 
+def _back_from_lapphalya(state: dict) -> dict:
+    """Round 1's movement: seat 0's elf goes to Lapphalya and back to Elvenhold."""
+    state = walk(start_phase(state, "movement", first=0), 0, ["Lapphalya", "Elvenhold"])
+    assert state["seats"][0]["visited"] == ["Lapphalya"] and state["seats"][0]["town"] == "Elvenhold"
+    return state
+
+
 def test_planner_ends_the_last_round_near_home() -> None:
-    state = start_phase(in_round(new_game(2), 4), "movement")
-    state["seats"][0].update(home="Beata", visited=["Lapphalya"])
+    state = new_game(2, seed=2)
+    assert state["seats"][0]["home"] == "Beata"              # seed 2's home town for seat 0
+    state = start_phase(in_round(_back_from_lapphalya(state), 4), "movement")
     lapphalya = road_between("Elvenhold", "Lapphalya")
     place(state, 1, "giant_pig", lapphalya.id)
     set_hand(state, 0, ["giant_pig"])
@@ -83,8 +94,7 @@ def test_the_experts_candidates_are_the_planners_runners_up() -> None:
     rest = [m for m in legal if m != candidates[0]]                                # then the best four others
     assert len(candidates) == 5 and candidates[1:] == rank_moves(GAME, state, 0, rest)[:4]
 
-    state = start_phase(new_game(2), "movement", first=0)
-    state["seats"][0].update(visited=["Lapphalya"])
+    state = start_phase(in_round(_back_from_lapphalya(new_game(2)), 2), "movement")
     lapphalya, beata = road_between("Elvenhold", "Lapphalya"), road_between("Elvenhold", "Beata")
     place(state, 1, "giant_pig", lapphalya.id)
     place(state, 1, "giant_pig", beata.id)

@@ -1,8 +1,10 @@
 """Elfengold: set-up, card draft, income, counters, auctions, gold, spells, wizards."""
 from __future__ import annotations
 
-# A few positions set coins, the round or the deck by hand (a rich seat, a nearly empty deck): the
-# rule under test reads the number only, and reaching it takes rounds of play.
+# Positions: a set-up played on (the first round's counters and auction), round 2 begun by
+# ``round_ended`` and ``round_started`` (positions.in_round), counters and cards folded as the
+# engine records them; a rich seat takes a gold pile in the card draft, and an empty deck is
+# the end of a random game's hoarding (``play_until`` with a seed, checked before the draw).
 
 import random
 
@@ -11,9 +13,10 @@ import pytest
 from services.elfenland.rules.board import GOLD_VALUES, MARKER_TOWNS
 from services.elfenland.rules.multiset import size
 from shared.game.engine import InvalidOptions
+from shared.game.testing import given
 
 from tests.elfenland.positions import (
-    GAME, lay_pig_path, clear_counters, fold, give_counter, move_elf, new_game, place, play, rejection,
+    GAME, lay_pig_path, clear_counters, fold, give_counter, in_round, new_game, place, play, rejection,
     road_between, set_hand, start_phase, types)
 
 
@@ -86,19 +89,35 @@ def test_overbidding_pays_everything_and_reopens_the_lot() -> None:
     assert {"type": "bid", "amount": 1} not in GAME.legal_moves(state, 0)
 
 
+def _rich_auction() -> dict:
+    """Round 2's auction, three players: in the card draft seat 1 took a gold pile of six cards
+    (turned up by the refills) and the others drew, then came the income and the counters."""
+    state = _draft(3)
+    for _ in range(6):
+        fold(state, "gold_card_found")
+    state, _ = play(state, 0, {"type": "draw_card"})
+    state, _ = play(state, 1, {"type": "take_gold"})
+    while state["phase"] == "draft_cards":
+        state, _ = play(state, GAME.to_act(state)[0], {"type": "draw_card"})
+    for seat in range(3):
+        state, _ = play(state, seat, {"type": "reveal_counter", "counter": state["seats"][seat]["pending"][0]})
+    assert state["phase"] == "auction" and GAME.to_act(state) == [0]
+    return state
+
+
 def test_bids_are_listed_up_to_one_above_the_richest_purse() -> None:
     # An over-bid above every purse stops anyone outbidding within his means: bids differ up to
     # the richest player's coins + 1, and any higher amount has the same effect.
-    state = _auction()
-    state["seats"][1]["coins"] = 30
+    state = _rich_auction()
+    assert [s["coins"] for s in state["seats"]] == [14, 32, 14]
     bids = [m["amount"] for m in GAME.legal_moves(state, 0) if m["type"] == "bid"]
-    assert bids == list(range(1, 32))
-    state, _ = play(state, 0, {"type": "bid", "amount": 31})
-    assert [m["amount"] for m in GAME.legal_moves(state, 1) if m["type"] == "bid"] == [32]
+    assert bids == list(range(1, 34))
+    state, _ = play(state, 0, {"type": "bid", "amount": 33})
+    assert [m["amount"] for m in GAME.legal_moves(state, 1) if m["type"] == "bid"] == [34]
     state, _ = play(state, 1, {"type": "pass"})
     state, events = play(state, 2, {"type": "pass"})
-    assert events[-1]["data"] == {"seat": 0, "amount": 31, "paid": 12}
-    assert state["seats"][0]["coins"] == 0 and state["seats"][1]["coins"] == 30
+    assert events[-1]["data"] == {"seat": 0, "amount": 33, "paid": 14}
+    assert state["seats"][0]["coins"] == 0 and state["seats"][1]["coins"] == 32
     state, _ = play(state, 0, {"type": "pass"})
     state, _ = play(state, 1, {"type": "bid", "amount": 1})         # the reopened lot, cheaply
 
@@ -111,9 +130,7 @@ def test_the_auction_ends_with_the_lots_then_placement() -> None:
 
 
 def _draft(players: int = 2) -> dict:
-    state = _gold(players)
-    state["round"] = 2
-    return start_phase(state, "draft_cards", first=0)
+    return start_phase(in_round(_gold(players), 2), "draft_cards", first=0)
 
 
 def test_card_draft_face_up_refilled_deck_or_gold_pile() -> None:
@@ -130,8 +147,7 @@ def test_card_draft_face_up_refilled_deck_or_gold_pile() -> None:
 
 def test_a_gold_card_drawn_blind_joins_the_pile_and_the_player_draws_again() -> None:
     state = _draft()
-    state["deck"] = {"gold": 1, "dragon": 1}
-    for seed in range(20):
+    for seed in range(100):          # a seed whose blind draw is a gold card
         events = GAME.decide(state, 0, {"type": "draw_card"}, random.Random(seed))
         if events[0]["type"] == "gold_card_found":
             break
@@ -149,9 +165,8 @@ def test_a_gold_card_drawn_blind_joins_the_pile_and_the_player_draws_again() -> 
 
 def test_a_gold_card_turned_up_by_a_refill_does_not_bind_the_next_pick() -> None:
     state = _draft()
-    state["deck"] = {"gold": 1, "dragon": 1}
     card = state["face_up_cards"][0]
-    for seed in range(20):
+    for seed in range(100):          # a seed whose refill turns up a gold card
         events = GAME.decide(state, 0, {"type": "take_card", "card": card}, random.Random(seed))
         if "gold_card_found" in types(events):
             break
@@ -270,7 +285,7 @@ def test_two_counters_kept_and_no_card_limit() -> None:
     state = _moving()
     for kind in ("dragon", "unicorn", "gold"):
         give_counter(state, 0, kind)
-    set_hand(state, 0, ["dragon"] * 9)
+    set_hand(state, 0, ["dragon"] * 3 + ["unicorn"] * 3 + ["elfcycle"] * 3)
     state, _ = play(state, 0, {"type": "finish_travel", "take": "cards"})
     state, _ = play(state, 1, {"type": "finish_travel", "take": "cards"})
     assert state["phase"] == "keep" and GAME.to_act(state) == [0]
@@ -324,7 +339,7 @@ def test_elfenroads_has_no_caravans_spells_or_sea_monsters() -> None:
     assert size(state["bag"]) + sum(len(s["pending"]) for s in state["seats"]) == 42
     assert not {"double", "exchange", "sea_monster"} & set(state["bag"])
     start_phase(state, "movement", first=0)
-    move_elf(state, 0, "Elvenhold")
+    assert state["seats"][0]["town"] == "Elvenhold"
     road = road_between("Elvenhold", "Lapphalya")
     place(state, 1, "magic_cloud", road.id)
     set_hand(state, 0, ["dragon", "raft", "unicorn", "giant_pig"])
@@ -346,11 +361,14 @@ def test_sea_monster_on_mare_nebulae_raises_rafts_and_boatmen_by_one() -> None:
 
 
 def test_an_empty_deck_is_refilled_from_the_discard_pile() -> None:
-    state = _draft()
-    state["discard"] = {**state["discard"], **{k: n for k, n in state["deck"].items()}}
-    state["deck"] = {}
-    state, events = play(state, 0, {"type": "draw_card"})
-    assert types(events)[0] == "deck_reshuffled" and state["discard"] == {}
+    # Seed 1: four players' hoarded hands have emptied the deck by round 4's card draft.
+    reached = given(GAME).setup(4, {"edition": "elfengold"}, seed=1).play_until(
+        lambda s: s["phase"] == "draft_cards" and not s["deck"] and not s["redraw"], seed=1)
+    state = reached.state
+    assert state["round"] == 4 and size(state["discard"]) > 0
+    drawn = reached.when(GAME.to_act(state)[0], {"type": "draw_card"})
+    state = drawn.then_including({"type": "deck_reshuffled"})
+    assert types(drawn.events or [])[0] == "deck_reshuffled" and state["discard"] == {}
 
 
 def test_every_counter_played_goes_back_to_the_bag_at_the_end_of_the_round() -> None:

@@ -1,6 +1,9 @@
 """Elfenland set-up and the six phases of a round."""
 from __future__ import annotations
 
+# Positions: a set-up, then counters, cards, phases and rounds folded as the engine records them
+# (positions.py), and the moves under test decided by the engine.
+
 import random
 
 from services.elfenland.rules.board import HOME_TOWN_CARDS
@@ -75,11 +78,11 @@ def test_one_transport_per_road_and_obstacles_only_beside_one() -> None:
     give_counter(state, 0, "dragon")
     assert rejection(state, 0, {"type": "place_counter", "counter": "obstacle", "road": road.id}) == "needs-transport-counter"
     place(state, 1, "dragon", road.id)
+    place(state, 0, "dragon", other.id)
     assert rejection(state, 0, {"type": "place_counter", "counter": "dragon", "road": road.id}) == "road-has-transport"
     state, _ = play(state, 0, {"type": "place_counter", "counter": "obstacle", "road": road.id})
     assert state["seats"][0]["obstacles"] == 0 and state["board"][str(road.id)]["obstacle"] == "obstacle"
     assert rejection(state, 1, {"type": "place_counter", "counter": "obstacle", "road": road.id}) == "road-has-obstacle"
-    place(state, 0, "dragon", other.id)
     assert rejection(state, 0, {"type": "place_counter", "counter": "obstacle", "road": other.id}) == "not-your-turn"
     clear_counters(state, 1)
     assert rejection(state, 1, {"type": "place_counter", "counter": "unicorn", "road": other.id}) == "counter-not-held"

@@ -1,6 +1,8 @@
 """Views and redacted events never show a seat what the rules hide from it."""
 from __future__ import annotations
 
+# Positions: set-ups and random games, played on by the engine's own moves.
+
 import json
 import random
 

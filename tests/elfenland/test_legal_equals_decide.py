@@ -8,6 +8,9 @@ listed: they have the same effect, see NOTES.md).
 """
 from __future__ import annotations
 
+# Positions: random games, and for the keep phases set-ups with counters and cards folded as the
+# engine records them (positions.py), then played into the phase.
+
 import json
 import random
 from itertools import combinations_with_replacement

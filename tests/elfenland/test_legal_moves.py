@@ -1,6 +1,9 @@
 """legal_moves lists every move decide accepts, and decide rejects malformed or untimely moves."""
 from __future__ import annotations
 
+# Positions: set-ups and random games played on, counters and phases folded as the engine records
+# them (positions.py), an auction opened by play.
+
 import random
 
 import pytest
@@ -79,6 +82,7 @@ def test_malformed_moves_are_rejected_with_a_reason_never_a_crash() -> None:
     assert state["phase"] == "keep"
     assert rejection(state, 0, {"type": "keep_counters", "counters": [["dragon"]]}) == "counter-not-held"
     gold = new_game(2, edition="elfengold")
-    gold["auction"] = {"lots": ["dragon"], "high": 0, "bidder": None, "passed": [], "turn": 0}
-    start_phase(gold, "auction", first=0)
+    for seat in range(2):                     # round 1's counters revealed: the auction opens
+        gold, _ = play(gold, seat, {"type": "reveal_counter", "counter": gold["seats"][seat]["pending"][0]})
+    assert gold["phase"] == "auction" and GAME.to_act(gold) == [0]
     assert rejection(gold, 0, {"type": "bid", "amount": True}) == "bid-too-low"

@@ -1,10 +1,13 @@
 """The lookahead the planner travels by and the value function counts: new towns within reach."""
 from __future__ import annotations
 
+# Positions: a set-up, counters and cards folded as the engine records them (positions.py); a
+# seat that has moved travelled by the engine's own moves.
+
 from services.elfenland.lookahead import towns_in_reach
 from services.elfenland.value import FEATURES
 
-from tests.elfenland.positions import GAME, new_game, place, road_between, set_hand, start_phase
+from tests.elfenland.positions import GAME, new_game, place, road_between, set_hand, start_phase, walk
 
 
 def reach_feature(state: dict, seat: int, name: str) -> float:
@@ -29,9 +32,13 @@ def test_the_value_function_counts_the_reach_in_its_phase_and_not_after_the_jour
     set_hand(state, 0, ["giant_pig"])
     assert reach_feature(state, 0, "reach_moving") == 0.9
     assert reach_feature(state, 0, "reach_placing") == 0
-    # Built by hand: a real journey would also spend the card, so only the flag isolates the
-    # rule that a seat which has travelled this round reaches nothing more in it.
-    state["seats"][0]["moved"] = True
+    # Down the river to Rivinia and back up by raft (the rafts dealt for it): the same hand, the
+    # same town and Lapphalya still in reach, but the seat has travelled this round, and a seat
+    # which has travelled this round reaches nothing more in it.
+    state = walk(state, 0, ["Rivinia", "Elvenhold"])
+    me = state["seats"][0]
+    assert (me["hand"], me["town"], me["visited"], me["moved"]) == ({"giant_pig": 1}, "Elvenhold", ["Rivinia"], True)
+    assert towns_in_reach(state, 0) == 0.9
     assert reach_feature(state, 0, "reach_moving") == 0
     start_phase(state, "placement", first=0)
     assert reach_feature(state, 0, "reach_placing") == 0.9

@@ -2,6 +2,10 @@
 names, a pure function, and no state of any edition that makes it fail."""
 from __future__ import annotations
 
+# Views: of set-ups, of positions built as the engine records them (positions.py: counters laid,
+# elves travelled by the engine's own moves) and of random games; one board no game reaches is
+# written into a view, to show the picture draws whatever the view holds.
+
 import copy
 import json
 import math
@@ -16,7 +20,8 @@ from services.elfenland.rules import ElfenlandGame
 from services.elfenland.rules.board import ROADS, START_TOWN, TOWNS
 from shared.game.pictures import seat_colour
 from shared.game.testing import play_random_game
-from tests.elfenland.positions import new_game
+from tests.elfenland.positions import (
+    give_counter, lay_counters, new_game, place, play, set_hand, start_phase, walk)
 from tests.shared.variants import VARIANTS
 
 GAME = ElfenlandGame()
@@ -29,6 +34,20 @@ def players(n: int) -> list[dict[str, Any]]:
 
 def spectator_view(n: int = 3, **options: Any) -> dict[str, Any]:
     return GAME.view(new_game(n, **options), None)
+
+
+def placing(n: int, **options: Any) -> dict[str, Any]:
+    return start_phase(new_game(n, **options), "placement", first=0)
+
+
+def travelled(n: int, seat: int, towns: list[str]) -> dict[str, Any]:
+    """Round 1's movement: the seats before ``seat`` end their journeys at once (no cards, no
+    cut), then ``seat``'s elf travels through ``towns`` by the engine's own moves."""
+    state = lay_counters(start_phase(new_game(n), "movement", first=0), seat, towns)
+    for before in range(seat):
+        set_hand(state, before, [])
+        state, _ = play(state, before, {"type": "finish_travel"})
+    return walk(state, seat, towns)
 
 
 def draw(view: dict[str, Any], names: list[dict[str, Any]] | None = None) -> ET.Element:
@@ -82,6 +101,8 @@ def test_the_two_roads_between_the_same_towns_are_drawn_apart() -> None:
 
 def test_a_counter_on_road_16_lies_on_road_16s_path() -> None:
     view = spectator_view()
+    # A board no game reaches (an Elfenland obstacle beside Elfengold's sea monster, a gold counter
+    # on a river): the picture draws whatever the view holds.
     view["board"] = {"16": {"transports": ["giant_pig"], "obstacle": "obstacle", "gold": False, "double": False},
                      "40": {"transports": [], "obstacle": "sea_monster", "gold": True, "double": False}}
     root = draw(view)
@@ -99,16 +120,20 @@ def test_a_counter_on_road_16_lies_on_road_16s_path() -> None:
 
 
 def test_a_double_spell_shows_both_transports_and_its_mark_on_the_road() -> None:
-    view = spectator_view(3, edition="elfengold")
-    view["board"] = {"26": {"transports": ["elfcycle", "troll_wagon"], "obstacle": None, "gold": False,
-                            "double": True}}
+    state = place(placing(3, edition="elfengold"), 1, "elfcycle", 26)
+    for kind in ("double", "troll_wagon"):
+        give_counter(state, 0, kind)
+    state, _ = play(state, 0, {"type": "place_double", "road": 26, "counter": "troll_wagon"})
+    view = GAME.view(state, None)
+    assert view["board"]["26"] == {"transports": ["elfcycle", "troll_wagon"], "obstacle": None, "gold": False,
+                                   "double": True}
     kinds = [el.get("data-counter") for el in find(draw(view), data_road="26")]
     assert kinds == ["elfcycle", "troll_wagon", "double"]
 
 
 def test_each_elf_is_drawn_in_its_seat_colour_at_its_town() -> None:
-    view = spectator_view(4)
-    view["seats"][1]["town"] = "Lapphalya"
+    view = GAME.view(travelled(4, 1, ["Lapphalya"]), None)
+    assert [seat["town"] for seat in view["seats"]] == ["Elvenhold", "Lapphalya", "Elvenhold", "Elvenhold"]
     root = draw(view)
     elves = {el.get("data-seat"): el for el in root.iter(f"{SVG}circle") if el.get("class") == "elf"}
     assert sorted(elves) == ["0", "1", "2", "3"]
@@ -124,10 +149,9 @@ def test_each_elf_is_drawn_in_its_seat_colour_at_its_town() -> None:
 
 
 def test_visited_towns_are_marked_in_the_visitors_colour() -> None:
-    view = spectator_view(3)
-    view["seats"][2]["visited"] = ["Beata", "Kihromah"]
+    view = GAME.view(travelled(3, 2, ["Beata", "Strykhaven"]), None)
     marks = [el for el in draw(view).iter(f"{SVG}rect") if el.get("data-visited")]
-    assert sorted((el.get("data-seat"), el.get("data-visited")) for el in marks) == [("2", "Beata"), ("2", "Kihromah")]
+    assert sorted((el.get("data-seat"), el.get("data-visited")) for el in marks) == [("2", "Beata"), ("2", "Strykhaven")]
     for el in marks:
         assert el.get("fill") == seat_colour(2)
         centre = (float(el.get("x")) + 5, float(el.get("y")) + 5)
@@ -135,13 +159,16 @@ def test_visited_towns_are_marked_in_the_visitors_colour() -> None:
 
 
 def test_home_towns_are_ringed_once_the_view_shows_them() -> None:
-    view = spectator_view(3)
+    state = new_game(3)
+    view = GAME.view(state, None)
     assert all(seat["home"] is None for seat in view["seats"])
     assert not [el for el in draw(view).iter() if el.get("data-home")]
-    view["seats"][1]["home"] = "Tichih"
-    rings = [el for el in draw(view).iter() if el.get("data-home")]
-    assert [(el.get("data-seat"), el.get("data-home"), el.get("stroke")) for el in rings] == [("1", "Tichih", seat_colour(1))]
-    assert (float(rings[0].get("cx")), float(rings[0].get("cy"))) == TOWN_XY["Tichih"]
+    home = state["seats"][1]["home"]
+    own = GAME.view(state, 1)                 # a seat's own view shows its home town, and only its own
+    assert [seat["home"] for seat in own["seats"]] == [None, home, None]
+    rings = [el for el in draw(own).iter() if el.get("data-home")]
+    assert [(el.get("data-seat"), el.get("data-home"), el.get("stroke")) for el in rings] == [("1", home, seat_colour(1))]
+    assert (float(rings[0].get("cx")), float(rings[0].get("cy"))) == TOWN_XY[home]
 
 
 def test_rivers_point_downstream() -> None:
@@ -193,8 +220,11 @@ def test_a_long_name_is_cut_in_the_legend() -> None:
 
 
 def test_the_picture_is_a_pure_function_of_the_view() -> None:
-    view = spectator_view(4, edition="elfengold")
-    view["board"] = {"3": {"transports": ["dragon"], "obstacle": None, "gold": True, "double": False}}
+    state = placing(4, edition="elfengold")
+    for kind in ("dragon", "gold"):
+        place(state, 1, kind, 3)
+    view = GAME.view(state, None)
+    assert view["board"] == {"3": {"transports": ["dragon"], "obstacle": None, "gold": True, "double": False}}
     before = copy.deepcopy(view)
     names = players(4)
     assert board_svg(view, names) == board_svg(copy.deepcopy(view), copy.deepcopy(names))

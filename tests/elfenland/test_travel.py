@@ -1,10 +1,13 @@
 """Phase 5: travel costs, water, caravans, boatmen and the town markers."""
 from __future__ import annotations
 
+# Positions: a set-up, then counters and cards folded as the engine records them (positions.py);
+# an elf that must stand elsewhere first travels there by the engine's own moves (journey).
+
 from services.elfenland.rules.board import ROADS
 
 from tests.elfenland.positions import (
-    GAME, give_counter, lay_pig_path, move_elf, new_game, place, play, rejection, road_between, set_hand,
+    GAME, give_counter, journey, lay_pig_path, new_game, place, play, rejection, road_between, set_hand,
     start_phase)
 
 
@@ -36,7 +39,7 @@ def test_normal_and_slow_transports() -> None:
 def test_an_obstacle_costs_one_more_card_of_the_kind() -> None:
     state = _moving()
     desert = road_between("Al'Baran", "Feodor")
-    move_elf(state, 0, "Feodor")
+    state = journey(state, 0, "Feodor")
     place(state, 1, "troll_wagon", desert.id)
     place(state, 1, "obstacle", desert.id)
     set_hand(state, 0, ["troll_wagon"] * 3)
@@ -76,7 +79,7 @@ def test_lakes_under_the_authors_and_the_german_rules() -> None:
     assert ["raft"] in _costs(state, nebulae.id)
     # The boatmen take any three cards across Mare Nebulae.
     assert ["dragon", "unicorn", "unicorn"] in _costs(state, nebulae.id)
-    move_elf(state, 0, "Grangor")
+    state = journey(state, 0, "Grangor")
     assert _costs(state, magnum.id) == [["raft", "raft"]]          # no boatmen on Mare Magnum
     assert rejection(state, 0, {"type": "travel", "road": magnum.id, "cards": ["dragon", "unicorn", "unicorn"]}) == "wrong-cards"
     river = road_between("Mah'Davikia", "Grangor", "river")
@@ -152,7 +155,7 @@ def test_every_transport_on_every_terrain_follows_the_table() -> None:
                 continue
             place(state, 1, transport, road.id)
             start_phase(state, "movement", first=0)
-            move_elf(state, 0, road.a)
+            state = journey(state, 0, road.a)
             set_hand(state, 0, [transport] * 3)
             same_kind = [c for c in _costs(state, road.id) if set(c) == {transport} and len(c) < 3]
             assert same_kind == [[transport] * cost], (transport, terrain)

@@ -7,6 +7,9 @@ change.  Redacted private events must likewise not depend on the secret they car
 """
 from __future__ import annotations
 
+# Positions: random games.  _perturb alone writes into a state, a copy of one, on purpose: it
+# redraws the secrets a viewer must not see, and the view must not change.
+
 import copy
 import json
 import random
