@@ -7,6 +7,7 @@ from typing import Any
 from shared.game.engine import Event, Game, Move
 from services.elastium.rules import conceal, events, legal, moves, views
 from services.elastium.rules.state import State
+from services.elastium.rules.view_types import ElastiumView
 
 
 class Elastium(Game):
@@ -38,7 +39,9 @@ class Elastium(Game):
     def result(self, state: State) -> dict[str, Any] | None:
         return state["result"]
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    # A TypedDict is a plain dict at run time, but mypy will not take it for the protocol's
+    # dict[str, Any] (a write through the wider type could break it): the narrower type is the point.
+    def view(self, state: State, seat: int | None) -> ElastiumView:  # type: ignore[override]
         return views.view(state, seat)
 
     def redact(self, event: Event, seat: int | None) -> Event:
