@@ -18,6 +18,10 @@ GAMES = ("catan", "elasund", "elfenland", "elastium")
 OWN_WORDS = {"catan": ("Board (hex", "Bank:", "Harbours:"), "elasund": ("Building stock:", "Church:"),
              "elfenland": ("Elves:", "towns visited"), "elastium": ("Market:", "Pegs (")}
 
+# Games whose renderers read the view their TypedDict declares (the game's own tests hold every view
+# to it): a view of another shape is not theirs to draw, and the generic layout draws it instead.
+TYPED_VIEWS = {"elastium"}
+
 PLAYERS = [{"seat": 0, "name": "me", "bot": None}, {"seat": 1, "name": "bob", "bot": "random"},
            {"seat": 2, "name": "eve", "bot": "random"}]
 
@@ -77,13 +81,16 @@ def test_renderers_on_real_views_of_a_random_game(name: str) -> None:
     {"board": {"terrains": ["forest"], "numbers": None}, "node_owner": 5, "seats": [{"seat": 0}]},
     [], None, "text",
 ])
-def test_renderers_never_crash_on_partial_or_odd_views(name: str | None, state: Any) -> None:
+def test_renderers_never_crash_on_partial_or_odd_views(name: str | None, state: Any,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    if name in TYPED_VIEWS:
+        monkeypatch.setenv("BOARDGAMES_STRICT", "0")     # its renderer refuses the odd view: the fallback is the point
     ctx = Context(players=[{"seat": 0}, "odd"], you=0, to_act=[0])
     text = render_state(name, state, ctx)
     # The game's own renderer drew it, however odd (its heading names the game); the generic
-    # key: value lines are for a game without one.
+    # key: value lines are for a game without one, or one whose renderer takes only its typed view.
     if isinstance(state, dict):
-        if name in GAMES:
+        if name in GAMES and name not in TYPED_VIEWS:
             assert text.lower().startswith(name), text
         else:
             assert all(f"{key}:" in text for key in state), text
@@ -143,14 +150,16 @@ def test_generic_fallback_and_descriptions_read_well() -> None:
 
 
 def test_elastium_shows_the_pegs_with_colours_and_holders() -> None:
-    state = {"scenario": "volcano", "players": 2, "peg_owners": {"c3r7": [1], "c0r0": [0, 1]}}
-    lines = render_state("elastium", state, Context()).splitlines()
+    game = load_game("elastium")
+    view = game.view(game.replay(game.setup(2, {"scenario": "volcano"}, random.Random(0))), None)
+    view["peg_owners"] = {"c3r7": [1], "c0r0": [0, 1]}
+    lines = render_state("elastium", view, Context()).splitlines()
     grid = {line.split()[0]: line for line in lines if line.startswith("  r")}
     assert list(grid) == [f"r{row}" for row in range(9, -1, -1)]
     assert grid["r0"].split()[1:3] == ["b01", "r"]        # c0r0 is bleu, held by seats 0 and 1
     assert grid["r7"].split()[4] == "j1"                   # c3r7: jaune, seat 1
     assert grid["r5"].split()[4] == "x"                    # the crater peg c3r5 takes no band
-    assert render_state("elastium", {"scenario": "nowhere", "peg_owners": []}, Context())   # no grid, no crash
+    assert "Pegs (" not in render_state("elastium", {**view, "scenario": "nowhere"}, Context())   # no grid, no crash
 
 
 def test_elfenland_names_the_towns_a_road_joins() -> None:
