@@ -110,7 +110,8 @@ PLUGIN = GamePlugin(
     },
     strategies=STRATEGIES,
     value_features=VALUE_FEATURES,
-    board_svg=board_svg,
+    # It takes the typed view (rules/view_types.py), which mypy will not take for the dict[str, Any] the plugin names.
+    board_svg=board_svg,  # type: ignore[arg-type]
     places=PLACE_FIELDS,
     view_schema=View,
     result_schema=Result,
