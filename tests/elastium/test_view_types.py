@@ -11,6 +11,8 @@ from typing import Any, get_args
 
 import pytest
 
+from services.elastium.pictures import ARTEFACT_WORDS, PEG_LETTER
+from services.elastium.render import PHASE_WORDS, TERMS
 from services.elastium.rules import view_types
 from services.elastium.rules.board import COLOURS, SCENARIOS
 from services.elastium.rules.game import Elastium
@@ -32,6 +34,11 @@ def test_the_closed_sets_of_the_type_are_the_rules_own() -> None:
     assert get_args(view_types.Colour) == COLOURS
     assert get_args(view_types.Artefact) == ARTEFACTS
     assert get_args(view_types.Phase) == (ACTIONS, EXTRA, BONUS, "over")
+    # The renderers look each of them up without a fallback.
+    assert set(PHASE_WORDS) == set(get_args(view_types.Phase))
+    assert set(PEG_LETTER) == set(COLOURS) and set(ARTEFACT_WORDS) == set(ARTEFACTS)
+    assert set(get_args(view_types.EndReason)) <= set(TERMS)          # translated, as the scenarios are
+    assert set(get_args(view_types.Scenario)) <= set(TERMS)
 
 
 def assert_views_of_the_game_fit(players: int, events: list[Any]) -> set[str]:
