@@ -19,8 +19,8 @@ import colorsys
 import math
 from typing import Any
 
-from services.elastium.rules.board import (
-    BARRIER, COLOURS, SCENARIOS, Board, board, line_key, peg_row_col, raw_boards)
+from services.elastium.rules.board import BARRIER, Board, board, line_key, peg_row_col, raw_boards
+from services.elastium.rules.view_types import ElastiumView
 from services.elastium.render import CARD_WORDS, PHASE_WORDS, words
 from shared.game.pictures import Place, attrs, place_field, seat_colour, svg_document, text
 from shared.text.i18n import N_, translator
@@ -119,18 +119,6 @@ def _short(name: str, most: int) -> str:
     return name if len(name) <= most else name[:most - 1] + "…"
 
 
-def _scenario(view: dict[str, Any]) -> str:
-    scenario = view.get("scenario")
-    return scenario if scenario in SCENARIOS else SCENARIOS[0]
-
-
-def _player_count(view: dict[str, Any], players: list[dict[str, Any]]) -> int:
-    count = view.get("players")
-    if not isinstance(count, int) or not 2 <= count <= 4:
-        count = min(max(len(players), 2), 4)
-    return count
-
-
 def _segment_fill(seg: dict[str, Any]) -> str:
     if seg.get("canal"):
         return CANAL
@@ -158,12 +146,12 @@ def _energy(x: float, y: float, faded: bool, energy: int = 1) -> str:
             f'stroke-width="1"{opacity}><title>{text(title)}</title></circle>')
 
 
-def _segments(b: Board, view: dict[str, Any], players: int) -> list[str]:
-    collected = view["collected"] if isinstance(view.get("collected"), dict) else {}
-    completed = set(view.get("images_completed") or [])
+def _segments(b: Board, view: ElastiumView) -> list[str]:
+    collected = view["collected"]
+    completed = set(view["images_completed"])
     enclosers: dict[str, list[int]] = {}
-    for seat in range(players):
-        for seg_id in _at(view.get("enclosed"), seat, []) or []:
+    for seat, enclosed in enumerate(view["enclosed"]):
+        for seg_id in enclosed:
             enclosers.setdefault(seg_id, []).append(seat)
     # a segment is a place where a band may cover it (the Labyrinth only has 2-peg bands)
     clickable = b.playable if max(b.band_sizes, default=2) >= 3 else frozenset()
@@ -177,13 +165,13 @@ def _segments(b: Board, view: dict[str, Any], players: int) -> list[str]:
         out.append(f'<polygon points="{corners}" fill="{fill}" stroke="{fill}" stroke-width="0.8" {place}>'
                    f"<title>{text(title)}</title></polygon>")
         owner = collected.get(seg_id)
-        if isinstance(owner, int):
+        if owner is not None:
             out.append(f'<polygon points="{corners}" {attrs(fill=seat_colour(owner), data_seat=owner)} '
                        f'class="collected" fill-opacity="0.35" pointer-events="none"/>')
         for seat in enclosers.get(seg_id, []):
             out.append(f'<polygon points="{corners}" fill="url(#enclosed-{seat})" class="enclosed" '
                        f'{attrs(data_seat=seat)} fill-opacity="0.6" pointer-events="none"/>')
-        out.extend(_segment_items(seg_id, seg, isinstance(owner, int), completed))
+        out.extend(_segment_items(seg_id, seg, owner is not None, completed))
     out.append("</g>")
     return out
 
@@ -237,20 +225,19 @@ def _lines(b: Board) -> list[str]:
     return out
 
 
-def _line_items(b: Board, view: dict[str, Any]) -> list[str]:
+def _line_items(b: Board, view: ElastiumView) -> list[str]:
     """Bridges (Archipelago) and the Labyrinth's treasures and artefacts, at the line's middle."""
-    collected = view["collected"] if isinstance(view.get("collected"), dict) else {}
     out = ['<g class="line-items">']
     for key, item in sorted(b.line_items.items()):
         a, c = key.split("-")
         (x1, y1), (x2, y2) = peg_xy(a), peg_xy(c)
         x, y = (x1 + x2) / 2, (y1 + y2) / 2
-        owner = collected.get(key)
-        taken = isinstance(owner, int)
+        owner = view["collected"].get(key)
+        taken = owner is not None
         if item.get("bridge"):
             out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#8a5a2b" '
                        f'stroke-width="7" stroke-linecap="butt" class="bridge" pointer-events="none"/>')
-        if isinstance(owner, int):
+        if owner is not None:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" {attrs(fill=seat_colour(owner), data_seat=owner)} '
                        f'class="collected" fill-opacity="0.45" pointer-events="none"/>')
         artefact = item.get("artefact")
@@ -269,27 +256,21 @@ def _line_items(b: Board, view: dict[str, Any]) -> list[str]:
     return out
 
 
-def _bands(b: Board, view: dict[str, Any], players: int) -> list[str]:
+def _bands(b: Board, view: ElastiumView) -> list[str]:
     out = ['<g class="bands" fill="none" stroke-linejoin="round" stroke-linecap="round">']
-    for band in view.get("bands") or []:
-        if not isinstance(band, dict) or not isinstance(band.get("seat"), int):
-            continue
-        seat, key = band["seat"], str(band.get("key", ""))
-        pegs = key.split("+")
-        if not all(p in b.colours for p in pegs) or len(pegs) < 2:
-            continue
+    for band in view["bands"]:
+        seat, key = band["seat"], band["key"]
         points = _points(band_points(b, key, seat))
-        shape = "polyline" if len(pegs) == 2 or key in b.bands and b.bands[key].kind == BARRIER else "polygon"
+        shape = "polyline" if len(key.split("+")) == 2 or b.bands[key].kind == BARRIER else "polygon"
         out.append(f'<{shape} points="{points}" class="band" {attrs(stroke=seat_colour(seat), data_seat=seat, data_band=key)} '
                    f'stroke-width="4" stroke-opacity="0.9"/>')
     # Labyrinth: the head(s) of each chain, where its next band must start
-    for seat in range(players):
-        for peg in _at(view.get("chain_heads"), seat, []) or []:
-            if peg in b.colours:
-                x, y = peg_xy(peg)
-                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PEG_RADIUS + 4 + 2 * seat:.1f}" class="chain-head" '
-                           f'{attrs(stroke=seat_colour(seat), data_seat=seat)} stroke-width="2.5" '
-                           f'stroke-dasharray="4 2"/>')
+    for seat, heads in enumerate(view["chain_heads"]):
+        for peg in heads:
+            x, y = peg_xy(peg)
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PEG_RADIUS + 4 + 2 * seat:.1f}" class="chain-head" '
+                       f'{attrs(stroke=seat_colour(seat), data_seat=seat)} stroke-width="2.5" '
+                       f'stroke-dasharray="4 2"/>')
     out.append("</g>")
     return out
 
@@ -340,58 +321,17 @@ def _scenario_name(scenario: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def _legend(b: Board, view: dict[str, Any], players: list[dict[str, Any]], count: int) -> list[str]:
-    over = isinstance(view.get("result"), dict)
-    lines: list[list[str]] = []
-    status = _("{scenario} — round {round}/{rounds}").format(
-        scenario=_scenario_name(b.scenario), round=view.get("round", "?"), rounds=view.get("max_rounds", "?"))
-    if over:
-        winners = [w for w in view["result"].get("winners") or [] if isinstance(w, int)]
-        status += _(", over: {names} won").format(names=", ".join(_short(_seat_name(players, w), 20) for w in winners)) \
-            if winners else _(", over: nobody won")
-    elif isinstance(view.get("turn_seat"), int):
-        phase = str(view.get("phase", ""))
-        status += _(", {name} to play ({phase})").format(
-            name=_short(_seat_name(players, view["turn_seat"]), 20),
-            phase=_(PHASE_WORDS[phase]) if phase in PHASE_WORDS else words(phase))
-    lines.append([f'<tspan font-weight="bold">{text(status)}</tspan>'])
-    scores = view["result"].get("scores") if over and isinstance(view["result"].get("scores"), list) \
-        else view.get("score")
-    for seat in range(count):
-        player = _at(players, seat)
-        bot = _(" (bot)") if isinstance(player, dict) and player.get("bot") else ""
-        limit = b.rules.get("bands_per_player")        # the Labyrinth's 18
-        bands = f"{_at(view.get('bands_used'), seat, 0)}" + (f"/{limit}" if limit else "")
-        facts = [_("{n} VP").format(n=_at(scores, seat, 0)), _("{n} energy").format(n=_at(view.get("energy"), seat, 0)),
-                 _("{n} in hand").format(n=_at(view.get("hand_counts"), seat, 0)), _("{n} bands").format(n=bands)]
-        if b.scenario == "cursed-triangle":      # each seat draws from its own deck
-            facts.append(_("{n} in own deck").format(n=_at(view.get("own_deck_counts"), seat, 0)))
-        artefacts = _at(view.get("artefacts"), seat, {}) or {}
-        if isinstance(artefacts, dict) and artefacts:
-            facts.append(" ".join(f"{_(ARTEFACT_WORDS.get(str(name), str(name)))}×{n}" for name, n in sorted(artefacts.items())))
-        reached = view.get("edge_reached") or []
-        if seat in reached:
-            facts.append(_("reached the far edge"))
-        side = _(SIDE_WORDS[b.sides[seat]]) if seat < len(b.sides) and b.sides[seat] in SIDE_WORDS else "?"
-        lines.append([f'<tspan {attrs(fill=seat_colour(seat), data_seat=seat)} font-weight="bold">●</tspan> '
-                      f'{text(_short(_seat_name(players, seat), 28) + bot)} ({text(side)}): '
-                      f'{text(", ".join(facts[:2]))}'])
-        lines.append([f'<tspan dx="14">{text(", ".join(facts[2:]))}</tspan>'])
-    market = [c for c in view.get("market") or [] if c in COLOURS]
-    extra = []
-    if market or b.scenario != "cursed-triangle":
-        extra.append(_("market {cards}").format(cards=" ".join(PEG_LETTER[c] for c in market) or _("empty")))
-    if b.scenario != "cursed-triangle":
-        extra.append(_("deck {n}").format(n=view.get("deck_count", "?")))
-    extra.append(_("energy supply {n}").format(n=view.get("energy_supply", "?")))
-    lines.append([text(", ".join(extra))])
-    more = []
-    if view.get("images_completed"):
-        more.append(_("images completed: {images}").format(images=" ".join(map(str, view["images_completed"]))))
-    if view.get("end_triggered") and not over:
-        more.append(_("ending after this round: {reason}").format(reason=words(view["end_triggered"])))
-    if more:
-        lines.append([text("; ".join(more))])
+def _legend(b: Board, view: ElastiumView, players: list[dict[str, Any]]) -> list[str]:
+    """Under the board: the round and who plays (or who won), two lines per seat, the supply, the
+    news (images completed, the end coming) and the key to the pegs and segments."""
+    scores = view["score"] if view["result"] is None else view["result"]["scores"]
+    lines = [[f'<tspan font-weight="bold">{text(_status(b, view, players))}</tspan>']]
+    for seat in range(view["players"]):
+        lines += _seat_lines(b, view, players, seat, scores[seat])
+    lines.append([text(_supply(b, view))])
+    news = _news(view)
+    if news:
+        lines.append([text(news)])
     lines.append([text(_("Pegs: g grey, b blue, v green, r red, j yellow; pale ring: start peg."))])
     lines.append([text(_("Segments: tint = explored first by, hatching = enclosed by."))])
     out = []
@@ -402,20 +342,81 @@ def _legend(b: Board, view: dict[str, Any], players: list[dict[str, Any]], count
     return out
 
 
-def board_svg(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
+def _status(b: Board, view: ElastiumView, players: list[dict[str, Any]]) -> str:
+    """The scenario and round; who won once the game is over, else who plays and in which phase."""
+    status = _("{scenario} — round {round}/{rounds}").format(
+        scenario=_scenario_name(b.scenario), round=view["round"], rounds=view["max_rounds"])
+    result = view["result"]
+    if result is None:
+        return status + _(", {name} to play ({phase})").format(
+            name=_short(_seat_name(players, view["turn_seat"]), 20), phase=_(PHASE_WORDS[view["phase"]]))
+    if not result["winners"]:
+        return status + _(", over: nobody won")
+    return status + _(", over: {names} won").format(
+        names=", ".join(_short(_seat_name(players, w), 20) for w in result["winners"]))
+
+
+def _seat_lines(b: Board, view: ElastiumView, players: list[dict[str, Any]], seat: int, score: int) -> list[list[str]]:
+    """A seat's name, side, points and energy; under it, its cards, bands and what else it holds."""
+    player = _at(players, seat)
+    bot = _(" (bot)") if isinstance(player, dict) and player.get("bot") else ""
+    facts = _seat_facts(b, view, seat, score)
+    return [[f'<tspan {attrs(fill=seat_colour(seat), data_seat=seat)} font-weight="bold">●</tspan> '
+             f'{text(_short(_seat_name(players, seat), 28) + bot)} ({text(_(SIDE_WORDS[b.sides[seat]]))}): '
+             f'{text(", ".join(facts[:2]))}'],
+            [f'<tspan dx="14">{text(", ".join(facts[2:]))}</tspan>']]
+
+
+def _seat_facts(b: Board, view: ElastiumView, seat: int, score: int) -> list[str]:
+    limit = b.rules.get("bands_per_player")        # the Labyrinth's 18
+    bands = f"{view['bands_used'][seat]}" + (f"/{limit}" if limit else "")
+    facts = [_("{n} VP").format(n=score), _("{n} energy").format(n=view["energy"][seat]),
+             _("{n} in hand").format(n=view["hand_counts"][seat]), _("{n} bands").format(n=bands)]
+    if b.scenario == "cursed-triangle":      # each seat draws from its own deck
+        facts.append(_("{n} in own deck").format(n=view["own_deck_counts"][seat]))
+    artefacts = view["artefacts"][seat]
+    if artefacts:
+        facts.append(" ".join(f"{_(ARTEFACT_WORDS[name])}×{n}" for name, n in sorted(artefacts.items())))
+    if seat in view["edge_reached"]:
+        facts.append(_("reached the far edge"))
+    return facts
+
+
+def _supply(b: Board, view: ElastiumView) -> str:
+    """The market and the deck (the Cursed Triangle has neither: each seat its own deck), the energy supply."""
+    market = view["market"]
+    extra = []
+    if market or b.scenario != "cursed-triangle":
+        extra.append(_("market {cards}").format(cards=" ".join(PEG_LETTER[c] for c in market) or _("empty")))
+    if b.scenario != "cursed-triangle":
+        extra.append(_("deck {n}").format(n=view["deck_count"]))
+    extra.append(_("energy supply {n}").format(n=view["energy_supply"]))
+    return ", ".join(extra)
+
+
+def _news(view: ElastiumView) -> str:
+    """The images completed, and while the game goes on, why it ends after this round; empty if neither."""
+    news = []
+    if view["images_completed"]:
+        news.append(_("images completed: {images}").format(images=" ".join(view["images_completed"])))
+    if view["end_triggered"] is not None and view["result"] is None:
+        news.append(_("ending after this round: {reason}").format(reason=words(view["end_triggered"])))
+    return "; ".join(news)
+
+
+def board_svg(view: ElastiumView, players: list[dict[str, Any]]) -> str:
     """The spectator's picture of an Elastium board (see the module docstring)."""
     players = players if isinstance(players, list) else []
-    count = _player_count(view, players)
-    b = board(_scenario(view), count)
-    legend = _legend(b, view, players, count)
+    b = board(view["scenario"], view["players"])
+    legend = _legend(b, view, players)
     height = BOARD_HEIGHT + 14 + LEGEND_LINE * len(legend)
-    body = [_defs(count),
+    body = [_defs(view["players"]),
             f'<rect x="0" y="0" width="{BOARD_WIDTH:g}" height="{height:g}" fill="#fffdf6"/>',
             '<g font-family="sans-serif">']
-    body += _segments(b, view, count)
+    body += _segments(b, view)
     body += _lines(b)
     body += _line_items(b, view)
-    body += _bands(b, view, count)
+    body += _bands(b, view)
     body += _pegs(b)
     body += _sides(b, players)
     body += legend

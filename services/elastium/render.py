@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shared.text.i18n import N_, translator
 from shared.text.render.common import Context, counts, describe_generic, describe_with, game_end_words
 from shared.text.render.common import words as plain_words
 from shared.text.render.panels import Item, Panel, Row, counted, seat_label
+
+if TYPE_CHECKING:     # the view's types only: the text client may run without the rules installed
+    from services.elastium.rules.view_types import ElastiumView, ViewHand
 
 # Elastium's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)
@@ -30,14 +33,10 @@ def words(name: Any) -> str:
     return translated if translated != str(name) else plain_words(name)
 
 
-def _at(values: Any, seat: int) -> Any:
-    return values[seat] if isinstance(values, list) and seat < len(values) else None
-
-
 COLOUR = {"gris": "g", "bleu": "b", "vert": "v", "rouge": "r", "jaune": "j"}
 
 
-def _scenario_board(scenario: Any) -> dict[str, Any]:
+def _scenario_board(scenario: str) -> dict[str, Any]:
     """The printed board of a scenario (peg colours...) from the rules' data; empty if unavailable."""
     try:
         from services.elastium.rules.board import raw_boards
@@ -46,64 +45,85 @@ def _scenario_board(scenario: Any) -> dict[str, Any]:
         return {}
 
 
-def render_pegs(state: dict[str, Any], columns: int = 8, rows: int = 10) -> list[str]:
+def render_pegs(view: ElastiumView, columns: int = 8, rows: int = 10) -> list[str]:
     """The peg grid, north (row 9) at the top; odd rows sit half a step east, as on the board."""
-    board = _scenario_board(state.get("scenario"))
+    board = _scenario_board(view["scenario"])
     colours = board.get("peg_colours") or {}
     if not colours:
         return []
     unplayable = set(board.get("unplayable_pegs") or [])
-    owners = state["peg_owners"] if isinstance(state.get("peg_owners"), dict) else {}
     lines = [_("Pegs (cXrY; colour g=gris b=bleu v=vert r=rouge j=jaune, then the seats whose bands hold it; "
                "x = no band):"),
              "       " + "".join(f"c{c:<5}" for c in range(columns)).rstrip()]
     for row in reversed(range(rows)):
-        cells = []
-        for col in range(columns):
-            peg = f"c{col}r{row}"
-            if peg in unplayable:
-                cells.append("x")
-            else:
-                held = owners[peg] if isinstance(owners.get(peg), list) else []
-                cells.append(COLOUR.get(colours.get(peg, ""), "?") + "".join(map(str, held)))
+        cells = [_peg_cell(f"c{col}r{row}", colours, unplayable, view["peg_owners"]) for col in range(columns)]
         lines.append(f"  r{row:<2} " + ("   " if row % 2 else "") + "".join(c.ljust(6) for c in cells).rstrip())
     return lines
 
 
-def render_state(state: dict[str, Any], ctx: Context) -> str:
-    you = ctx.you if ctx.you is not None else state.get("seat")
-    lines = [_("Elastium ({scenario}): round {round}/{rounds}, phase {phase}").format(
-        scenario=state.get("scenario", "?"), round=state.get("round", "?"), rounds=state.get("max_rounds", "?"),
-        phase=_(str(state.get("phase", "?"))))
-             + (_(", {name} has {n} actions left").format(name=ctx.name(state["turn_seat"]), n=state.get("actions_left", "?"))
-                if isinstance(state.get("turn_seat"), int) and not (ctx.result or state.get("result")) else "")]
-    if state.get("market") is not None:
-        lines.append(_("Market: {cards}; deck {deck}, energy supply {energy}").format(
-            cards=counts(state.get("market"), _("empty")), deck=state.get("deck_count", "?"),
-            energy=state.get("energy_supply", "?")))
+def _peg_cell(peg: str, colours: dict[str, str], unplayable: set[str], owners: dict[str, list[int]]) -> str:
+    """A peg's colour initial then the seats on it; ``x`` where no band may go."""
+    if peg in unplayable:
+        return "x"
+    return COLOUR.get(colours.get(peg, ""), "?") + "".join(map(str, owners.get(peg, [])))
+
+
+def _bands_by_seat(view: ElastiumView) -> Counter[int]:
+    return Counter(band["seat"] for band in view["bands"])
+
+
+def _pegs_by_seat(view: ElastiumView) -> Counter[int]:
+    """How many pegs hold each seat's bands."""
+    return Counter(seat for owners in view["peg_owners"].values() for seat in owners)
+
+
+def _running(view: ElastiumView, ctx: Context) -> bool:
+    """Whether the game goes on (a seat is to act)."""
+    return not (ctx.result or view["result"])
+
+
+def render_state(view: ElastiumView, ctx: Context) -> str:
+    you = ctx.you if ctx.you is not None else view.get("seat")
+    lines = [_heading(view, ctx), _market_line(view)]
     if ctx.board:
-        lines += render_pegs(state)
-    if state.get("end_triggered") is not None:
-        lines.append(_("End triggered: {reason}").format(reason=_(str(state["end_triggered"]))))
-    bands = Counter(b.get("seat") for b in state.get("bands") or [] if isinstance(b, dict))
-    pegs = Counter(seat for owners in (state.get("peg_owners") or {}).values() if isinstance(owners, list)
-                   for seat in owners)
+        lines += render_pegs(view)
+    if view["end_triggered"] is not None:
+        lines.append(_("End triggered: {reason}").format(reason=_(view["end_triggered"])))
     lines.append(_("Players:"))
-    players, score_list = state.get("players"), state.get("score")
-    seats = players if isinstance(players, int) and players > 0 else len(score_list) if isinstance(score_list, list) else 0
-    for seat in range(seats):
-        score, energy, hand = _at(state.get("score"), seat), _at(state.get("energy"), seat), _at(state.get("hand_counts"), seat)
-        bits = [_("score {n}").format(n=score) if score is not None else None,
-                _("energy {n}").format(n=energy) if energy is not None else None,
-                _("{n} cards").format(n=hand) if hand is not None else None,
-                _("{n} bands on the board").format(n=bands.get(seat, 0)), _("{n} pegs").format(n=pegs.get(seat, 0)),
-                _("{n} segments inside own bands").format(n=len(_at(state.get("enclosed"), seat) or []))]
-        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(b for b in bits if b is not None))
-        if seat == you and state.get("hand") is not None:
-            lines.append(_("Your hand: {cards}").format(cards=counts(state.get("hand"), _("empty"))))
-    if state.get("pending_bonus_cards"):
-        lines.append(_("Bonus cards to take: {n}").format(n=state["pending_bonus_cards"]))
+    lines += _player_lines(view, ctx, you)
+    if view["pending_bonus_cards"]:
+        lines.append(_("Bonus cards to take: {n}").format(n=view["pending_bonus_cards"]))
     return "\n".join(lines)
+
+
+def _heading(view: ElastiumView, ctx: Context) -> str:
+    """Scenario, round and phase; while the game goes on, who acts and how many actions are left."""
+    heading = _("Elastium ({scenario}): round {round}/{rounds}, phase {phase}").format(
+        scenario=view["scenario"], round=view["round"], rounds=view["max_rounds"], phase=_(view["phase"]))
+    if _running(view, ctx):
+        heading += _(", {name} has {n} actions left").format(name=ctx.name(view["turn_seat"]), n=view["actions_left"])
+    return heading
+
+
+def _market_line(view: ElastiumView) -> str:
+    return _("Market: {cards}; deck {deck}, energy supply {energy}").format(
+        cards=counts(view["market"], _("empty")), deck=view["deck_count"], energy=view["energy_supply"])
+
+
+def _player_lines(view: ElastiumView, ctx: Context, you: int | None) -> list[str]:
+    """Each seat's score, energy, cards, bands, pegs and enclosed segments; the viewer's hand under its seat."""
+    bands, pegs = _bands_by_seat(view), _pegs_by_seat(view)
+    hand = view.get("hand")
+    lines = []
+    for seat in range(view["players"]):
+        facts = [_("score {n}").format(n=view["score"][seat]), _("energy {n}").format(n=view["energy"][seat]),
+                 _("{n} cards").format(n=view["hand_counts"][seat]),
+                 _("{n} bands on the board").format(n=bands[seat]), _("{n} pegs").format(n=pegs[seat]),
+                 _("{n} segments inside own bands").format(n=len(view["enclosed"][seat]))]
+        lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(facts))
+        if seat == you and hand is not None:
+            lines.append(_("Your hand: {cards}").format(cards=counts(hand, _("empty"))))
+    return lines
 
 
 def payment(value: Any) -> str:
@@ -188,20 +208,20 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
     return describe_with(EVENTS, event, names, _)
 
 
-def scores(state: dict[str, Any]) -> list[str]:
+def scores(view: ElastiumView) -> list[str]:
     """Each seat's score as the table shows it: its points."""
-    return [_("{n} points").format(n=n) for n in state.get("score") or []]
+    return [_("{n} points").format(n=n) for n in view["score"]]
 
 
-def warn_move(move: dict[str, Any], state: dict[str, Any], you: int) -> str | None:
+def warn_move(move: dict[str, Any], view: ElastiumView, you: int) -> str | None:
     """What a move costs that a player may not expect, for the table to confirm first (NOTES.md):
     in the Volcano, spending the energy one needs to escape at the end."""
-    if state.get("scenario") != "volcano":
+    if view["scenario"] != "volcano":
         return None
     spent = 3 if move.get("type") == "buy_action" else 0
     if move.get("type") == "place_band":
         spent = sum(1 for pay in move.get("payment") or [] if pay.get("energy"))
-    energy = _at(state.get("energy"), you) or 0
+    energy = view["energy"][you]
     if spent and energy - spent < 7:
         return _("This spends {spent} energy and leaves you {left}: in the Volcano a player with fewer "
                  "than 7 energy at the end does not escape and loses.").format(spent=spent, left=energy - spent)
@@ -220,50 +240,55 @@ def _card(colour: str) -> str:
     return _(CARD_WORDS.get(colour, colour))
 
 
-def panels(state: dict[str, Any], ctx: Context) -> list[Panel]:
+def panels(view: ElastiumView, ctx: Context) -> list[Panel]:
     """The scenario, round and actions left, one's hand by colour, the market, each seat's points,
     energy, cards and bands."""
-    you = ctx.you if ctx.you is not None else state.get("seat")
-    rows = [Row(_("Scenario"), words(state.get("scenario", "?"))),
-            Row(_("Round"), _("{n} of {total}").format(n=state.get("round", "?"), total=state.get("max_rounds", "?")))]
-    seat = state.get("turn_seat")
-    if isinstance(seat, int) and not (ctx.result or state.get("result")):
-        rows.append(Row(seat_label(ctx, seat), _("{phase}, {n} actions left").format(
-            phase=_(PHASE_WORDS.get(str(state.get("phase")), str(state.get("phase")))), n=state.get("actions_left", "?")),
-            seat=seat, current=True))
-    if state.get("end_triggered") is not None:
-        rows.append(Row(_("The end is near"), words(state["end_triggered"])))
-    out = [Panel("turn", _("This turn"), tuple(rows))]
-    if isinstance(you, int) and isinstance(state.get("hand"), dict):
-        rows = [Row(_("Cards"), "", counted(state["hand"], _card, CARD_COLOURS, keep_zero=True))]
-        energy = _at(state.get("energy"), you)
-        if energy is not None:
-            rows.append(Row(_("Energy"), str(energy)))
-        if state.get("pending_bonus_cards"):
-            rows.append(Row(_("Bonus cards to take"), str(state["pending_bonus_cards"])))
-        out.append(Panel("hand", _("Your hand"), tuple(rows)))
-    if state.get("market") is not None:
-        market: dict[str, int] = {}
-        for card in state.get("market") or []:
-            market[str(card)] = market.get(str(card), 0) + 1
-        out.append(Panel("market", _("Market"), (
-            Row(_("Face up"), "" if market else _("empty"), counted(market, _card, CARD_COLOURS)),
-            Row(_("Deck"), _("{n} cards").format(n=state.get("deck_count", "?"))),
-            Row(_("Energy supply"), str(state.get("energy_supply", "?"))))))
-    bands = Counter(b.get("seat") for b in state.get("bands") or [] if isinstance(b, dict))
-    pegs = Counter(s for owners in (state.get("peg_owners") or {}).values() if isinstance(owners, list) for s in owners)
-    players, score_list = state.get("players"), state.get("score")
-    count = players if isinstance(players, int) and players > 0 else len(score_list) if isinstance(score_list, list) else 0
-    rows = []
-    for s in range(count):
-        facts = [Item(label, value) for label, value in (
-            (_("Points"), _at(state.get("score"), s)), (_("Energy"), _at(state.get("energy"), s)),
-            (_("Cards"), _at(state.get("hand_counts"), s))) if value is not None]
-        facts += [Item(_("Bands"), bands.get(s, 0)), Item(_("Pegs"), pegs.get(s, 0)),
-                  Item(_("Segments enclosed"), len(_at(state.get("enclosed"), s) or []))]
-        rows.append(Row(seat_label(ctx, s), "", tuple(facts), seat=s, current=s in ctx.to_act))
-    out.append(Panel("players", _("Players"), tuple(rows)))
+    you = ctx.you if ctx.you is not None else view.get("seat")
+    hand = view.get("hand")
+    out = [_turn_panel(view, ctx)]
+    if you is not None and hand is not None:
+        out.append(_hand_panel(view, hand, you))
+    out += [_market_panel(view), _players_panel(view, ctx)]
     return out
+
+
+def _turn_panel(view: ElastiumView, ctx: Context) -> Panel:
+    rows = [Row(_("Scenario"), words(view["scenario"])),
+            Row(_("Round"), _("{n} of {total}").format(n=view["round"], total=view["max_rounds"]))]
+    if _running(view, ctx):
+        seat = view["turn_seat"]
+        rows.append(Row(seat_label(ctx, seat), _("{phase}, {n} actions left").format(
+            phase=_(PHASE_WORDS[view["phase"]]), n=view["actions_left"]), seat=seat, current=True))
+    if view["end_triggered"] is not None:
+        rows.append(Row(_("The end is near"), words(view["end_triggered"])))
+    return Panel("turn", _("This turn"), tuple(rows))
+
+
+def _hand_panel(view: ElastiumView, hand: ViewHand, you: int) -> Panel:
+    rows = [Row(_("Cards"), "", counted(hand, _card, CARD_COLOURS, keep_zero=True)),
+            Row(_("Energy"), str(view["energy"][you]))]
+    if view["pending_bonus_cards"]:
+        rows.append(Row(_("Bonus cards to take"), str(view["pending_bonus_cards"])))
+    return Panel("hand", _("Your hand"), tuple(rows))
+
+
+def _market_panel(view: ElastiumView) -> Panel:
+    market = dict(Counter(view["market"]))
+    return Panel("market", _("Market"), (
+        Row(_("Face up"), "" if market else _("empty"), counted(market, _card, CARD_COLOURS)),
+        Row(_("Deck"), _("{n} cards").format(n=view["deck_count"])),
+        Row(_("Energy supply"), str(view["energy_supply"]))))
+
+
+def _players_panel(view: ElastiumView, ctx: Context) -> Panel:
+    bands, pegs = _bands_by_seat(view), _pegs_by_seat(view)
+    rows = [Row(seat_label(ctx, s), "", (
+                Item(_("Points"), view["score"][s]), Item(_("Energy"), view["energy"][s]),
+                Item(_("Cards"), view["hand_counts"][s]), Item(_("Bands"), bands[s]), Item(_("Pegs"), pegs[s]),
+                Item(_("Segments enclosed"), len(view["enclosed"][s]))), seat=s, current=s in ctx.to_act)
+            for s in range(view["players"])]
+    return Panel("players", _("Players"), tuple(rows))
+
 
 # The pages' words for each rule a move can break, by the problem's ``reason`` (the API's own
 # detail stays in English for integrators; problems.json lists every reason with an example of it).

@@ -20,7 +20,7 @@ OWN_WORDS = {"catan": ("Board (hex", "Bank:", "Harbours:"), "elasund": ("Buildin
 
 # Games whose renderers read the view their TypedDict declares (the game's own tests hold every view
 # to it): a view of another shape is not theirs to draw, and the generic layout draws it instead.
-TYPED_VIEWS = {"elfenland"}
+TYPED_VIEWS = {"elfenland", "elastium"}
 
 PLAYERS = [{"seat": 0, "name": "me", "bot": None}, {"seat": 1, "name": "bob", "bot": "random"},
            {"seat": 2, "name": "eve", "bot": "random"}]
@@ -150,14 +150,16 @@ def test_generic_fallback_and_descriptions_read_well() -> None:
 
 
 def test_elastium_shows_the_pegs_with_colours_and_holders() -> None:
-    state = {"scenario": "volcano", "players": 2, "peg_owners": {"c3r7": [1], "c0r0": [0, 1]}}
-    lines = render_state("elastium", state, Context()).splitlines()
+    game = load_game("elastium")
+    view = game.view(game.replay(game.setup(2, {"scenario": "volcano"}, random.Random(0))), None)
+    view["peg_owners"] = {"c3r7": [1], "c0r0": [0, 1]}
+    lines = render_state("elastium", view, Context()).splitlines()
     grid = {line.split()[0]: line for line in lines if line.startswith("  r")}
     assert list(grid) == [f"r{row}" for row in range(9, -1, -1)]
     assert grid["r0"].split()[1:3] == ["b01", "r"]        # c0r0 is bleu, held by seats 0 and 1
     assert grid["r7"].split()[4] == "j1"                   # c3r7: jaune, seat 1
     assert grid["r5"].split()[4] == "x"                    # the crater peg c3r5 takes no band
-    assert render_state("elastium", {"scenario": "nowhere", "peg_owners": []}, Context())   # no grid, no crash
+    assert "Pegs (" not in render_state("elastium", {**view, "scenario": "nowhere"}, Context())   # no grid, no crash
 
 
 def test_elfenland_names_the_towns_a_road_joins() -> None:

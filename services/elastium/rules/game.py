@@ -7,6 +7,7 @@ from typing import Any
 from shared.game.engine import Event, Game, Move
 from services.elastium.rules import conceal, events, legal, moves, views
 from services.elastium.rules.state import State
+from services.elastium.rules.view_types import ElastiumView
 
 
 class Elastium(Game):
@@ -38,7 +39,7 @@ class Elastium(Game):
     def result(self, state: State) -> dict[str, Any] | None:
         return state["result"]
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> ElastiumView:
         return views.view(state, seat)
 
     def redact(self, event: Event, seat: int | None) -> Event:

@@ -7,10 +7,11 @@ Market, discards and payments are public.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 from services.elastium.rules.events import Event
 from services.elastium.rules.state import State, hand_size, phase
+from services.elastium.rules.view_types import ElastiumView
 
 PUBLIC_KEYS = (
     "scenario", "players", "max_rounds", "round", "turn_seat", "actions_left", "extra_used",
@@ -20,8 +21,9 @@ PUBLIC_KEYS = (
 )
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
-    seen = {key: copy.deepcopy(state[key]) for key in PUBLIC_KEYS}
+def view(state: State, seat: int | None) -> ElastiumView:
+    """The state as ``seat`` sees it (None: a spectator), of the shape view_types declares."""
+    seen: dict[str, Any] = {key: copy.deepcopy(state[key]) for key in PUBLIC_KEYS}
     seen["phase"] = phase(state)
     seen["deck_count"] = len(state["deck"])
     seen["own_deck_counts"] = [len(deck) for deck in state["own_decks"]]
@@ -36,7 +38,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         # Ending rolls the round counter past the last round played: show the last one.
         seen["phase"] = "over"
         seen["round"] = min(state["round"], state["max_rounds"])
-    return seen
+    return cast(ElastiumView, seen)
 
 
 def redact(e: Event, seat: int | None) -> Event:
