@@ -27,6 +27,8 @@ test: $(STAMP)         ## lint (ruff), the import layers (import-linter) and typ
 	command -v haproxy >/dev/null || (apt-get update && apt-get install -y haproxy)     # the scale-out tests
 	docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null || \
 		(apt-get update && apt-get install -y --no-install-recommends docker-compose)  # compose config check
+	command -v podman >/dev/null && command -v mmdebstrap >/dev/null || \
+		(apt-get update && apt-get install -y --no-install-recommends podman buildah mmdebstrap)  # the image's build
 	$(PY) -m pytest --durations=30    # the 30 slowest tests, then pytest's count and the suite's time, last
 
 # The tests that start no process (no gunicorn, no browser), run no RQ worker (test_bots and
@@ -50,7 +52,8 @@ golden: $(STAMP)       ## golden logs of each game's newest engine version, wher
 manifests: $(STAMP)    ## regenerate deploy/k8s/<game>.yaml and deploy/compose.yaml (one source: shared/ops/manifests.py)
 	$(PY) -m shared.ops.manifests write
 
-# Not in make test: about 2 minutes from nothing (the Debian base, once, then the image's layers).
+# About 2 minutes from nothing (the Debian base, once, then the image's layers); make test runs it too
+# (tests/e2e/test_image_build.py).
 image: $(STAMP)       ## build deploy/Dockerfile with podman on a Debian base (no registry), start it, check it
 	command -v podman >/dev/null && command -v mmdebstrap >/dev/null || \
 		(apt-get update && apt-get install -y --no-install-recommends podman buildah mmdebstrap)
