@@ -12,8 +12,9 @@ from typing import Any, cast
 
 from services.catan.rules.board import EDGE_NODES, HEX_NODES
 from services.catan.rules.view_types import RESOURCE_NAMES, Board, CatanView, Harbour, Offer, SeatView
+from shared.game.typed_view import holds_keys_of
 from shared.text.i18n import N_, translator
-from shared.text.render.common import Context, counts, describe_generic, describe_with, generic_state, seat_name
+from shared.text.render.common import Context, counts, describe_generic, describe_with, seat_name
 from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
 # Catan's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
@@ -39,13 +40,14 @@ TERMS = (N_("brick"), N_("lumber"), N_("wool"), N_("grain"), N_("ore"),
          N_("build_city"), N_("move_robber"), N_("answer_trade"), N_("confirm_trade"), N_("cancel_trade"),
          N_("play_knight"), N_("play_road_building"), N_("buy_dev_card"), N_("end_turn"), N_("roll"))
 
-_VIEW_KEYS = CatanView.__required_keys__
+# What the platform hands render_state (shared.text.render checks a value's keys against it).
+VIEW_TYPE = CatanView
 
 
 def _whole_view(state: Mapping[str, Any] | None) -> CatanView | None:
     """``state`` as Catan's view if it has every key of one (a newer server's extra keys are
-    welcome), else None."""
-    return cast(CatanView, state) if isinstance(state, dict) and _VIEW_KEYS <= state.keys() else None
+    welcome), else None: a move is described with or without its position."""
+    return cast(CatanView, state) if holds_keys_of(state, CatanView) else None
 
 
 def _counts(value: Any, empty: str | None = None) -> str:
@@ -95,10 +97,7 @@ def buildings_of(view: CatanView, seat: int) -> tuple[list[int], list[int], int]
     return settlements, cities, view["edge_owner"].count(seat)
 
 
-def render_state(state: Mapping[str, Any], ctx: Context) -> str:
-    view = _whole_view(state)
-    if view is None:
-        return _partial_state(state)
+def render_state(view: CatanView, ctx: Context) -> str:
     lines = [_heading(view, ctx)]
     if ctx.board:
         lines += render_board(view["board"])
@@ -118,12 +117,6 @@ def render_state(state: Mapping[str, Any], ctx: Context) -> str:
     if view["offer"] is not None:
         lines.append(_offer_line(view["offer"], ctx))
     return "\n".join(lines)
-
-
-def _partial_state(state: Mapping[str, Any]) -> str:
-    """Something short of a view (a hand-made state, an odd server's): the heading, then its fields."""
-    lines = [_("Catan: turn {turn}, phase {phase}").format(turn="?", phase="?"), generic_state(state)]
-    return "\n".join(line for line in lines if line)
 
 
 def _heading(view: CatanView, ctx: Context) -> str:

@@ -2,18 +2,19 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from shared.text.i18n import N_, translator
 from shared.text.render.common import Context, counts, describe_generic, describe_with, game_end_words
 from shared.text.render.common import words as plain_words
 from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
-if TYPE_CHECKING:     # the view's types only: the text client may run without the rules installed
-    from services.elastium.rules.view_types import ElastiumView, ViewHand
+from services.elastium.rules.view_types import ElastiumView, ViewHand
 
 # Elastium's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)
+# What the platform hands render_state (shared.text.render checks a value's keys against it).
+VIEW_TYPE = ElastiumView
 # The words of Elastium's data: scenarios, phases, reasons, move types and fields (also the pages' forms).
 # Its colours are the French rules' own names (gris, bleu...), data in both languages.
 TERMS = (N_("jungle-temples"), N_("volcano"), N_("archipelago"), N_("engraved-plateau"), N_("fragile-ruins"),

@@ -4,13 +4,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any
 
 from services.elasund.rules.board import footprint, key
 from services.elasund.rules.view_types import Building, ElasundView, Hand, OwnHand, Phase
 from shared.text.i18n import N_, translator
 from shared.text.render.common import (
-    Context, compact, counts, describe_generic, describe_with, generic_state, seat_name,
+    Context, compact, counts, describe_generic, describe_with, seat_name,
 )
 from shared.text.render.common import words as plain_words
 from shared.text.render.panels import Item, Panel, Row, counted, seat_label
@@ -36,24 +36,13 @@ def _counts(value: Any, empty: str | None = None) -> str:
     return counts(value, empty, term=_)
 
 
-# The keys of every Elasund view (tests/elasund/test_view_types.py holds the engine's views to
-# ElasundView throughout): a dict with other keys is some other view, never this engine's.
-_VIEW_KEYS = frozenset(ElasundView.__annotations__)
+# What the platform hands render_state (shared.text.render checks a value's keys against it;
+# tests/elasund/test_view_types.py holds the engine's views to it throughout).
+VIEW_TYPE = ElasundView
 
 
-def _is_view(state: dict[str, Any]) -> TypeGuard[ElasundView]:
-    """Whether ``state`` is an Elasund view rather than one of another shape (a partial one, or
-    another game's) handed to the terminal.  Its keys tell: a full check of every value would
-    cost the renderer ten times its own work."""
-    return state.keys() == _VIEW_KEYS
-
-
-def render_state(state: dict[str, Any], ctx: Context) -> str:
+def render_state(state: ElasundView, ctx: Context) -> str:
     """The view as text: the turn, the table, and each seat's pieces, counts and (one's own) hand."""
-    if not _is_view(state):
-        # Not a view of this engine (an odd or partial one): its keys as they are, under the heading.
-        heading = _("Elasund: turn {turn}, phase {phase}").format(turn="?", phase="?")
-        return "\n".join(line for line in (heading, generic_state(state)) if line)
     lines = [_heading(state, ctx), *_table_lines(state), _("Players:")]
     pieces = _SeatPieces.of(state)
     for seat in range(state["players"]):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from shared.text.i18n import N_, translator
 from shared.text.render.common import (Context, compact, counts, describe_generic, describe_with, game_end_words,
@@ -10,11 +10,12 @@ from shared.text.render.common import (Context, compact, counts, describe_generi
 from shared.text.render.common import words as plain_words
 from shared.text.render.panels import Item, Panel, Row, counted, seat_label
 
-if TYPE_CHECKING:     # the view's types only: the text client may run without the rules installed
-    from services.elfenland.rules.view_types import Auction, Counter, ElfenlandView, RoadSlot, SeatView
+from services.elfenland.rules.view_types import Auction, Counter, ElfenlandView, RoadSlot, SeatView
 
 # Elfenland's words, in French from locale/fr/LC_MESSAGES/messages.po (the French rules' terms).
 _ = translator(__file__)
+# What the platform hands render_state (shared.text.render checks a value's keys against it).
+VIEW_TYPE = ElfenlandView
 # The game's title as the pages head it (its Game.title, in the rules' language in French).
 TITLE = N_("Elfenland (with Elfengold and Elfenroads)")
 # The words of Elfenland's data: transports, counters, cards, terrains, phases, move types and fields.

@@ -12,6 +12,7 @@ Understood: ``TypedDict`` (``total``, ``Required``, ``NotRequired``), ``list[T]`
 """
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from collections.abc import Iterable
@@ -27,6 +28,20 @@ def assert_fits(value: Any, declared: Any, path: str = "view") -> None:
     problem = _mismatch(value, declared, path)
     if problem:
         raise ViewMismatch(problem)
+
+
+def holds_keys_of(value: object, declared: Any) -> bool:
+    """Whether ``value`` is an object with every key ``declared`` (a ``TypedDict``) requires: the
+    cheap test that it is that view, made before a renderer trusts it (:func:`assert_fits` checks
+    every value, at many times a renderer's cost).  Keys the type does not know are let through: a
+    newer server's view, read by an older client."""
+    return isinstance(value, dict) and required_keys(declared) <= value.keys()
+
+
+@functools.cache
+def required_keys(declared: Any) -> frozenset[str]:
+    """The keys a ``TypedDict`` requires."""
+    return frozenset(_required_keys(declared, get_type_hints(declared, include_extras=True)))
 
 
 def _mismatch(value: Any, declared: Any, path: str) -> str | None:

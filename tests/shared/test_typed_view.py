@@ -53,3 +53,12 @@ def test_a_missing_key_is_named() -> None:
     del view["share"]
     with pytest.raises(ViewMismatch, match=r"lacks \['share'\]"):
         assert_fits(view, View)
+
+
+def test_a_view_is_told_by_its_required_keys_and_a_newer_servers_extra_keys_pass() -> None:
+    from shared.game.typed_view import holds_keys_of, required_keys
+    assert required_keys(Seat) == {"seat", "points"}          # NotRequired under postponed annotations too
+    assert holds_keys_of(_view(), View) and holds_keys_of({**_view(), "added_later": 1}, View)
+    partial = _view()
+    del partial["dice"]
+    assert not holds_keys_of(partial, View) and not holds_keys_of([_view()], View) and not holds_keys_of(None, View)

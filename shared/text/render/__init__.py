@@ -7,9 +7,10 @@
 Each game brings its own module, ``services/<game>/render.py`` (the platform knows no game), with
 ``render_state(state, ctx)``, and optionally ``describe_move(move, state)`` and
 ``describe_event(event, names)`` (one event in words; the same words the web table's log shows,
-see shared/http/routes/pages.py).  Views of engines
-still being written may lack keys: a renderer that fails falls back to :func:`generic_state`,
-so rendering never raises.  Every answer is :func:`terminal_safe`: text from the server (player
+see shared/http/routes/pages.py).  A module that names its view's type (``VIEW_TYPE``, the game's
+``TypedDict``) is handed only a value with that type's keys, and reads it without checking; any
+other value gets :func:`generic_state`.  A renderer that fails falls back to it too, so rendering
+never raises.  Every answer is :func:`terminal_safe`: text from the server (player
 names above all) never carries a control character to the terminal.
 """
 from __future__ import annotations
@@ -26,6 +27,7 @@ from shared.text.render.common import (Context, compact, describe_event_generic,
 from shared.text.render.panels import as_json
 from shared.game import registry
 from shared.game.strict import strict
+from shared.game.typed_view import holds_keys_of
 
 __all__ = ["Context", "render_state", "render_view", "render_replay", "describe_move",
            "describe_event", "event_words", "move_warning", "seat_scores", "game_panels", "generic_state", "game_terms",
@@ -49,7 +51,7 @@ def render_state(game: str | None, state: Any, ctx: Context | None = None) -> st
     """The game's own ``state`` (a view) as text; the generic layout if no renderer fits."""
     ctx = ctx or Context()
     module = _module(game)
-    if module is not None and isinstance(state, dict):
+    if module is not None and _is_its_view(module, state):
         try:
             return terminal_safe(str(module.render_state(state, ctx)))
         except Exception:  # a half-built view must not break the terminal
@@ -57,6 +59,12 @@ def render_state(game: str | None, state: Any, ctx: Context | None = None) -> st
                 raise
             log.debug("renderer for %s failed; generic fallback", game, exc_info=True)
     return terminal_safe(generic_state(state))
+
+
+def _is_its_view(module: ModuleType, state: Any) -> bool:
+    """Whether ``state`` has the keys of the view the game's renderer reads (its ``VIEW_TYPE``)."""
+    view_type = getattr(module, "VIEW_TYPE", None)
+    return holds_keys_of(state, view_type) if view_type is not None else isinstance(state, dict)
 
 
 def _header(title: str, status: Any, to_act: list[int], result: Any, ctx: Context) -> list[str]:
