@@ -126,9 +126,11 @@ def test_quick_match_takes_the_open_seat_that_waited_longest(stacks: Any, page: 
     assert created[seeded] <= created[oldest] < created[newer]
 
     page.goto(base + "/")
-    # Only the host's browser may cancel a game.
-    assert page.locator(f"#game-list tr[data-id='{oldest}']").get_by_role("button").all_inner_texts() == [
-        "Join seat 1", "Join seat 2"]
+    # Only the host's browser may cancel a game.  (The list is filled after the page loads: the row
+    # first, as all_inner_texts does not wait.)
+    row = page.locator(f"#game-list tr[data-id='{oldest}']")
+    row.wait_for()
+    assert row.get_by_role("button").all_inner_texts() == ["Join seat 1", "Join seat 2"]
     # Not the seeded game, though older: its creator can foresee every roll.
     assert quick_match(page, "Rosa") == oldest
     assert seat_names(base, oldest) == ["Ann", "Rosa", None]
