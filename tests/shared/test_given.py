@@ -81,3 +81,14 @@ def test_then_including_finds_events_in_order_and_then_excluding_finds_none() ->
     near.when(0, {"type": "hold"}).then_excluding("won", "rolled")
     with pytest.raises(AssertionError):
         near.when(0, {"type": "ack"}).then_including({"type": "acknowledged"})
+
+
+def test_play_until_plays_on_to_the_first_position_that_holds_and_fails_when_the_game_ends_first() -> None:
+    leader_at_six = given(GAME, SETUP).play_until(lambda s: max(s["scores"]) >= 6, seed=1)
+    assert max(leader_at_six.state["scores"]) >= 6
+    # It stops at the move that got there: a roll, then at most the turn passing, come after nobody had six.
+    first = next(i for i in range(len(SETUP), len(leader_at_six.events) + 1)
+                 if max(given(GAME, leader_at_six.events[:i]).state["scores"]) >= 6)
+    assert leader_at_six.events[first - 1]["type"] == "rolled" and len(leader_at_six.events) - first <= 1
+    with pytest.raises(AssertionError, match="try another seed"):
+        given(GAME, SETUP).play_until(lambda s: max(s["scores"]) > 100, seed=1)
