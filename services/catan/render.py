@@ -1,9 +1,9 @@
 """Catan as text: the 19 hexes in their 3-4-5-4-3 rows, bank, players, your hand and the offer.
 
 Every function reads Catan's view as its type declares it (``rules/view_types.CatanView``; the
-engine's tests hold every view to it).  The text client may be handed something else (an odd
-server's answer, a hand-made state): ``render_state`` and ``describe_move`` take a view only once it
-has every key of one, and render anything else without it.
+engine's tests hold every view to it).  ``render_state`` is handed only a value with a view's keys
+(``shared.text.render`` checks them against ``VIEW_TYPE``); ``describe_move``, whose position is
+optional, uses it only when it is a whole view.
 """
 from __future__ import annotations
 

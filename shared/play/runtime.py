@@ -138,8 +138,6 @@ class _SaltSource:
 _salts = _SaltSource()
 
 
-
-
 def _new_seats(game_id: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The seats of a new game as its creator is told them: a token for each seat a person plays
     (open seats and bots have none)."""

@@ -63,7 +63,7 @@ class Service:
             # ``meta`` may be this process's copy from before the seat was taken (shared.play.seats).
             fresh = self.store.meta(game_id)
             if fresh is not None and gm.tokens_field(fresh) != gm.tokens_field(meta):
-                seat = seat_for_token(token, stored_token_hashes(fresh["tokens"]))
+                seat = seat_for_token(token, stored_token_hashes(gm.tokens_field(fresh)))
         if seat is None:
             # 403 only when proven (one more read, on this failure path only); else 401.
             if valid_for_another_game(token, game_id, lambda other: (self.store.meta(other) or {}).get("tokens")):

@@ -226,7 +226,8 @@ function fieldWords(fields, skip = []) {
 /** One event in words when the game's own are missing: who (when a seat made it), its type and
  * its data through the game's terms, as the server's generic words do. */
 export function eventLine(e) {
-  const what = term(String(e.type).replace(/^platform\./, "")) + (fieldWords(e.data) ? ", " + fieldWords(e.data) : "");
+  const fields = fieldWords(e.data);
+  const what = term(String(e.type).replace(/^platform\./, "")) + (fields ? ", " + fields : "");
   const line = e.cause && e.cause.kind === "move"
     ? t("{who}: {what}", { who: t("seat {n}", { n: e.cause.seat }), what }) : what;
   return `${e.seq}. ${line}`;
