@@ -9,7 +9,7 @@ and the trade track, church tiles and towered walls when gold piles up.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 from collections.abc import Callable
 
 from shared.game.engine import Game, Move, random_strategy
@@ -152,7 +152,8 @@ def _row_choice(state: State, seat: int, row: int, pirates: bool) -> float:
 
 def move_scores(game: Game, state: State, seat: int, moves: list[Move]) -> list[float]:
     """The heuristic's score of each move, from what this seat may see (own hand, public board)."""
-    seen = dict(game.view(state, seat))     # the view has the board as the state does
+    # Read as a state: the view holds the board as the state does (a cast, no copy on the bot's path).
+    seen = cast(State, game.view(state, seat))
     occ = occupancy(seen)
     return [score_move(seen, seat, move, occ) for move in moves]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any
+from typing import Any, cast
 
 from shared.game.engine import Game, Move, State, Strategy, random_strategy
 from shared.play.search import ExpertBot
@@ -167,7 +167,7 @@ def _keep(view: View, seat: int, legal: list[Move]) -> Move:
 
 
 def planner_strategy(game: Game, state: State, seat: int, rng: random.Random) -> Move:
-    view: View = dict(game.view(state, seat))
+    view = cast(View, game.view(state, seat))      # only read: a cast, no copy on the bot's path
     legal = game.legal_moves(state, seat)
     phase = view["phase"]
     if phase == "secret_counter":
@@ -191,7 +191,7 @@ def rank_moves(game: Game, state: State, seat: int, moves: list[Move]) -> list[M
     well it serves the route, a card by the counters it would pay, a placement by its fit on
     the seat's own route (or a rival's road for an obstacle), a journey by the towns the search
     a few roads ahead finds after it, a kept hand by the planner's worth."""
-    view: View = dict(game.view(state, seat))
+    view = cast(View, game.view(state, seat))      # only read: a cast, no copy on the bot's path
     me = view["seats"][seat]
     my_roads = {road.id for road, _ in route(view, seat)}
     rivals = {s["town"] for i, s in enumerate(view["seats"]) if i != seat}
