@@ -9,6 +9,9 @@ import redis
 
 from shared.ops import redis_server
 
+# Every test is watched for threads it leaves running (they would hang the run at exit).
+pytest_plugins = ["tests.suite_guard"]
+
 # The suite replays games from chosen seeds: every Settings.from_env() and every stack it spawns
 # takes them (the service's own default is off; tests of that build their settings with it off).
 os.environ["ALLOW_CLIENT_SEED"] = "1"

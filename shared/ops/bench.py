@@ -299,7 +299,7 @@ def post_many(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]],
         with lock:
             latencies.extend(mine)
 
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    threads = [threading.Thread(target=run, args=(job,), daemon=True) for job in jobs]
     start = time.perf_counter()
     for t in threads:
         t.start()
@@ -493,7 +493,7 @@ def bench_feed(url: str, connections: int = 1000, clients: int = 16, rounds: int
         cpu: dict[str, list[float]] = {"bare": [], "crowd": []}
         move_latencies: list[float] = []
         failures: dict[str, dict[str, int]] = {"bare": {}, "crowd": {}}
-        prober = threading.Thread(target=probe)
+        prober = threading.Thread(target=probe, daemon=True)
         prober.start()
         for r in range(rounds):
             chunk = [script[r * moves_per_round:(r + 1) * moves_per_round] for script in scripts]

@@ -133,7 +133,7 @@ def play_retrying(port: int, jobs: list[list[tuple[str, dict[str, str], bytes]]]
         with lock:
             played.latencies.extend(mine)
 
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    threads = [threading.Thread(target=run, args=(job,), daemon=True) for job in jobs]
     start = time.perf_counter()
     for t in threads:
         t.start()
