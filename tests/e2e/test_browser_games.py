@@ -102,6 +102,7 @@ class Person:
     # kind: clicked at their element instead.
     dispatched: Counter[str] = field(default_factory=Counter)
     dead_taps: Counter[str] = field(default_factory=Counter)     # taps on a place that did nothing
+    truncated_choices: int = 0       # board choices that offered only the first of too many moves
 
     @property
     def headers(self) -> dict[str, str]:
@@ -190,8 +191,8 @@ class Person:
         its button, else with its type's form; confirm where the page asks; wait for it to land."""
         label, warning = self.label(view, move, moves)
         places = self.page.evaluate(NAMING, [move, moves])
-        if places:
-            self.on_the_board(move, label, places, version)
+        if places and self.on_the_board(move, label, places, version):
+            pass
         elif (button := self.page.locator("#moves ul.moves button", has_text=label)).count():
             self.click(button.filter(has_text=label).first)
         elif self.page.locator(f"#form-{move['type']}").count():
@@ -209,9 +210,12 @@ class Person:
         message = self.page.locator("#message").inner_text()
         assert not message, (move, message)
 
-    def on_the_board(self, move: Move, label: str, places: list[list[int]], version: int) -> None:
+    def on_the_board(self, move: Move, label: str, places: list[list[int]], version: int) -> bool:
         """Click the places that name the move, the most specific first, until it is played or
-        the list of moves the places offer holds it."""
+        the list of moves the places offer holds it.  False where the places offer only the first
+        of too many moves and none left narrows them (a road travelled with many hands of cards):
+        a person then takes the move's button or form, as the page says."""
+        truncated = False
         board = self.page.locator("#board [data-kind][data-id]")
         for index, _ in places[:4]:
             place = board.nth(index)
@@ -240,12 +244,16 @@ class Person:
                     self.page.mouse.click(*point)
             wait_until(answered, f"the click on {move}", timeout=15)
             if not choice.count():
-                return
+                return True
             offered = choice.filter(has_text=label)
             exact = [i for i, text in enumerate(offered.all_inner_texts()) if text == label]
             if exact:
                 self.click(offered.nth(exact[0]))
-                return
+                return True
+            truncated = "click another place to narrow" in self.page.locator("#choice p").inner_text()
+        if truncated:
+            self.truncated_choices += 1
+            return False
         raise AssertionError(f"the board's places never offered {move} ({label!r})")
 
     def fill_form(self, move: Move) -> None:
@@ -367,6 +375,7 @@ def play_whole_game(browser: Any, stacks: Any, spec: tuple[str, str, int, dict[s
     figures = {"game": name, "width": width, "clicks": person.clicks, "form_entries": person.entries,
                "answers_to_bot_offers": person.answers_to_bots, "moves": sum(person.moves.values()),
                "by_type": dict(person.moves), "places_clicked_at_their_element": dict(person.dispatched), "taps_that_did_nothing": dict(person.dead_taps),
+               "board_choices_cut_short": person.truncated_choices,
                "version": final["version"], "seconds": round(seconds, 1)}
     if decline is not None:
         figures["decline_bot_offers"] = decline
