@@ -16,11 +16,12 @@ import concurrent.futures.thread
 import os
 import sys
 import threading
-import time
 import traceback
 from collections.abc import Iterator
 
 import pytest
+
+from tests.wait import wait_until
 
 # How long a test's threads may take to wind down after it: a stream reader's socket timeout or
 # a poller's sleep ends within this, a loop that nobody stops does not.
@@ -52,12 +53,13 @@ def running_foreground_threads() -> list[threading.Thread]:
 
 def wait_for_end(threads: list[threading.Thread], grace: float) -> list[threading.Thread]:
     """The threads still running, and not idle pool workers, after at most the grace period."""
-    deadline = time.monotonic() + grace
-    while True:
-        left = [t for t in threads if t.is_alive() and not idle_pool_worker(t)]
-        if not left or time.monotonic() >= deadline:
-            return left
-        time.sleep(0.05)
+    def still_running() -> list[threading.Thread]:
+        return [t for t in threads if t.is_alive() and not idle_pool_worker(t)]
+    try:
+        wait_until(lambda: not still_running(), "the threads to end", timeout=grace, interval=0.05)
+    except AssertionError:
+        pass                    # the caller reports the ones left
+    return still_running()
 
 
 def describe(threads: list[threading.Thread]) -> str:
@@ -82,11 +84,11 @@ def _no_thread_outlives_its_test() -> Iterator[None]:
                     + describe(left), pytrace=False)
 
 
-_exit_status: list[int] = []
+EXIT_STATUS = pytest.StashKey[int]()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    _exit_status.append(int(exitstatus))
+    session.config.stash[EXIT_STATUS] = int(exitstatus)
 
 
 @pytest.hookimpl(trylast=True)
@@ -98,5 +100,5 @@ def pytest_unconfigure(config: pytest.Config) -> None:
                      + describe(left))
     sys.stderr.flush()
     sys.stdout.flush()
-    status = _exit_status[-1] if _exit_status and _exit_status[-1] else LEAKED_THREAD_STATUS
+    status = config.stash.get(EXIT_STATUS, 0) or LEAKED_THREAD_STATUS
     os._exit(status)
