@@ -5,13 +5,17 @@ wide screen and on a phone; on a touch screen the board zooms and pans until its
 are big enough for a finger, and a tap still plays."""
 from __future__ import annotations
 
+import random
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import requests
 
+from shared.game import registry
+from shared.play.runtime import derive_seed
 from tests.wait import wait_until
 from tests.e2e.browsing import PHONE, WIDE, game_stacks, launch, shot, watched_page
 
@@ -35,7 +39,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def stacks(redis_url: str) -> Iterator[Any]:
-    with game_stacks(redis_url) as stack:
+    # Client seeds: a test reaches a position worked out offline by playing the moves it accepts.
+    with game_stacks(redis_url, ALLOW_CLIENT_SEED="1") as stack:
         yield stack
 
 
@@ -178,3 +183,69 @@ def test_on_a_touch_screen_the_board_zooms_and_pans_to_targets_a_finger_can_hit(
         # A pan is no tap: nothing was played or offered.
         assert page.locator("#choice").is_hidden()
         shot(page, f"touch-zoom-{game}")
+
+
+def elfenland_road_with_many_ways(max_seed: int = 30) -> tuple[int, list[tuple[int, dict[str, Any]]], int, int]:
+    """A seed of a 2-player Elfenland game and the moves from its start to a turn where the seat to act
+    can travel one road in more than 40 ways (hands of cards), worked out with the engine as the
+    server seeds it: (seed, moves as (seat, move), that seat, the road)."""
+    game = registry.plugin("elfenland").game
+    options = game.default_options()
+    for seed in range(1, max_seed):
+        setup = game.setup(2, options, random.Random(derive_seed(seed, 0)))
+        state, version, script = game.replay(setup), len(setup), []
+        rng = random.Random(seed)
+        while game.result(state) is None and len(script) < 300:
+            seat = game.to_act(state)[0]
+            legal = game.legal_moves(state, seat)
+            ways = Counter(m["road"] for m in legal if m["type"] == "travel")
+            if ways and max(ways.values()) > 40:
+                return seed, script, seat, ways.most_common(1)[0][0]
+            # Hands grow while nobody travels: take cards, keep them, pass the counters.
+            rank = {"take_card": 0, "keep_cards": 1, "keep_counters": 1, "pass": 2}
+            move = min([m for m in legal if m["type"] != "travel"] or legal,
+                       key=lambda m: (rank.get(m["type"], 3), rng.random()))
+            for event in game.decide(state, seat, move, random.Random(derive_seed(seed, version, seat))):
+                state = game.evolve(state, event)
+                version += 1
+            script.append((seat, move))
+    raise AssertionError(f"no seed below {max_seed} reaches a road with more than 40 ways to travel it")
+
+
+def test_a_choice_that_no_other_place_narrows_lists_every_move(stacks: Any, browser: Any) -> None:
+    """Clicking a road one can travel with many hands of cards lists every way, not the first 40 with a
+    plea to click another place: no other place names a travel, so no click could narrow them."""
+    base = stacks("elfenland")
+    seed, script, seat, road = elfenland_road_with_many_ways()
+    created = requests.post(f"{base}/games", timeout=10, json={
+        "seed": seed, "players": [{"name": "ann"}, {"name": "bob"}]}).json()
+    game_id, tokens = created["id"], [p["token"] for p in created["players"]]
+    for who, move in script:
+        answer = requests.post(f"{base}/games/{game_id}/moves", json=move, timeout=10,
+                               headers={"Authorization": f"Bearer {tokens[who]}"})
+        assert answer.status_code == 201, (move, answer.text)
+    mine = {"Authorization": f"Bearer {tokens[seat]}"}
+    legal = requests.get(f"{base}/games/{game_id}/legal-moves", params={"limit": 5000}, headers=mine,
+                         timeout=10).json()
+    ways = [m for m in legal["moves"] if m["type"] == "travel" and m["road"] == road]
+    assert len(ways) > 40
+    with watched_page(browser, viewport=WIDE) as page:
+        open_table(page, base, game_id, tokens[seat])
+        page.wait_for_function("v => Number(document.getElementById('moves').dataset.version) >= v",
+                               arg=legal["version"])
+        page.locator(f'#board [data-kind="road"][data-id="{road}"]').first.dispatch_event("click")
+        choice = page.locator("#choice:not([hidden]) #choice-list button")
+        choice.first.wait_for()
+        assert page.locator("#choice p").inner_text() == "Which move?"
+        assert choice.count() == len(ways)
+        shot(page, "choice-every-way-elfenland")
+        # The last way, which a list of the first 40 left out, plays.
+        choice.last.click()
+        if page.locator("#confirm[open]").count():
+            page.get_by_role("dialog").get_by_role("button", name="Play it").click()
+        wait_until(lambda: requests.get(f"{base}/games/{game_id}", headers=mine, timeout=10).json()["version"]
+                   > legal["version"], "the travel to land", timeout=15)
+        assert not page.locator("#message").inner_text()
+    records = requests.get(f"{base}/games/{game_id}/events", params={"after": legal["version"]}, headers=mine,
+                           timeout=10).json()["events"]
+    assert records[0]["cause"]["move"] == ways[-1], records[0]

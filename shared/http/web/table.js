@@ -178,6 +178,18 @@ function moveButton(move, label) {
   return li;
 }
 
+// The most moves a board's choice lists at once while another click can narrow them.
+const CHOICE_LIMIT = 40;
+
+/** Does a place not clicked yet name some of these moves but not all?  Then clicking it narrows them. */
+function aPlaceNarrows(moves) {
+  return [...$("board").querySelectorAll("[data-kind][data-id]")].some((place) => {
+    if (picked.includes(place)) return false;
+    const named = moves.filter((m) => names_(m, place)).length;
+    return named > 0 && named < moves.length;
+  });
+}
+
 async function placeClicked(place) {
   $("choice").hidden = true;
   message.textContent = "";
@@ -195,13 +207,18 @@ async function placeClicked(place) {
   picked.push(place);
   for (const p of $("board").querySelectorAll(".picked")) p.classList.remove("picked");
   if (matching.length === 1) { picked = []; return play(matching[0]); }
-  const labels = (await gameWords({ names, moves: matching.slice(0, 40), view })).moves;
-  $("choice").querySelector("p").textContent = matching.length > 40
+  // A long choice shows its first moves and asks for another click, but only where a click can
+  // narrow it: a road travelled with many hands of cards is named by no other place, so every way
+  // is listed.
+  const cut = matching.length > CHOICE_LIMIT && aPlaceNarrows(matching);
+  const offered = cut ? matching.slice(0, CHOICE_LIMIT) : matching;
+  const labels = (await gameWords({ names, moves: offered, view })).moves;
+  $("choice").querySelector("p").textContent = cut
     ? t("{n} moves name {places}: click another place to narrow them, or choose:",
       { n: matching.length, places: picked.map((p) => p.getAttribute("data-id")).join(" + ") })
     : t("Which move?");
   picked.forEach((p) => p.classList.add("picked"));
-  $("choice-list").replaceChildren(...matching.slice(0, 40).map((m, i) => moveButton(m, labels[i])));
+  $("choice-list").replaceChildren(...offered.map((m, i) => moveButton(m, labels[i])));
   $("choice").hidden = false;
   offeredAt = [kind, placeId];
   $("choice-list").querySelector("button").focus();
