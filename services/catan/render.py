@@ -235,10 +235,23 @@ def _bank_trade(move: dict[str, Any], view: CatanView | None) -> str:
                                                                    get=_counts(move.get("get")))
 
 
+def _play_year_of_plenty(move: dict[str, Any], view: CatanView | None) -> str | None:
+    if not isinstance(move.get("resources"), list):
+        return None
+    return _("play year of plenty for {cards}").format(cards=_counts(move["resources"]))
+
+
+def _play_monopoly(move: dict[str, Any], view: CatanView | None) -> str | None:
+    if not isinstance(move.get("resource"), str):
+        return None
+    return _("play monopoly on {resource}").format(resource=_(move["resource"]))
+
+
 MOVE_WORDS: dict[str, MoveWords] = {
     "build_settlement": _build_on_node, "build_city": _build_on_node, "build_road": _build_road,
     "move_robber": _move_robber, "answer_trade": _answer_trade, "confirm_trade": _confirm_trade,
     "counter_trade": _counter_trade, "bank_trade": _bank_trade,
+    "play_year_of_plenty": _play_year_of_plenty, "play_monopoly": _play_monopoly,
 }
 # The moves with no field but their type.
 SIMPLE_MOVES = {"roll": N_("roll the dice"), "end_turn": N_("end your turn"),

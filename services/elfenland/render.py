@@ -145,7 +145,11 @@ def describe_move(move: dict[str, Any], view: ElfenlandView | None = None) -> st
         return _("place {counter} on {road}").format(counter=words(move.get("counter")), road=road_label(move.get("road")))
     if kind == "travel":
         return _("travel along {road} using {cards}").format(road=road_label(move.get("road")),
-                                                            cards=_counts(move.get("cards")))
+                                                            cards=_cards(move.get("cards")))
+    if kind == "keep_cards" and isinstance(move.get("cards"), list):
+        return _("keep {cards}").format(cards=_cards(move["cards"]))
+    if kind == "keep_counters" and isinstance(move.get("counters"), list):
+        return _("keep {cards}").format(cards=_cards(move["counters"], "counters"))
     if kind == "secret_counter":
         return _("take the secret counter and reveal it") if move.get("reveal") \
             else _("take the secret counter (keep it hidden)")
@@ -215,8 +219,9 @@ EVENTS: dict[str, Any] = {
         _("{who} reveals the secret counter {counter}").format(who=who, counter=words(d["counter"]))
         if d.get("reveal") else _("{who} keeps the secret counter hidden").format(who=who)),
     "counters_revealed": lambda d, who, names: _("face-up counters: {counters}").format(counters=_cards(d["counters"])),
-    "counter_taken": lambda d, who, names: _("{who} takes {counter} from the {source}").format(
-        who=who, counter=_cards(d.get("counter")), source=_(str(d.get("source", "pile")))),
+    "counter_taken": lambda d, who, names: (
+        _("{who} takes {counter} from the face-up counters") if d.get("source") == "face_up"
+        else _("{who} takes {counter} from the pile")).format(who=who, counter=_cards(d.get("counter"))),
     "face_up_counter_added": lambda d, who, names: _("{counter} is turned face up").format(counter=words(d["counter"])),
     "counter_placed": lambda d, who, names: _("{who} places {counter} on {road}").format(
         who=who, counter=_cards(d.get("counter")), road=road_label(d["road"])),

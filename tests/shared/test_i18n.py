@@ -238,3 +238,45 @@ def test_a_random_game_reads_in_french_without_falling_back(name: str) -> None:
                     seen.add(event["type"])
                 state = game.evolve(state, event)
     assert len(seen) >= 5, seen
+
+
+# What a person should never read in a move's label or a line of the log: an identifier as the code
+# spells it (giant_pig, face_up), JSON's brackets, braces and quotes, or a JSON literal.
+RAW = re.compile(r"[{}\[\]\"_]|\b(?:null|None|true|false)\b")
+# Each game's option sets whose moves and events differ (Elfenland's editions).
+EDITIONS = {"elfenland": [{"edition": edition} for edition in ("elfenland", "elfengold", "elfenroads")]}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("name", GAMES)
+def test_moves_and_events_read_as_words_not_identifiers(name: str, lang: str) -> None:
+    """Random games, each move a seat may make and each event, in both languages: no label or log line
+    shows a raw identifier or JSON (an English label once read "using dragon, giant_pig")."""
+    import random
+
+    from shared.game import registry
+    from shared.game.engine import random_strategy
+
+    game = registry.plugin(name).game
+    found: dict[str, str] = {}
+    for options in EDITIONS.get(name, [{}]):
+        rng = random.Random(7)
+        players = 3 if name == "catan" else 2
+        state = game.replay(game.setup(players, {**game.default_options(), **options}, rng))
+        names = ["ann", "bob", "cy"][:players]
+        with i18n.use_language(lang):
+            for _step in range(300):
+                if game.result(state) is not None:
+                    break
+                seat = game.to_act(state)[0]
+                view = game.view(state, seat)
+                for move in game.legal_moves(state, seat)[:150]:
+                    label = describe_move(move, name, view)
+                    if RAW.search(label):
+                        found.setdefault(f"move {move['type']}", label)
+                for event in game.decide(state, seat, random_strategy(game, state, seat, rng), rng):
+                    line = event_words(name, event, names)
+                    if line and RAW.search(line):
+                        found.setdefault(f"event {event['type']}", line)
+                    state = game.evolve(state, event)
+    assert found == {}
