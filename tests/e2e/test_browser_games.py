@@ -212,9 +212,10 @@ class Person:
 
     def on_the_board(self, move: Move, label: str, places: list[list[int]], version: int) -> bool:
         """Click the places that name the move, the most specific first, until it is played or
-        the list of moves the places offer holds it.  False where the places offer only the first
-        of too many moves and none left narrows them (a road travelled with many hands of cards):
-        a person then takes the move's button or form, as the page says."""
+        the list of moves the places offer holds it.  False where, after the four most specific
+        places, the page still offers only the first 40 of the moves they name and asks for another
+        click: a person then takes the move's button or form.  (A choice no click could narrow, a road
+        travelled with many hands of cards, lists every move: test_browser_table checks it.)"""
         truncated = False
         board = self.page.locator("#board [data-kind][data-id]")
         for index, _ in places[:4]:
