@@ -145,11 +145,10 @@ def describe_move(move: dict[str, Any], view: ElfenlandView | None = None) -> st
         return _("place {counter} on {road}").format(counter=words(move.get("counter")), road=road_label(move.get("road")))
     if kind == "travel":
         return _("travel along {road} using {cards}").format(road=road_label(move.get("road")),
-                                                            cards=_cards(move.get("cards")))
-    if kind == "keep_cards" and isinstance(move.get("cards"), list):
-        return _("keep {cards}").format(cards=_cards(move["cards"]))
-    if kind == "keep_counters" and isinstance(move.get("counters"), list):
-        return _("keep {cards}").format(cards=_cards(move["counters"], "counters"))
+                                                            cards=_named(move.get("cards")))
+    kept = move.get("cards" if kind == "keep_cards" else "counters")
+    if kind in ("keep_cards", "keep_counters") and isinstance(kept, list):
+        return _("keep {cards}").format(cards=_named(kept)) if kept else _("keep nothing")
     if kind == "secret_counter":
         return _("take the secret counter and reveal it") if move.get("reveal") \
             else _("take the secret counter (keep it hidden)")
@@ -173,6 +172,14 @@ def describe_move(move: dict[str, Any], view: ElfenlandView | None = None) -> st
         return {"gold": _("end the journey and take the gold"), "cards": _("end the journey and draw two cards")
                 }.get(str(move.get("take")), _("end the journey"))
     return describe_generic(move, _)
+
+
+def _named(cards: Any) -> str:
+    """A move's cards or counters one by one, in its order ("dragon, giant pig, giant pig"): a label
+    names each card a player picks, with no count to put in the plural."""
+    if not isinstance(cards, list):
+        return _counts(cards)
+    return ", ".join(words(card) for card in cards) or _("nothing")
 
 
 def _cards(cards: Any, noun: str = "cards") -> str:
