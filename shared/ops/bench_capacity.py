@@ -36,6 +36,7 @@ from shared.game import registry
 from shared.ops.bench import (BIN, ROOT, CrowdHost, Server, bench_scaleout, cpu_seconds, emit, host_crowd,
                               percentile, post_many, post_until_settled, redis_cpu_seconds, scripted_games)
 from shared.log.eventstore import EventStore
+from shared.play.bots import queue_name, thinking_queue_name
 
 GAME = "catan"
 SOURCE_ADDRESSES = 250      # spectators come from 127.0.0.2 .. 127.0.0.251 (all of 127/8 is loopback)
@@ -59,9 +60,11 @@ def tree_cpu_seconds(pid: int) -> float:
 
 
 def start_worker(url: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """One RQ ``SimpleWorker`` on the game's bot queue (a bot turn per job, in this process)."""
+    """One RQ ``SimpleWorker`` on both of the game's bot queues (a bot turn per job, in this process):
+    the search bots' turns go to the thinking queue (shared.play.bots.BotQueue)."""
     return subprocess.Popen([str(BIN / "rq"), "worker", "--url", url, "--serializer", "json",
-                             "--worker-class", "rq.worker.SimpleWorker", "--quiet", f"bots-{GAME}"],
+                             "--worker-class", "rq.worker.SimpleWorker", "--quiet", queue_name(GAME),
+                             thinking_queue_name(GAME)],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -641,7 +644,8 @@ def bench_bot_cpu(url: str, bot: str, budget_ms: int | None, seconds: float, gam
     server = Server(f"services.{GAME}.wsgi:app", env)
     worker: subprocess.Popen[bytes] | None = None
     # Turns left queued by an earlier part (a game whose worker stopped) would be played here too.
-    Queue(f"bots-{GAME}", connection=client).empty()
+    for queue in (queue_name(GAME), thinking_queue_name(GAME)):
+        Queue(queue, connection=client).empty()
     try:
         ids = [create_game(server.port, [{"name": f"b{i}", "bot": bot} for i in range(4)],
                            **({"bot_budget_ms": budget_ms} if budget_ms else {}))["id"] for _ in range(games)]

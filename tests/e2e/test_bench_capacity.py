@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from shared.ops.bench_capacity import bench_capacity, bench_spectators
+from shared.ops.bench_capacity import bench_bot_cpu, bench_capacity, bench_spectators
 
 pytestmark = [pytest.mark.e2e]
 
@@ -39,3 +39,11 @@ def test_capacity_bench_prints_cpu_per_move_and_a_sizing(redis_url: str, redis_c
     assert bot["bot"] == "random" and bot["bot_moves"] > 0 and bot["worker_cpu_ms_per_bot_move"] > 0
     assert [row["games"] for row in sizing["rows"]] == [1_000, 10_000, 100_000]
     assert all(row["instances"] >= 2 and row["workers"] >= 2 and row["redis_shards"] >= 1 for row in sizing["rows"])
+
+
+def test_the_bot_cpu_bench_plays_the_search_bots_whose_turns_go_to_the_thinking_queue(
+        redis_url: str, redis_client: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """``make bench``'s expert level: its worker takes the thinking queue too (it once waited 120 s
+    for expert turns on the other queue, and the capacity bench stopped there)."""
+    figure = bench_bot_cpu(redis_url, "expert", 20, 0.5, games=1)
+    assert figure["bot"] == "expert" and figure["bot_moves"] > 0 and figure["worker_cpu_ms_per_bot_move"] > 0
