@@ -143,9 +143,9 @@ def _seat_lines(view: CatanView, info: SeatView, ctx: Context) -> list[str]:
 
 def _hand_lines(info: SeatView) -> list[str]:
     """The viewer's own cards and better trade rates (its hands are null in another's view)."""
-    new = _counts(info["dev_cards_new"] or {}, "")
+    new = counts(info["dev_cards_new"] or {}, "", term=_dev_card_term)
     lines = [_("Your hand: {cards}").format(cards=_counts(info["resources"], _("empty"))),
-             _("Your development cards: {cards}").format(cards=_counts(info["dev_cards"] or {}))
+             _("Your development cards: {cards}").format(cards=counts(info["dev_cards"] or {}, term=_dev_card_term))
              + (_(" (bought this turn: {cards})").format(cards=new) if new else "")]
     rates = _better_rates(info)
     if rates:
@@ -399,6 +399,11 @@ def _resource(word: str) -> str:
 
 def _dev_card(word: str) -> str:
     return _(DEV_CARDS[word])
+
+
+def _dev_card_term(word: str) -> str:
+    """A development card's name in words (``victory_point`` -> "victory point"); an unknown one as sent."""
+    return _dev_card(word) if word in DEV_CARDS else _(word)
 
 
 def panels(view: CatanView, ctx: Context) -> list[Panel]:

@@ -48,14 +48,28 @@ def render_state(state: ElasundView, ctx: Context) -> str:
     for seat in range(state["players"]):
         lines += _seat_lines(state, seat, pieces, ctx)
     if state["pending"]:
-        lines.append(_("Pending: {what}").format(what=compact(state["pending"])))
+        lines.append(_("Pending: {what}").format(what=_pending_words(state["pending"], ctx)))
     return "\n".join(lines)
+
+
+def _pending_words(pending: Mapping[str, Any], ctx: Context) -> str:
+    """The decision the game waits for, in words: the rows to choose from, the cards each seat
+    still owes, or the worker huts to rebuild (anything else as it comes)."""
+    if "rows" in pending:
+        return _("a row to choose: {rows}").format(rows=", ".join(map(str, pending["rows"])))
+    if "owed" in pending:
+        owed = ", ".join(f"{ctx.name(int(seat))} {n}" for seat, n in pending["owed"].items() if n)
+        return _("cards still to discard: {owed}").format(owed=owed or "-")
+    if "queue" in pending:
+        huts = ", ".join(f"{words_of(hut['kind'])} ({ctx.name(hut['seat'])})" for hut in pending["queue"])
+        return _("worker huts to rebuild: {huts}").format(huts=huts)
+    return compact(pending)
 
 
 def _heading(view: ElasundView, ctx: Context) -> str:
     dice = view["dice"]
     dice_text = _(", dice {dice}").format(dice="+".join(map(str, dice))) if dice else ""
-    return (_("Elasund: turn {turn}, phase {phase}").format(turn=view["turn"], phase=_(view["phase"])) + dice_text
+    return (_("Elasund: turn {turn}, phase {phase}").format(turn=view["turn"], phase=words_of(view["phase"])) + dice_text
             + _(", current {name}").format(name=ctx.name(view["current"])))
 
 
@@ -99,7 +113,7 @@ def _building_words(b: Building) -> str:
     """``tavern@5,9 1tp cubes [9]``: the kind, its square, its trade points and cubes' rows."""
     tp = _(" {n}tp").format(n=b["trade_points"]) if b["trade_points"] else ""
     cubes = _(" cubes {n}").format(n=b["cubes"]) if b["cubes"] else ""
-    return f"{_(b['kind'])}@{b['col']},{b['row']}{tp}{cubes}"
+    return f"{words_of(b['kind'])}@{b['col']},{b['row']}{tp}{cubes}"
 
 
 def _seat_lines(view: ElasundView, seat: int, pieces: _SeatPieces, ctx: Context) -> list[str]:

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from shared.text.i18n import N_, translator
-from shared.text.render.common import (Context, compact, counts, describe_generic, describe_with, game_end_words,
+from shared.text.render.common import (Context, counts, describe_generic, describe_with, game_end_words,
                                        seat_name)
 from shared.text.render.common import words as plain_words
 from shared.text.render.panels import Item, Panel, Row, counted, seat_label
@@ -39,7 +39,7 @@ def words(name: Any) -> str:
 
 
 def _counts(value: Any, empty: str | None = None) -> str:
-    return counts(value, empty, term=_)
+    return counts(value, empty, term=words)
 
 
 def _roads() -> dict[int, Any]:
@@ -66,7 +66,7 @@ def render_state(view: ElfenlandView, ctx: Context) -> str:
     you = ctx.you if ctx.you is not None else view["viewer"]
     lines = [_heading(view), _piles(view), *_face_up_lines(view), *_road_lines(view["board"])]
     if view["auction"] is not None:
-        lines.append(_("Auction: {auction}").format(auction=compact(view["auction"])))
+        lines.append(_("Auction: {auction}").format(auction=_auction_words(view["auction"], ctx)))
     lines.append(_("Elves:"))
     for seat, info in enumerate(view["seats"]):
         lines.append(f" {ctx.marker(seat)} {ctx.name(seat)}: " + ", ".join(_elf_facts(view, info)))
@@ -88,13 +88,22 @@ def _piles(view: ElfenlandView) -> str:
     return ", ".join(f"{_(label)} {size}" for label, size in sizes)
 
 
+def _auction_words(auction: Auction, ctx: Context) -> str:
+    """Elfengold's auction: the lots left, the highest bid and its bidder, whose bid it is."""
+    lots = _named(auction["lots"])
+    if auction["bidder"] is None:
+        return _("{lots}; no bid yet, {name} to bid").format(lots=lots, name=ctx.name(auction["turn"]))
+    return _("{lots}; {name} bids {high} gold, {next} to bid").format(
+        lots=lots, name=ctx.name(auction["bidder"]), high=auction["high"], next=ctx.name(auction["turn"]))
+
+
 def _face_up_lines(view: ElfenlandView) -> list[str]:
     """The face-up counters and cards, and Elfengold's town values."""
     lines = []
     if view["face_up_counters"]:
-        lines.append(_("Face-up counters: {counters}").format(counters=_counts(view["face_up_counters"])))
+        lines.append(_("Face-up counters: {counters}").format(counters=_named(view["face_up_counters"])))
     if view["face_up_cards"]:
-        lines.append(_("Face-up cards: {cards}").format(cards=_counts(view["face_up_cards"])))
+        lines.append(_("Face-up cards: {cards}").format(cards=_named(view["face_up_cards"])))
     if view["gold_values"]:
         lines.append(_("Gold values: {values}").format(
             values=", ".join(f"{town} {gold}" for town, gold in view["gold_values"].items())))
@@ -110,9 +119,9 @@ def _road_lines(board: dict[str, RoadSlot]) -> list[str]:
 
 
 def _road_marks(slot: RoadSlot) -> str:
-    marks = "+".join(_(transport) for transport in slot["transports"]) or "-"
+    marks = "+".join(words(transport) for transport in slot["transports"]) or "-"
     if slot["obstacle"] is not None:
-        marks += f" [{_(slot['obstacle'])}]"
+        marks += f" [{words(slot['obstacle'])}]"
     if slot["gold"]:
         marks += _(" (gold)")
     return marks
@@ -120,7 +129,7 @@ def _road_marks(slot: RoadSlot) -> str:
 
 def _elf_facts(view: ElfenlandView, info: SeatView) -> list[str]:
     """An elf's town, visits, cards and counters; coins where gold is in play, its home town once shown."""
-    counters = [_(c["kind"]) if c["kind"] is not None else _("hidden") for c in info["counters"]]
+    counters = [words(c["kind"]) if c["kind"] is not None else _("hidden") for c in info["counters"]]
     facts = [_("at {town}").format(town=info["town"]), _("{n} towns visited").format(n=len(info["visited"])),
              _("{n} cards").format(n=info["hand_size"]),
              _("counters: {counters}").format(counters=", ".join(counters) or "-")]
@@ -133,7 +142,7 @@ def _elf_facts(view: ElfenlandView, info: SeatView) -> list[str]:
 
 def _your_lines(info: SeatView) -> list[str]:
     # ``hand`` is null only when the context names a seat the view is not for: shown as empty.
-    lines = [_("Your hand: {cards}").format(cards=counts(info["hand"], _("empty"), term=_))]
+    lines = [_("Your hand: {cards}").format(cards=counts(info["hand"], _("empty"), term=words))]
     if info["visited"]:
         lines.append(_("You visited: {towns}").format(towns=", ".join(info["visited"])))
     return lines

@@ -243,6 +243,9 @@ def test_a_random_game_reads_in_french_without_falling_back(name: str) -> None:
 # What a person should never read in a move's label or a line of the log: an identifier as the code
 # spells it (giant_pig, face_up), JSON's brackets, braces and quotes, or a JSON literal.
 RAW = re.compile(r"[{}\[\]\"_]|\b(?:null|None|true|false)\b")
+# An identifier as the code spells it, in the text summary (whose own notation uses brackets: a road's
+# obstacle, a building's cubes).
+IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b|\b(?:null|None|true|false)\b")
 # Each game's option sets whose moves and events differ (Elfenland's editions).
 EDITIONS = {"elfenland": [{"edition": edition} for edition in ("elfenland", "elfengold", "elfenroads")]}
 
@@ -251,11 +254,13 @@ EDITIONS = {"elfenland": [{"edition": edition} for edition in ("elfenland", "elf
 @pytest.mark.parametrize("name", GAMES)
 def test_moves_and_events_read_as_words_not_identifiers(name: str, lang: str) -> None:
     """Random games, each move a seat may make and each event, in both languages: no label or log line
-    shows a raw identifier or JSON (an English label once read "using dragon, giant_pig")."""
+    shows a raw identifier or JSON (an English label once read "using dragon, giant_pig"); nor does the
+    seat's text summary (English once showed "victory_point" and "worker_hut_large") or its panels."""
     import random
 
     from shared.game import registry
     from shared.game.engine import random_strategy
+    from shared.text.render import Context, game_panels, render_state
 
     game = registry.plugin(name).game
     found: dict[str, str] = {}
@@ -270,6 +275,19 @@ def test_moves_and_events_read_as_words_not_identifiers(name: str, lang: str) ->
                     break
                 seat = game.to_act(state)[0]
                 view = game.view(state, seat)
+                if _step % 10 == 0:
+                    ctx = Context(players=[{"seat": i, "name": n} for i, n in enumerate(names)], you=seat,
+                                  to_act=[seat], board=False)
+                    for line in render_state(name, view, ctx).splitlines():
+                        if IDENTIFIER.search(line):
+                            found.setdefault("summary", line)
+                    shown = [text for panel in game_panels(name, view, ctx) or []
+                             for text in (panel["title"], *(part for row in panel["rows"]
+                                                             for part in (row["label"], row["text"],
+                                                                          *(item["label"] for item in row["items"]))))]
+                    for text in shown:
+                        if RAW.search(text):
+                            found.setdefault("panels", text)
                 for move in game.legal_moves(state, seat)[:150]:
                     label = describe_move(move, name, view)
                     if RAW.search(label):
