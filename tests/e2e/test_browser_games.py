@@ -246,10 +246,12 @@ class Person:
             wait_until(answered, f"the click on {move}", timeout=15)
             if not choice.count():
                 return True
-            offered = choice.filter(has_text=label)
-            exact = [i for i, text in enumerate(offered.all_inner_texts()) if text == label]
+            # A button's name is its move's whole label (the words all of them start with are said
+            # once, above them).
+            names = choice.evaluate_all("buttons => buttons.map(b => b.getAttribute('aria-label') || b.textContent)")
+            exact = [i for i, name in enumerate(names) if name == label]
             if exact:
-                self.click(offered.nth(exact[0]))
+                self.click(choice.nth(exact[0]))
                 return True
             truncated = "click another place to narrow" in self.page.locator("#choice p").inner_text()
         if truncated:

@@ -236,8 +236,14 @@ def test_a_choice_that_no_other_place_narrows_lists_every_move(stacks: Any, brow
         page.locator(f'#board [data-kind="road"][data-id="{road}"]').first.dispatch_event("click")
         choice = page.locator("#choice:not([hidden]) #choice-list button")
         choice.first.wait_for()
-        assert page.locator("#choice p").inner_text() == "Which move?"
         assert choice.count() == len(ways)
+        # What every way starts with is said once; each button shows its cards, named by its whole label.
+        prompt = page.locator("#choice p").inner_text()
+        assert prompt.startswith(f"Which move? travel along road {road} (") and "narrow" not in prompt, prompt
+        texts = choice.all_inner_texts()
+        names = [choice.nth(i).get_attribute("aria-label") for i in range(choice.count())]
+        assert all(name and name.endswith(" " + text) and len(text) < len(name) for text, name in zip(texts, names))
+        assert len(set(names)) == len(ways)
         shot(page, "choice-every-way-elfenland")
         # The last way, which a list of the first 40 left out, plays.
         choice.last.click()

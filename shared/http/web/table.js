@@ -170,8 +170,27 @@ function names_(move, place) {
     && Object.entries(way.fields).every(([field, attribute]) => holds(move[field], place.getAttribute(`data-${attribute}`))));
 }
 
-function moveButton(move, label) {
-  const button = Object.assign(document.createElement("button"), { type: "button", textContent: label });
+/** The words every label of a choice starts with, up to a word's end, and what each says after them:
+ * a choice of ways to travel one road says "travel along road 42 (...) using" once, and each button
+ * only its cards.  ["", labels] when they share less than a few words. */
+function sharedStart(labels) {
+  if (labels.length < 2) return ["", labels];
+  const first = labels[0];
+  let end = 0;
+  while (end < first.length && labels.every((label) => label[end] === first[end])) end += 1;
+  const cut = first.lastIndexOf(" ", end - 1);
+  if (cut < SHARED_START_MIN) return ["", labels];
+  return [first.slice(0, cut), labels.map((label) => label.slice(cut + 1))];
+}
+
+// The shortest shared start worth saying once (shorter ones stay in each button).
+const SHARED_START_MIN = 12;
+
+/** A move's button: ``text`` on it (the label, or what it says after the choice's shared start), the
+ * whole label as its accessible name. */
+function moveButton(move, label, text = label) {
+  const button = Object.assign(document.createElement("button"), { type: "button", textContent: text });
+  if (text !== label) button.setAttribute("aria-label", label);
   button.addEventListener("click", () => { $("choice").hidden = true; picked = []; play(move); });
   const li = document.createElement("li");
   li.append(button);
@@ -213,12 +232,13 @@ async function placeClicked(place) {
   const cut = matching.length > CHOICE_LIMIT && aPlaceNarrows(matching);
   const offered = cut ? matching.slice(0, CHOICE_LIMIT) : matching;
   const labels = (await gameWords({ names, moves: offered, view })).moves;
-  $("choice").querySelector("p").textContent = cut
+  const [start, rests] = sharedStart(labels);
+  $("choice").querySelector("p").textContent = (cut
     ? t("{n} moves name {places}: click another place to narrow them, or choose:",
       { n: matching.length, places: picked.map((p) => p.getAttribute("data-id")).join(" + ") })
-    : t("Which move?");
+    : t("Which move?")) + (start ? ` ${start} …` : "");
   picked.forEach((p) => p.classList.add("picked"));
-  $("choice-list").replaceChildren(...offered.map((m, i) => moveButton(m, labels[i])));
+  $("choice-list").replaceChildren(...offered.map((m, i) => moveButton(m, labels[i], rests[i])));
   $("choice").hidden = false;
   offeredAt = [kind, placeId];
   $("choice-list").querySelector("button").focus();
