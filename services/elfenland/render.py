@@ -142,7 +142,7 @@ def _elf_facts(view: ElfenlandView, info: SeatView) -> list[str]:
 
 def _your_lines(info: SeatView) -> list[str]:
     # ``hand`` is null only when the context names a seat the view is not for: shown as empty.
-    lines = [_("Your hand: {cards}").format(cards=counts(info["hand"], _("empty"), term=words))]
+    lines = [_("Your hand: {cards}").format(cards=_counts(info["hand"], _("empty")))]
     if info["visited"]:
         lines.append(_("You visited: {towns}").format(towns=", ".join(info["visited"])))
     return lines
@@ -155,9 +155,10 @@ def describe_move(move: dict[str, Any], view: ElfenlandView | None = None) -> st
     if kind == "travel":
         return _("travel along {road} using {cards}").format(road=road_label(move.get("road")),
                                                             cards=_named(move.get("cards")))
-    kept = move.get("cards" if kind == "keep_cards" else "counters")
-    if kind in ("keep_cards", "keep_counters") and isinstance(kept, list):
-        return _("keep {cards}").format(cards=_named(kept)) if kept else _("keep nothing")
+    if kind in ("keep_cards", "keep_counters"):
+        kept = move.get("cards" if kind == "keep_cards" else "counters")
+        if isinstance(kept, list):
+            return _("keep {cards}").format(cards=_named(kept)) if kept else _("keep nothing")
     if kind == "secret_counter":
         return _("take the secret counter and reveal it") if move.get("reveal") \
             else _("take the secret counter (keep it hidden)")
