@@ -13,19 +13,22 @@ from shared.ops.bench import post_many
 
 
 class Flaky(BaseHTTPRequestHandler):
-    """Every third request is answered 503 (a busy instance); a body ``refuse`` is a 422 for good;
-    ``drop`` closes the connection without an answer the first time a key is seen."""
+    """Every third request on a connection is answered 503 (a busy instance); a body ``refuse`` is a
+    422 for good; ``drop`` closes the connection without an answer the first time a key is seen.
+
+    Counted per connection (a handler serves one), not across them: with one count for all, the
+    clients' retries could each land on a multiple of three, and a request met 503 on all its tries."""
     protocol_version = "HTTP/1.1"
     lock = threading.Lock()
-    seen = 0
     dropped: set[str] = set()
+    seen = 0                     # requests on this handler's connection
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
         key = self.headers.get("Idempotency-Key", "")
+        self.seen += 1
+        busy = self.seen % 3 == 0
         with Flaky.lock:
-            Flaky.seen += 1
-            busy = Flaky.seen % 3 == 0
             drop = body == b"drop" and key not in Flaky.dropped
             if drop:
                 Flaky.dropped.add(key)
